@@ -1,0 +1,84 @@
+// swift-tools-version:6.1
+//
+// Ohana for Swift: a data-oriented batch engine for contact lists.
+// Layers (arrows point down only; see README "Architecture"):
+//   L4 ohana (CLI)
+//   L3 Ohana (API: data source, providers, selection, signals; re-exports the rest)
+//   L2 OhanaProcessors, OhanaIO, OhanaDedupe
+//   L1 OhanaCore (store), OhanaPhone (phone numbers), OhanaText (ICU text services)
+//   L0 COhanaICU (C shim over the system ICU)
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  // OHANA_INTERNAL_CHECKS turns on the store's invariant checks in debug builds.
+  .define("OHANA_INTERNAL_CHECKS", .when(configuration: .debug)),
+]
+
+let package = Package(
+  name: "Ohana",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Ohana", targets: ["Ohana"]),
+    .library(name: "OhanaCore", targets: ["OhanaCore"]),
+    .library(name: "OhanaPhone", targets: ["OhanaPhone"]),
+    .library(name: "OhanaText", targets: ["OhanaText"]),
+    .library(name: "OhanaProcessors", targets: ["OhanaProcessors"]),
+    .library(name: "OhanaIO", targets: ["OhanaIO"]),
+    .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
+    .executable(name: "ohana", targets: ["ohana"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    // MARK: L0 — C shim over the system ICU (libicu-dev, pkg-config icu-uc icu-i18n)
+    .target(
+      name: "COhanaICU",
+      linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+    ),
+
+    // MARK: L1 — leaves
+    .target(name: "OhanaCore", swiftSettings: swiftSettings),
+    .target(name: "OhanaPhone", swiftSettings: swiftSettings),
+    .target(name: "OhanaText", dependencies: ["COhanaICU"], swiftSettings: swiftSettings),
+
+    // MARK: L2 — passes and formats
+    .target(
+      name: "OhanaProcessors",
+      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText"],
+      swiftSettings: swiftSettings
+    ),
+    .target(name: "OhanaIO", dependencies: ["OhanaCore", "OhanaText"], swiftSettings: swiftSettings),
+    .target(
+      name: "OhanaDedupe",
+      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors"],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: L3 — the Ohana API
+    .target(
+      name: "Ohana",
+      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors", "OhanaIO", "OhanaDedupe"],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: L4 — command line
+    .executableTarget(
+      name: "ohana",
+      dependencies: ["Ohana", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Tests
+    .target(name: "_OhanaTestSupport", dependencies: ["Ohana"], path: "Tests/_OhanaTestSupport", swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCoreTests", dependencies: ["OhanaCore", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaPhoneTests", dependencies: ["OhanaPhone"], exclude: ["Fixtures"], resources: [], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaTextTests", dependencies: ["OhanaText"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaProcessorsTests", dependencies: ["OhanaProcessors", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCLITests", dependencies: ["ohana"], swiftSettings: swiftSettings),
+  ]
+)

@@ -1,0 +1,6 @@
+@_exported import OhanaCore
+@_exported import OhanaPhone
+@_exported import OhanaText
+@_exported import OhanaProcessors
+@_exported import OhanaIO
+@_exported import OhanaDedupe

@@ -1,0 +1,10 @@
+import ArgumentParser
+import Ohana
+
+@main
+struct OhanaCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ohana",
+    abstract: "A data-oriented batch engine for contact lists."
+  )
+}

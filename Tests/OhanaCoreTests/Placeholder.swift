@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholder_OhanaCoreTests() { #expect(Bool(true)) }
