@@ -1,0 +1,8 @@
+import Benchmark
+import Ohana
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark("TextBenchmarks.placeholder") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(benchmark.scaledIterations.count) }
+  }
+}

@@ -1,0 +1,30 @@
+// swift-tools-version:6.3
+//
+// Benchmarks for Ohana for Swift: a nested package, so that the library
+// carries no benchmark dependencies. Run from this folder:
+//   swift package --allow-writing-to-package-directory benchmark
+// or one suite: swift package benchmark --target CoreBenchmarks
+import PackageDescription
+
+let suites = ["CoreBenchmarks", "PhoneBenchmarks", "TextBenchmarks", "IOBenchmarks", "DedupeBenchmarks"]
+
+let package = Package(
+  name: "OhanaBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(path: "../"),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: suites.map { suite in
+    .executableTarget(
+      name: suite,
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "Ohana", package: "main"),
+      ],
+      path: "Benchmarks/\(suite)",
+      swiftSettings: [.swiftLanguageMode(.v6)],
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  }
+)
