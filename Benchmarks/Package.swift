@@ -4,7 +4,13 @@
 // carries no benchmark dependencies. Run from this folder:
 //   swift package --allow-writing-to-package-directory benchmark
 // or one suite: swift package benchmark --target CoreBenchmarks
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, so find the parent
+// package's identity from where this manifest lives (any clone name works).
+let parent = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .lastPathComponent.lowercased()
 
 let suites = ["CoreBenchmarks", "PhoneBenchmarks", "TextBenchmarks", "IOBenchmarks", "DedupeBenchmarks"]
 
@@ -15,12 +21,23 @@ let package = Package(
     .package(path: "../"),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
-  targets: suites.map { suite in
+  targets: [
+    .executableTarget(
+      name: "core-memory",
+      dependencies: [
+        .product(name: "Ohana", package: parent),
+        .product(name: "_OhanaTestSupport", package: parent),
+      ],
+      path: "Benchmarks/core-memory",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+  ] + suites.map { suite in
     .executableTarget(
       name: suite,
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "Ohana", package: "main"),
+        .product(name: "Ohana", package: parent),
+        .product(name: "_OhanaTestSupport", package: parent),
       ],
       path: "Benchmarks/\(suite)",
       swiftSettings: [.swiftLanguageMode(.v6)],
