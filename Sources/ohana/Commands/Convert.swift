@@ -1,0 +1,8 @@
+import ArgumentParser
+
+extension OhanaCommand {
+  struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Not yet available.")
+    func run() throws { throw CLIError("not yet available") }
+  }
+}
