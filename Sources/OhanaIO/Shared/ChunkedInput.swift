@@ -66,6 +66,7 @@ struct ChunkedReader {
   var chunkSize: Int
   var splitter: (UnsafeBufferPointer<UInt8>) -> Int?
   private var carry: [UInt8] = []
+  private var pending: InputChunk?
   private var nextLine = 1
   private var nextIndex = 0
   private var atEnd = false
@@ -95,7 +96,17 @@ struct ChunkedReader {
     return all
   }
 
+  /// Hands `chunk` out before anything else (its lines are already counted).
+  mutating func pushFront(_ chunk: InputChunk) {
+    pending = chunk
+    nextIndex = chunk.index + 1
+  }
+
   mutating func next() throws(ContactIOError) -> InputChunk? {
+    if let p = pending {
+      pending = nil
+      return p
+    }
     if atEnd && carry.isEmpty { return nil }
     var buffer = carry
     carry = []
