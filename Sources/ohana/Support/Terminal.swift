@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -28,37 +30,45 @@ enum StandardError {
   static var isTerminal: Bool { isatty(2) == 1 }
 }
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-final class ProgressBar {
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal
+/// and `--quiet` is not given. Safe to update from any thread.
+final class ProgressBar: Sendable {
+  private struct State {
+    var lastDraw: Double = 0
+    var drawn = false
+  }
+
   private let label: String
   private let total: Int
   private let enabled: Bool
-  private var lastDraw: Double = 0
-  private var drawn = false
+  private let state = Mutex(State())
 
   init(label: String, total: Int, quiet: Bool) {
     self.label = label
     self.total = total
-    enabled = !quiet && StandardError.isTerminal
+    enabled = !quiet && total > 0 && StandardError.isTerminal
   }
 
   /// `done` units out of `total` (bytes or contacts).
   func update(_ done: Int) {
     guard enabled else { return }
     let now = Clock.seconds()
-    guard now - lastDraw >= 0.1 || done >= total else { return }
-    lastDraw = now
-    let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
+    let draw = state.withLock { s -> Bool in
+      guard now - s.lastDraw >= 0.1 || done >= total else { return false }
+      s.lastDraw = now
+      s.drawn = true
+      return true
+    }
+    guard draw else { return }
+    let fraction = min(1, Double(done) / Double(total))
     let width = 30
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    let percent = Int(fraction * 100)
-    StandardError.write("\r\(label) [\(bar)] \(percent)%")
-    drawn = true
+    StandardError.write("\r\(label) [\(bar)] \(Int(fraction * 100))%")
   }
 
   func finish() {
-    guard enabled, drawn else { return }
+    guard enabled, state.withLock({ $0.drawn }) else { return }
     StandardError.write("\r\u{1B}[K")
   }
 }
