@@ -25,8 +25,10 @@ enum ContactFiles {
       total = Int(st.st_size)
     }
     let bar = ProgressBar(label: "read", total: total ?? 0, quiet: quiet || total == nil)
+    // Chunks no bigger than the file: small inputs need no 4 MiB buffers.
+    let chunkSize = total.map { min(4 << 20, max(64 << 10, $0 + 1)) } ?? (4 << 20)
     let readOptions = ReadOptions(
-      strict: options.strict, progress: { done, _ in bar.update(done) })
+      strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
     defer { bar.finish() }
     do {
       if path == "-" {
