@@ -56,7 +56,10 @@ extension PersonFactory {
     if rng.chance(0.6) {
       // The same numbers, written another way.
       for i in d.phones.indices {
-        d.phones[i].style = (d.phones[i].style + 20 + rng.below(60)) % 100
+        var style = (d.phones[i].style + 20 + rng.below(60)) % 100
+        // A number abroad stays international, and never with our IDD.
+        if d.phones[i].number.region != loc.region { style = 60 + style % 35 }
+        d.phones[i].style = style
         d.phones[i].variant = rng.below(8)
         d.phones[i].appleLabel = nil
       }

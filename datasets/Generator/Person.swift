@@ -208,7 +208,7 @@ struct PersonFactory: Sendable {
         let other = rng.below(plans.count)
         entry = PhoneEntry(
           number: plans[other].makeNumber(mobile: mobile, rng: &rng), kind: kind,
-          style: 60 + rng.below(40), variant: rng.below(8))
+          style: 60 + rng.below(35), variant: rng.below(8))
       } else {
         var n = plan.makeNumber(mobile: mobile, rng: &rng)
         if (kind == .work || kind == .main) && plan.extensions && rng.chance(0.2) {

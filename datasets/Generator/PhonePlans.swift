@@ -65,7 +65,7 @@ let phonePlans: [String: PhonePlan] = [
         international: ["## #### ####", "(0)## #### ####"]),
       NumberPattern(
         prefixes: ["161", "121", "131", "117"], length: 10,
-        national: ["0### ### ####", "(0###) ### ####"], international: ["### ### ####"]),
+        national: ["0### ### ####", "(0###) ### ####"], international: ["### ### ####"], next: "234"),
     ],
     extensions: true),
   "DE": PhonePlan(
@@ -90,11 +90,11 @@ let phonePlans: [String: PhonePlan] = [
   "FR": PhonePlan(
     region: "FR", countryCode: "33", idd: "00",
     mobile: [NumberPattern(
-      prefixes: ["6", "73", "75", "76", "77", "78"], length: 9,
+      prefixes: ["60", "61", "62", "64", "65", "66", "67", "68", "73", "75", "76", "77", "78"], length: 9,
       national: ["0# ## ## ## ##", "0# ## ## ## ##", "0#.##.##.##.##", "0#-##-##-##-##", "0#########"],
       international: ["# ## ## ## ##", "(0)# ## ## ## ##", "#########"])],
     fixed: [NumberPattern(
-      prefixes: ["1", "2", "3", "4", "5"], length: 9,
+      prefixes: ["1", "3", "4", "20", "23", "24", "28", "29", "51", "53", "54", "55", "56"], length: 9,
       national: ["0# ## ## ## ##", "0#.##.##.##.##", "0#########"],
       international: ["# ## ## ## ##", "(0)# ## ## ## ##"])],
     extensions: false),
@@ -107,7 +107,7 @@ let phonePlans: [String: PhonePlan] = [
     fixed: [NumberPattern(
       prefixes: ["91", "93", "94", "95", "96", "98"], length: 9,
       national: ["## ### ## ##", "### ## ## ##", "#########"],
-      international: ["## ### ## ##", "### ### ###"])]),
+      international: ["## ### ## ##", "### ### ###"], next: "2345678")]),
   "IT": PhonePlan(
     region: "IT", countryCode: "39", idd: "00",
     mobile: [NumberPattern(
@@ -129,7 +129,7 @@ let phonePlans: [String: PhonePlan] = [
       national: ["0##-#######", "0## ### ####", "(0##) #######"],
       international: ["## ### ####", "## #######"])]),
   "BR": PhonePlan(
-    region: "BR", countryCode: "55", idd: "00",
+    region: "BR", countryCode: "55", idd: "",
     mobile: [NumberPattern(
       prefixes: ["119", "219", "319", "419", "519", "619", "719", "819"], length: 11,
       national: ["(##) #####-####", "(##) #####-####", "## #####-####", "(0##) #####-####", "###########"],
@@ -224,7 +224,7 @@ let phonePlans: [String: PhonePlan] = [
       national: ["0## ### ####", "0##-###-####", "0#########"],
       international: ["## ### ####", "#########"])],
     fixed: [NumberPattern(
-      prefixes: ["11", "12", "13"], length: 9,
+      prefixes: ["11", "124", "126", "135", "138"], length: 9,
       national: ["0## ### ####", "0##-###-####"], international: ["## ### ####"])]),
   "EG": PhonePlan(
     region: "EG", countryCode: "20", idd: "00",
@@ -239,13 +239,13 @@ let phonePlans: [String: PhonePlan] = [
   "IL": PhonePlan(
     region: "IL", countryCode: "972", idd: "00",
     mobile: [NumberPattern(
-      prefixes: ["50", "52", "53", "54", "55", "58"], length: 9,
+      prefixes: ["50", "52", "53", "54"], length: 9,
       national: ["0##-###-####", "0##-#######", "0## ### ####", "0#########"],
       international: ["##-###-####", "## ### ####", "#########"])],
     fixed: [NumberPattern(
       prefixes: ["2", "3", "4", "8", "9"], length: 8,
       national: ["0#-###-####", "0#-#######", "0# ### ####"],
-      international: ["#-###-####", "# ### ####"])]),
+      international: ["#-###-####", "# ### ####"], next: "3456")]),
   "IN": PhonePlan(
     region: "IN", countryCode: "91", idd: "00",
     mobile: [NumberPattern(
@@ -269,7 +269,7 @@ let phonePlans: [String: PhonePlan] = [
     fixed: [NumberPattern(
       prefixes: ["10", "21"], length: 10,
       national: ["0##-########", "(0##) #### ####", "0## #### ####", "0##-#### ####"],
-      international: ["## #### ####", "## ########"], next: "2345678")]),
+      international: ["## #### ####", "## ########"], next: "23456")]),
   "JP": PhonePlan(
     region: "JP", countryCode: "81", idd: "010",
     mobile: [NumberPattern(
@@ -281,7 +281,7 @@ let phonePlans: [String: PhonePlan] = [
       national: ["0#-####-####", "0# #### ####", "(0#) ####-####", "0#(####)####"],
       international: ["#-####-####"], next: "3456")]),
   "KR": PhonePlan(
-    region: "KR", countryCode: "82", idd: "00",
+    region: "KR", countryCode: "82", idd: "001",
     mobile: [NumberPattern(
       prefixes: ["10"], length: 10,
       national: ["0##-####-####", "0##-####-####", "0## #### ####", "0##########"],
@@ -310,7 +310,7 @@ let phonePlans: [String: PhonePlan] = [
     region: "VN", countryCode: "84", idd: "00",
     mobile: [NumberPattern(
       prefixes: ["90", "91", "93", "94", "96", "97", "98", "32", "33", "34", "35", "36", "37",
-                 "38", "39", "70", "77", "78", "79", "81", "83", "84", "85", "88", "89"],
+                 "38", "39", "70", "77", "78", "79", "81", "83", "84", "85", "88"],
       length: 9,
       national: ["0### ### ###", "0## ### ## ##", "0#########", "0##.###.####"],
       international: ["## ### ## ##", "### ### ###", "#########"])],
@@ -321,7 +321,8 @@ let phonePlans: [String: PhonePlan] = [
   "AU": PhonePlan(
     region: "AU", countryCode: "61", idd: "0011",
     mobile: [NumberPattern(
-      prefixes: ["40", "41", "42", "43", "44", "45", "46", "47", "48", "49"], length: 9,
+      prefixes: ["40", "41", "42", "43", "447", "448", "450", "451", "455", "458", "466", "468", "470",
+                 "472", "474", "476", "478", "481", "488", "490", "497", "499"], length: 9,
       national: ["0### ### ###", "0### ### ###", "0#########", "0### ######"],
       international: ["### ### ###", "###-###-###", "#########"])],
     fixed: [NumberPattern(
@@ -378,7 +379,8 @@ extension PhonePlan {
 
   /// How the number is written. `style` picks among the ways people of the
   /// country write it: 0-59 national, 60-84 international with spaces,
-  /// 85-94 compact E.164, 95-99 with the international call prefix.
+  /// 85-94 compact E.164, 95-99 with the international call prefix (the
+  /// caller's: only for numbers of the caller's own country).
   func format(_ n: PhoneNumberValue, style: Int, variant: Int) -> String {
     let p = patterns(mobile: n.isMobile)[n.pattern]
     var s: [UInt8] = []
@@ -394,6 +396,11 @@ extension PhonePlan {
       s.append(UInt8(ascii: "+"))
       s.append(contentsOf: countryCode.utf8)
       s.append(contentsOf: n.nsn)
+    } else if idd.isEmpty {
+      s.append(UInt8(ascii: "+"))
+      s.append(contentsOf: countryCode.utf8)
+      s.append(UInt8(ascii: " "))
+      fill(&s, template: p.international[variant % p.international.count], nsn: n.nsn)
     } else {
       s.append(contentsOf: idd.utf8)
       s.append(contentsOf: countryCode.utf8)
