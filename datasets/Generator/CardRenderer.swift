@@ -111,7 +111,7 @@ struct CardRenderer {
   private func phone(
     _ ph: PhoneEntry, version: VCardVersion, apple: Bool, item: inout Int, into e: inout VCardEmitter
   ) {
-    let plan = phonePlans[ph.number.region] ?? usPhonePlan
+    let plan = ph.number.plan
     let text = plan.format(ph.number, style: ph.style, variant: ph.variant)
     switch version {
     case .v21:

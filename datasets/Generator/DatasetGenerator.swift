@@ -66,18 +66,13 @@ public struct DatasetGenerator: Sendable {
     var emitter = VCardEmitter()
     var truthBytes: [UInt8] = []
     if truth != nil { truthBytes.append(contentsOf: "uid,cluster_id\n".utf8) }
-    var cached: (index: Int, person: Person)? = nil
 
     for (n, slot) in slots.enumerated() {
       let personIndex = Int(slot >> 2)
       let dup = Int(slot & 3)
-      let base: Person
-      if let c = cached, c.index == personIndex {
-        base = c.person
-      } else {
-        base = factory.person(personIndex)
-        cached = (personIndex, base)
-      }
+      // Regenerating the person is cheaper than caching it: the order is
+      // shuffled, so a person's records are rarely next to each other.
+      let base = factory.person(personIndex)
       var cardRNG = SplitMix64(seed: options.seed, stream: Stream.card, index: slot)
       let person: Person
       if dup == 0 {

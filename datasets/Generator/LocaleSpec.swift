@@ -40,32 +40,58 @@ struct Company: Sendable {
 }
 
 /// Everything the generator knows about one locale: names, places, how
-/// addresses are written and which phone plan applies.
-struct LocaleSpec: Sendable {
-  var tag: String
-  var region: String
-  var country: String
-  var order: NameOrder
-  var weight: Int
-  var female: [NameEntry]
-  var male: [NameEntry]
-  var family: [NameEntry]
+/// addresses are written and which phone plan applies. A class, so that
+/// handing a locale around costs one reference count, not twenty.
+final class LocaleSpec: Sendable {
+  let tag: String
+  let region: String
+  let country: String
+  let order: NameOrder
+  let weight: Int
+  let female: [NameEntry]
+  let male: [NameEntry]
+  let family: [NameEntry]
   /// Female forms of family names where the language has them, parallel to `family`.
-  var familyFemale: [NameEntry]?
-  var middle: [NameEntry] = []
-  var nicknames: [String: [String]]
-  var cities: [City]
-  var streets: [String]
-  var streetStyle: StreetStyle
-  var domains: [String]
-  var companies: [Company]
-  var notes: [String] = []
+  let familyFemale: [NameEntry]?
+  let middle: [NameEntry]
+  let nicknames: [String: [String]]
+  let cities: [City]
+  let streets: [String]
+  let streetStyle: StreetStyle
+  let domains: [String]
+  let companies: [Company]
+  let notes: [String]
   /// Whether names use a non-Latin script (transliteration is a variation).
-  var nonLatin: Bool = false
+  let nonLatin: Bool
+  let plan: PhonePlan
 
-  var plan: PhonePlan {
-    // Every locale's region has a plan; the table is checked by tests.
-    phonePlans[region] ?? usPhonePlan
+  init(
+    tag: String, region: String, country: String, order: NameOrder, weight: Int,
+    female: [NameEntry], male: [NameEntry], family: [NameEntry], familyFemale: [NameEntry]? = nil,
+    middle: [NameEntry] = [], nicknames: [String: [String]], cities: [City], streets: [String],
+    streetStyle: StreetStyle, domains: [String], companies: [Company], notes: [String] = [],
+    nonLatin: Bool = false
+  ) {
+    self.tag = tag
+    self.region = region
+    self.country = country
+    self.order = order
+    self.weight = weight
+    self.female = female
+    self.male = male
+    self.family = family
+    self.familyFemale = familyFemale
+    self.middle = middle
+    self.nicknames = nicknames
+    self.cities = cities
+    self.streets = streets
+    self.streetStyle = streetStyle
+    self.domains = domains
+    self.companies = companies
+    self.notes = notes
+    self.nonLatin = nonLatin
+    // Every locale's region has a plan; a test checks the table.
+    plan = phonePlans[region] ?? usPhonePlan
   }
 }
 

@@ -58,7 +58,7 @@ extension PersonFactory {
       for i in d.phones.indices {
         var style = (d.phones[i].style + 20 + rng.below(60)) % 100
         // A number abroad stays international, and never with our IDD.
-        if d.phones[i].number.region != loc.region { style = 60 + style % 35 }
+        if d.phones[i].number.plan !== loc.plan { style = 60 + style % 35 }
         d.phones[i].style = style
         d.phones[i].variant = rng.below(8)
         d.phones[i].appleLabel = nil

@@ -6,22 +6,42 @@
 // National templates are written as dialled at home; international ones
 // follow `+<cc> `. `next` lists the digits allowed right after the prefix.
 
-struct NumberPattern: Sendable {
-  var prefixes: [String]
-  var length: Int
-  var national: [String]
-  var international: [String]
-  var next: String = "23456789"
+final class NumberPattern: Sendable {
+  let prefixes: [[UInt8]]
+  let length: Int
+  let national: [String]
+  let international: [String]
+  let next: [UInt8]
+
+  init(prefixes: [String], length: Int, national: [String], international: [String], next: String = "23456789") {
+    self.prefixes = prefixes.map { Array($0.utf8) }
+    self.length = length
+    self.national = national
+    self.international = international
+    self.next = Array(next.utf8)
+  }
 }
 
-struct PhonePlan: Sendable {
-  var region: String
-  var countryCode: String
-  var idd: String
-  var mobile: [NumberPattern]
-  var fixed: [NumberPattern]
+final class PhonePlan: Sendable {
+  let region: String
+  let countryCode: String
+  let idd: String
+  let mobile: [NumberPattern]
+  let fixed: [NumberPattern]
   /// Whether work numbers sometimes carry an extension (`ext. 12`, `x12`).
-  var extensions: Bool = false
+  let extensions: Bool
+
+  init(
+    region: String, countryCode: String, idd: String, mobile: [NumberPattern], fixed: [NumberPattern],
+    extensions: Bool = false
+  ) {
+    self.region = region
+    self.countryCode = countryCode
+    self.idd = idd
+    self.mobile = mobile
+    self.fixed = fixed
+    self.extensions = extensions
+  }
 }
 
 private let nanpNational = [
@@ -343,8 +363,9 @@ let phonePlans: [String: PhonePlan] = [
 ]
 
 /// A generated phone number: its country and national significant number.
-struct PhoneNumberValue: Sendable, Equatable {
-  var region: String
+struct PhoneNumberValue: Sendable {
+  var plan: PhonePlan
+  var region: String { plan.region }
   var nsn: [UInt8]  // ASCII digits
   var isMobile: Bool
   /// Index into the pattern list, so reformatting keeps the right templates.
@@ -359,9 +380,9 @@ extension PhonePlan {
     let list = patterns(mobile: isMobile)
     let pi = rng.below(list.count)
     let p = list[pi]
-    var digits = Array(rng.pick(p.prefixes).utf8)
-    let next = Array(p.next.utf8)
-    digits.append(next[rng.below(next.count)])
+    var digits = rng.pick(p.prefixes)
+    digits.reserveCapacity(p.length)
+    digits.append(p.next[rng.below(p.next.count)])
     while digits.count < p.length {
       digits.append(UInt8(ascii: "0") + UInt8(rng.below(10)))
     }
@@ -374,7 +395,7 @@ extension PhonePlan {
         digits[5] = UInt8(ascii: "6")
       }
     }
-    return PhoneNumberValue(region: region, nsn: digits, isMobile: isMobile, pattern: pi, ext: nil)
+    return PhoneNumberValue(plan: self, nsn: digits, isMobile: isMobile, pattern: pi, ext: nil)
   }
 
   /// How the number is written. `style` picks among the ways people of the
