@@ -71,7 +71,8 @@ struct ChunkedReader {
   private var nextLine = 1
   private var nextIndex = 0
   private var atEnd = false
-  private(set) var bytesRead = 0
+  /// Bytes taken from the source so far (including a peeked head).
+  var bytesRead = 0
 
   init(source: ByteSource, chunkSize: Int, splitter: @escaping (UnsafeBufferPointer<UInt8>) -> Int?) {
     self.source = source
