@@ -144,6 +144,7 @@ while !arguments.isEmpty {
   switch a {
   case "--locale": locale = arguments.isEmpty ? locale : arguments.removeFirst()
   case "--sequential": parallel = false
+  case "--detail": break
   case "--repeat": repeats = Int(arguments.isEmpty ? "1" : arguments.removeFirst()) ?? 1
   default: path = a
   }
@@ -174,6 +175,12 @@ for run in 0..<repeats {
   let intern = watch.lap()
   let keys = collator.sortKeys(for: distinct, parallel: parallel)
   let keyTime = watch.lap()
+  if CommandLine.arguments.contains("--detail") {
+    _ = watch.lap()
+    let o = KeySort.order(keys, parallel: parallel)
+    let t = watch.lap()
+    print("order only: cpu=\(t.cpu) wall=\(t.wall) \(o.count)")
+  }
   let ranks = KeySort.ranks(keys, parallel: parallel)
   let rankTime = watch.lap()
   let order = KeySort.rowOrder(keyOfRow: keyOfRow, ranks: ranks)
