@@ -151,6 +151,14 @@ public struct ContactTable: Sendable {
     attributes[attribute.rawValue] = column
   }
 
+  /// Replaces the fields table and its offsets (for row-changing processors
+  /// in this package). - Precondition: the offsets fit the table.
+  package mutating func replaceFields(with newFields: FieldTable, offsets: [UInt32]) {
+    precondition(offsets.count == rowCount + 1 && Int(offsets.last ?? 0) == newFields.count, "field offsets do not fit")
+    fields = newFields
+    fieldOffsets = offsets
+  }
+
   /// Approximate heap bytes held by the table.
   public var memoryFootprint: Int {
     var n = pool.memoryFootprint + blobs.memoryFootprint
