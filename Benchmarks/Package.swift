@@ -6,6 +6,10 @@
 // or one suite: swift package benchmark --target CoreBenchmarks
 import PackageDescription
 
+// SwiftPM names a path dependency after its folder, so the parent package is
+// "main" in /work/main but "h-text" in a clone at /work/h-text. Derive it.
+let parent = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+
 let suites = ["CoreBenchmarks", "PhoneBenchmarks", "TextBenchmarks", "IOBenchmarks", "DedupeBenchmarks"]
 
 let package = Package(
@@ -15,12 +19,21 @@ let package = Package(
     .package(path: "../"),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
-  targets: suites.map { suite in
+  targets: [
+    // Side-by-side sort comparison (Benchmarks/compare/sort/compare.sh): our
+    // sort over a names file, timed like the ICU floor and DuckDB baselines.
+    .executableTarget(
+      name: "ohana-sort-bench",
+      dependencies: [.product(name: "OhanaText", package: parent)],
+      path: "compare/sort/OhanaSortBench",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+  ] + suites.map { suite in
     .executableTarget(
       name: suite,
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "Ohana", package: "main"),
+        .product(name: "Ohana", package: parent),
       ],
       path: "Benchmarks/\(suite)",
       swiftSettings: [.swiftLanguageMode(.v6)],

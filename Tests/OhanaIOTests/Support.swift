@@ -40,3 +40,12 @@ func corpusDirectory(filePath: String = #filePath) -> URL? {
   }
   return url
 }
+
+enum FileManagerShim {
+  static func mkdir(_ path: String) throws {
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+  static func list(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+  }
+}

@@ -94,23 +94,21 @@ public enum ContactIO {
     case .vcard21, .vcard3, .vcard4:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: VCardReader.splitter)
       reader.prepend(head)
+      reader.bytesRead = headRead
       let opts = options
-      var result = try ParallelReader.run(&reader, options: options, totalBytes: total) {
+      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
         VCardReader.parseChunk($0, options: opts)
       }
-      result.bytesRead += headRead
-      return result
     case .csv:
       return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
     case .ndjson:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: NDJSONReader.splitter)
       reader.prepend(head)
+      reader.bytesRead = headRead
       let opts = options
-      var result = try ParallelReader.run(&reader, options: options, totalBytes: total) {
+      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
         NDJSONReader.parseChunk($0, options: opts)
       }
-      result.bytesRead += headRead
-      return result
     }
   }
 }

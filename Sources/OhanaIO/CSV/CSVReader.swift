@@ -14,6 +14,7 @@ enum CSVReader {
   ) throws(ContactIOError) -> ReadResult {
     var reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: splitter)
     reader.prepend(head)
+    reader.bytesRead = headRead
     guard let first = try reader.next() else {
       return ReadResult(table: ContactTable(), errors: [], bytesRead: headRead, recordsRead: 0, recordsSkipped: 0)
     }
@@ -28,11 +29,9 @@ enum CSVReader {
     let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
     reader.pushFront(rest)
     let opts = options
-    var result = try ParallelReader.run(&reader, options: options, totalBytes: total) {
+    return try ParallelReader.run(&reader, options: options, totalBytes: total) {
       parseChunk($0, header: header, options: opts)
     }
-    result.bytesRead += headRead
-    return result
   }
 
   private static let separator: [UInt8] = Array(" ::: ".utf8)

@@ -14,7 +14,7 @@ enum Base64 {
   }()
 
   /// Decodes `input`, appending to `output`. Returns false on a byte outside
-  /// the alphabet or a dangling single sextet.
+  /// the alphabet or data after padding.
   static func decode<C: Collection>(_ input: C, into output: inout [UInt8]) -> Bool
   where C.Element == UInt8 {
     output.reserveCapacity(output.count + input.count / 4 * 3 + 3)
@@ -46,7 +46,10 @@ enum Base64 {
       output.append(UInt8(truncatingIfNeeded: acc >> 10))
       output.append(UInt8(truncatingIfNeeded: acc >> 2))
       return true
-    default: return false
+    default:
+      // A single dangling sextet cannot form a byte: some writers truncate
+      // photo data this way; drop it rather than lose the card.
+      return true
     }
   }
 

@@ -25,27 +25,28 @@ struct ByteSource {
   mutating func read(into buffer: inout [UInt8], maxCount: Int) throws(ContactIOError) -> Int {
     switch storage {
     case .descriptor(let fd):
-      let old = buffer.count
-      buffer.reserveCapacity(old + maxCount)
-      var got = 0
-      buffer.append(contentsOf: repeatElement(0, count: maxCount))
       var failure: Int32 = 0
-      buffer.withUnsafeMutableBufferPointer { p in
+      let block = [UInt8](unsafeUninitializedCapacity: maxCount) { p, initialized in
+        initialized = 0
         guard let base = p.baseAddress else { return }
-        while got < maxCount {
-          let n = Glibc.read(fd, base + old + got, maxCount - got)
+        while initialized < maxCount {
+          let n = Glibc.read(fd, base + initialized, maxCount - initialized)
           if n < 0 {
             if errno == EINTR { continue }
             failure = errno
             return
           }
           if n == 0 { break }
-          got += n
+          initialized += n
         }
       }
-      buffer.removeLast(maxCount - got)
       if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
-      return got
+      if buffer.isEmpty {
+        buffer = block
+      } else {
+        buffer.append(contentsOf: block)
+      }
+      return block.count
     case .memory(let bytes, let offset):
       let n = min(maxCount, bytes.count - offset)
       if n <= 0 { return 0 }
@@ -70,7 +71,8 @@ struct ChunkedReader {
   private var nextLine = 1
   private var nextIndex = 0
   private var atEnd = false
-  private(set) var bytesRead = 0
+  /// Bytes taken from the source so far (including a peeked head).
+  var bytesRead = 0
 
   init(source: ByteSource, chunkSize: Int, splitter: @escaping (UnsafeBufferPointer<UInt8>) -> Int?) {
     self.source = source

@@ -49,6 +49,11 @@ struct VCardCardParser {
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
   private var text: [UInt8] = []
+  /// The first non-UTF-8 CHARSET named anywhere in the card (looked up only
+  /// when a value without a usable CHARSET is not UTF-8): legacy writers
+  /// label one property and leave the others in the same charset.
+  private var cardCharset: [UInt8]?? = nil
+  private var cardParams = VCardParameters()
 
   init(fallbackCharset: String) {
     builder = ContactTableBuilder()
@@ -91,6 +96,7 @@ struct VCardCardParser {
       }
       props.append(p)
     }
+    cardCharset = nil
     builder.beginContact(sourceLine: card.startLine)
     for p in props {
       if let reason = property(p, in: card.bytes, legacy: legacy) {
@@ -101,6 +107,20 @@ struct VCardCardParser {
     }
     builder.endContact()
     cardsRead += 1
+  }
+
+  private mutating func charsetHint(_ bytes: [UInt8], legacy: Bool) -> [UInt8]? {
+    if let known = cardCharset { return known }
+    var found: [UInt8]? = nil
+    for p in props where !p.params.isEmpty {
+      cardParams.parse(bytes[p.params], legacy: legacy)
+      if let v = cardParams.firstValue(of: VCardParameters.charsetName), !Charset.isUTF8Label(v) {
+        found = Array(v)
+        break
+      }
+    }
+    cardCharset = .some(found)
+    return found
   }
 
   /// Handles one property; returns a failure reason or nil.
@@ -145,6 +165,14 @@ struct VCardCardParser {
         let name = params.bytes[params.values[v]]
         do {
           try Charset.toUTF8(value, charset: name, into: &scratch)
+          converted = true
+        } catch {
+          scratch.removeAll(keepingCapacity: true)
+        }
+      }
+      if !converted, let hint = charsetHint(bytes, legacy: legacy) {
+        do {
+          try Charset.toUTF8(value, charset: hint, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)

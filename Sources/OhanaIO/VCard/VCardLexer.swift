@@ -126,7 +126,7 @@ struct VCardLexer {
         nl = buf.count
       }
       var lineEnd = nl
-      if lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
+      while lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
       let line = UnsafeBufferPointer(rebasing: buf[pos..<lineEnd])
       pos = nl + 1
 
