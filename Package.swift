@@ -65,10 +65,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: Dataset generator (stdlib only; used by `ohana generate`)
+    .target(name: "OhanaDatasets", path: "datasets/Generator", swiftSettings: swiftSettings),
+
     // MARK: L4 — command line
     .executableTarget(
       name: "ohana",
-      dependencies: ["Ohana", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["Ohana", "OhanaDatasets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       swiftSettings: swiftSettings
     ),
 
@@ -81,6 +84,6 @@ let package = Package(
     .testTarget(name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCLITests", dependencies: ["ohana"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets"], swiftSettings: swiftSettings),
   ]
 )

@@ -31,6 +31,14 @@ let package = Package(
       path: "Benchmarks/core-memory",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    // Side-by-side sort comparison (Benchmarks/compare/sort/compare.sh): our
+    // sort over a names file, timed like the ICU floor and DuckDB baselines.
+    .executableTarget(
+      name: "ohana-sort-bench",
+      dependencies: [.product(name: "OhanaText", package: parent)],
+      path: "compare/sort/OhanaSortBench",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
   ] + suites.map { suite in
     .executableTarget(
       name: suite,

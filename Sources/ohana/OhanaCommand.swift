@@ -5,6 +5,13 @@ import Ohana
 struct OhanaCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ohana",
-    abstract: "A data-oriented batch engine for contact lists."
+    abstract: "A data-oriented batch engine for contact lists.",
+    version: VersionInfo.text,
+    subcommands: [
+      Convert.self,
+      Process.self,
+      Stats.self,
+      Generate.self,
+    ]
   )
 }

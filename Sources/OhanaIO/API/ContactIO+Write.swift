@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import OhanaCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ContactIO {
+  // MARK: Writing
+
+  /// Writes the visible rows of `frame`, in order, to `path`: into a
+  /// temporary file in the same directory, renamed into place at the end, so
+  /// an interrupted run never leaves a half-written file.
+  public static func write(_ frame: Frame, format: ContactFormat, to path: String) throws(ContactIOError) {
+    let dir: String
+    if let slash = path.lastIndex(of: "/") {
+      dir = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+      dir = "."
+    }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
+      guard let base = p.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    guard fd >= 0 else { throw ContactIOError(.io, "cannot create a temporary file in \(dir) (errno \(errno))") }
+    let tmp = String(cString: template.map { UInt8(bitPattern: $0) })
+    do throws(ContactIOError) {
+      try write(frame, format: format, toFileDescriptor: fd)
+      _ = fchmod(fd, 0o644)
+      if fsync(fd) != 0 { throw ContactIOError(.io, "cannot write \(path) (errno \(errno))") }
+      close(fd)
+      guard rename(tmp, path) == 0 else { throw ContactIOError(.io, "cannot rename into \(path) (errno \(errno))") }
+    } catch {
+      close(fd)
+      unlink(tmp)
+      throw error
+    }
+  }
+
+  /// Writes the visible rows of `frame` to standard output.
+  public static func writeStandardOutput(_ frame: Frame, format: ContactFormat) throws(ContactIOError) {
+    try write(frame, format: format, toFileDescriptor: 1)
+  }
+
+  /// Writes the visible rows of `frame` to an open file descriptor (not closed).
+  public static func write(_ frame: Frame, format: ContactFormat, toFileDescriptor fd: Int32) throws(ContactIOError) {
+    var failure: ContactIOError?
+    try encode(frame, format: format) { bytes in
+      guard failure == nil else { return }
+      bytes.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        var off = 0
+        while off < raw.count {
+          let n = Glibc.write(fd, base + off, raw.count - off)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = ContactIOError(.io, "write failed (errno \(errno))")
+            return
+          }
+          off += n
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Appends the visible rows of `frame` to `out`.
+  public static func write(_ frame: Frame, format: ContactFormat, to out: inout [UInt8]) throws(ContactIOError) {
+    try encode(frame, format: format) { out.append(contentsOf: $0) }
+  }
+
+  /// Writes every row of `table`.
+  public static func write(_ table: ContactTable, format: ContactFormat, to path: String) throws(ContactIOError) {
+    try write(Frame(table: table), format: format, to: path)
+  }
+
+  /// Appends every row of `table` to `out`.
+  public static func write(_ table: ContactTable, format: ContactFormat, to out: inout [UInt8]) throws(ContactIOError) {
+    try write(Frame(table: table), format: format, to: &out)
+  }
+
+  /// Rows per encoding task; tasks run on all cores, output stays in order.
+  static let rowsPerTask = 4096
+
+  /// Encodes the frame in blocks of rows, in parallel, handing each block's
+  /// bytes to `sink` in row order.
+  static func encode(
+    _ frame: Frame, format: ContactFormat, sink: (borrowing [UInt8]) -> Void
+  ) throws(ContactIOError) {
+    guard format.canWrite else { throw ContactIOError(.unsupportedFormat, "cannot write \(format)") }
+    let rows = frame.rows
+    let table = frame.table
+    var layout: CSVLayout? = nil
+    if format == .csv {
+      let l = CSVLayout(table: table, rows: rows)
+      var header: [UInt8] = []
+      CSVWriter.writeHeader(layout: l, into: &header)
+      sink(header)
+      layout = l
+    }
+    let workers = ProcessorInfo.activeCores
+    var start = 0
+    while start < rows.count {
+      var blocks: [Range<Int>] = []
+      while blocks.count < workers && start < rows.count {
+        let end = min(rows.count, start + rowsPerTask)
+        blocks.append(start..<end)
+        start = end
+      }
+      let outputs = BlockOutputs(count: blocks.count)
+      let work = blocks
+      let csvLayout = layout
+      DispatchQueue.concurrentPerform(iterations: work.count) { b in
+        var out: [UInt8] = []
+        out.reserveCapacity(work[b].count * 400)
+        encodeRows(table, rows: rows[work[b]], format: format, layout: csvLayout, into: &out)
+        outputs.set(b, out)
+      }
+      for b in 0..<blocks.count { sink(outputs.get(b)) }
+    }
+  }
+
+  static func encodeRows(
+    _ table: ContactTable, rows: ArraySlice<UInt32>, format: ContactFormat, layout: CSVLayout?,
+    into out: inout [UInt8]
+  ) {
+    switch format {
+    case .vcard3, .vcard4, .vcard21:
+      var w = VCardWriter(table: table, version4: format != .vcard3)
+      for r in rows { w.write(row: Int(r), into: &out) }
+    case .csv:
+      var w = CSVWriter(table: table, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
+      for r in rows { w.write(row: Int(r), into: &out) }
+    case .ndjson:
+      var w = NDJSONWriter(table: table)
+      for r in rows { w.write(row: Int(r), into: &out) }
+    }
+  }
+}
+
+private final class BlockOutputs: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [[UInt8]]
+  init(count: Int) { items = Array(repeating: [], count: count) }
+  func set(_ i: Int, _ v: [UInt8]) {
+    lock.lock()
+    items[i] = v
+    lock.unlock()
+  }
+  func get(_ i: Int) -> [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items[i]
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import OhanaCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reading and writing contact files: vCard 2.1 / 3.0 / 4.0, CSV, NDJSON.
+///
+/// Reading streams: input is read in chunks (``ReadOptions/chunkSize``) cut
+/// at record boundaries, chunks are parsed on all cores into partial tables
+/// that are concatenated at the end, so memory grows with the store and not
+/// with the file. A record that cannot be read is skipped and reported in
+/// ``ReadResult/errors`` with its 1-based line; ``ReadOptions/strict`` turns
+/// that into a thrown ``ContactIOError``.
+///
+/// ```swift
+/// let result = try ContactIO.read(path: "contacts.vcf")
+/// try ContactIO.write(Frame(table: result.table), format: .vcard4, to: "out.vcf")
+/// ```
+public enum ContactIO {
+  // MARK: Reading
+
+  /// Reads a file. `format` nil: from the extension, else from the content.
+  public static func read(
+    path: String, format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
+  ) throws(ContactIOError) -> ReadResult {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw ContactIOError(.io, "cannot open \(path) (errno \(errno))") }
+    defer { close(fd) }
+    var options = options
+    if options.sourceName == nil { options.sourceName = path }
+    return try read(fileDescriptor: fd, format: format ?? ContactFormat(path: path), options: options)
+  }
+
+  /// Reads from an open file descriptor until end of input (it is not closed).
+  public static func read(
+    fileDescriptor fd: Int32, format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
+  ) throws(ContactIOError) -> ReadResult {
+    var st = stat()
+    var total: Int? = nil
+    if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { total = Int(st.st_size) }
+    return try read(source: ByteSource(storage: .descriptor(fd)), total: total, format: format, options: options)
+  }
+
+  /// Reads standard input.
+  public static func readStandardInput(
+    format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
+  ) throws(ContactIOError) -> ReadResult {
+    var options = options
+    if options.sourceName == nil { options.sourceName = "-" }
+    return try read(fileDescriptor: 0, format: format, options: options)
+  }
+
+  /// Reads bytes held in memory.
+  public static func read(
+    bytes: [UInt8], format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
+  ) throws(ContactIOError) -> ReadResult {
+    try read(source: ByteSource(storage: .memory(bytes, offset: 0)), total: bytes.count, format: format, options: options)
+  }
+
+  static func read(
+    source: ByteSource, total: Int?, format: ContactFormat?, options: ReadOptions
+  ) throws(ContactIOError) -> ReadResult {
+    var source = source
+    var head: [UInt8] = []
+    var headRead = 0
+    while head.count < 4096 {
+      let n = try source.read(into: &head, maxCount: 4096 - head.count)
+      headRead += n
+      if n == 0 { break }
+    }
+    // Byte order marks: UTF-8 is dropped, UTF-16 / UTF-32 input is converted whole.
+    if head.starts(with: [0xEF, 0xBB, 0xBF]) {
+      head.removeFirst(3)
+    } else if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+      var all = head
+      while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
+      var utf8: [UInt8] = []
+      do {
+        try Charset.toUTF8(all, charset: Array("UTF-16".utf8), into: &utf8)
+      } catch {
+        throw ContactIOError(.charset, "input has a UTF-16 byte order mark but is not valid UTF-16")
+      }
+      if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
+      var result = try read(
+        source: ByteSource(storage: .memory(utf8, offset: 0)), total: utf8.count, format: format, options: options)
+      result.bytesRead = all.count
+      return result
+    }
+    let format = format ?? ContactFormat.sniff(head[...])
+    var reader: ChunkedReader
+    switch format {
+    case .vcard21, .vcard3, .vcard4:
+      reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: VCardReader.splitter)
+      reader.prepend(head)
+      reader.bytesRead = headRead
+      let opts = options
+      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+        VCardReader.parseChunk($0, options: opts)
+      }
+    case .csv:
+      return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
+    case .ndjson:
+      reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: NDJSONReader.splitter)
+      reader.prepend(head)
+      reader.bytesRead = headRead
+      let opts = options
+      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+        NDJSONReader.parseChunk($0, options: opts)
+      }
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import OhanaCore
+
+/// Reads CSV with a header row (see `CSVHeader` for the headers we map).
+/// The first record is the header; every later record is one contact.
+/// Blank records are skipped; a record with more cells than the header or
+/// an unterminated quote is skipped with an error.
+enum CSVReader {
+  static func splitter(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
+    CSVTokenizer.lastRecordStart(in: buf)
+  }
+
+  static func read(
+    source: ByteSource, head: [UInt8], headRead: Int, total: Int?, options: ReadOptions
+  ) throws(ContactIOError) -> ReadResult {
+    var reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: splitter)
+    reader.prepend(head)
+    reader.bytesRead = headRead
+    guard let first = try reader.next() else {
+      return ReadResult(table: ContactTable(), errors: [], bytesRead: headRead, recordsRead: 0, recordsSkipped: 0)
+    }
+    var tok = CSVTokenizer(first.bytes, range: 0..<first.bytes.count, firstLine: 1)
+    var text: [UInt8] = []
+    var cells: [Range<Int>] = []
+    var line = 1
+    guard tok.next(text: &text, cells: &cells, recordLine: &line) == .record else {
+      throw ContactIOError(.invalidInput, "CSV header is not a complete record", line: 1)
+    }
+    let header = CSVHeader(cells: cells.map { String(decoding: text[$0], as: UTF8.self) })
+    let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
+    reader.pushFront(rest)
+    let opts = options
+    return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+      parseChunk($0, header: header, options: opts)
+    }
+  }
+
+  private static let separator: [UInt8] = Array(" ::: ".utf8)
+  private static let extraName: [UInt8] = Array("X-CSV".utf8)
+
+  static func parseChunk(_ chunk: InputChunk, header: CSVHeader, options: ReadOptions) -> PartialResult {
+    var builder = ContactTableBuilder()
+    var errors: [InputError] = []
+    var read = 0
+    var skipped = 0
+    var tok = CSVTokenizer(chunk.bytes, range: 0..<chunk.bytes.count, firstLine: chunk.firstLine)
+    var text: [UInt8] = []
+    var cells: [Range<Int>] = []
+    var line = chunk.firstLine
+    var scratch: [UInt8] = []
+    // Per slot: label cell and value cell (ranges into text), address parts.
+    var slotLabel = [Range<Int>?](repeating: nil, count: header.slots.count)
+    var slotValue = [Range<Int>?](repeating: nil, count: header.slots.count)
+    var slotParts = [[Range<Int>?]](
+      repeating: Array(repeating: nil, count: AddressAttribute.allCases.count), count: header.slots.count)
+    // Extra-property parameter text per column.
+    var extraParams: [StringID] = []
+
+    func intern<C: Collection>(_ b: C) -> StringID where C.Element == UInt8 {
+      Array(b).withUnsafeBytes { builder.pool.intern($0) }
+    }
+    for name in header.names {
+      scratch.removeAll(keepingCapacity: true)
+      scratch.append(contentsOf: Array("HEADER=".utf8))
+      VCardEscaping.writeParameterValue(Array(name.utf8), into: &scratch)
+      extraParams.append(intern(scratch))
+    }
+
+    loop: while true {
+      switch tok.next(text: &text, cells: &cells, recordLine: &line) {
+      case .end:
+        break loop
+      case .unterminatedQuote:
+        errors.append(InputError(line: line, reason: "unterminated quoted cell"))
+        skipped += 1
+        break loop
+      case .record:
+        break
+      }
+      if cells.allSatisfy(\.isEmpty) { continue }
+      if text.count > options.maxLineBytes {
+        errors.append(InputError(line: line, reason: "record longer than \(options.maxLineBytes) bytes"))
+        skipped += 1
+        continue
+      }
+      if cells.count > header.targets.count {
+        errors.append(
+          InputError(line: line, reason: "record has \(cells.count) cells, header has \(header.targets.count)"))
+        skipped += 1
+        continue
+      }
+      for s in 0..<header.slots.count {
+        slotLabel[s] = nil
+        slotValue[s] = nil
+        for p in 0..<slotParts[s].count { slotParts[s][p] = nil }
+      }
+      builder.beginContact(sourceLine: line)
+      var extras: [(Int, Range<Int>)] = []
+      for (c, r) in cells.enumerated() where !r.isEmpty {
+        switch header.targets[c] {
+        case .attribute(let a):
+          if builder.value(a).isAbsent { builder.set(a, intern(text[r])) }
+        case .fieldValue(let s): slotValue[s] = r
+        case .fieldLabel(let s): slotLabel[s] = r
+        case .address(let s, let a): if slotParts[s][a.rawValue] == nil { slotParts[s][a.rawValue] = r }
+        case .extra: extras.append((c, r))
+        case .ignored: break
+        }
+      }
+      for (s, slot) in header.slots.enumerated() {
+        if slot.isAddress {
+          let parts = slotParts[s]
+          guard parts.contains(where: { $0 != nil }) else { continue }
+          var ids = parts.map { $0.map { intern(text[$0]) } ?? .absent }
+          if ids[AddressAttribute.label.rawValue].isAbsent, let l = slot.fixedLabel { ids[0] = builder.pool.intern(l) }
+          builder.appendAddress(ids)
+          continue
+        }
+        guard let v = slotValue[s] else { continue }
+        var label = StringID.absent
+        if let l = slotLabel[s] {
+          label = intern(text[l])
+        } else if let l = slot.fixedLabel {
+          label = builder.pool.intern(l)
+        }
+        // Google packs several values into one cell with " ::: ".
+        var start = v.lowerBound
+        var k = v.lowerBound
+        while k + separator.count <= v.upperBound {
+          if text[k..<(k + separator.count)].elementsEqual(separator) {
+            builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<k]))
+            k += separator.count
+            start = k
+          } else {
+            k += 1
+          }
+        }
+        builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<v.upperBound]))
+      }
+      for (c, r) in extras {
+        scratch.removeAll(keepingCapacity: true)
+        VCardEscaping.escapeText(text[r], commas: true, into: &scratch)
+        builder.appendExtra(name: intern(extraName), parameters: extraParams[c], value: intern(scratch))
+      }
+      builder.endContact()
+      read += 1
+    }
+    return PartialResult(table: builder.build(), errors: errors, recordsRead: read, recordsSkipped: skipped)
+  }
+}

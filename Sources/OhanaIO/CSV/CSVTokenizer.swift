@@ -1,0 +1,95 @@
+/// RFC 4180 records over bytes: `,` between cells, CRLF or LF between
+/// records, `"` quoting with `""` for a quote; quoted cells may hold
+/// commas and line breaks. A quote in the middle of an unquoted cell is kept
+/// as text (lenient, as spreadsheets write it).
+struct CSVTokenizer {
+  let bytes: [UInt8]
+  var i: Int
+  let end: Int
+  /// 1-based line of the next record.
+  var line: Int
+
+  init(_ bytes: [UInt8], range: Range<Int>, firstLine: Int) {
+    self.bytes = bytes
+    self.i = range.lowerBound
+    self.end = range.upperBound
+    self.line = firstLine
+  }
+
+  enum Outcome { case record, end, unterminatedQuote }
+
+  /// Reads the next record: decoded cell text goes back to back into
+  /// `text`, `cells` gets each cell's range. Returns `.end` when there is
+  /// nothing left. Blank lines give a record with one empty cell.
+  mutating func next(text: inout [UInt8], cells: inout [Range<Int>], recordLine: inout Int) -> Outcome {
+    text.removeAll(keepingCapacity: true)
+    cells.removeAll(keepingCapacity: true)
+    if i >= end { return .end }
+    recordLine = line
+    var cellStart = 0
+    while true {
+      // One cell.
+      if i < end && bytes[i] == ASCII.quote {
+        i += 1
+        var closed = false
+        while i < end {
+          let b = bytes[i]
+          if b == ASCII.quote {
+            if i + 1 < end && bytes[i + 1] == ASCII.quote {
+              text.append(ASCII.quote)
+              i += 2
+              continue
+            }
+            i += 1
+            closed = true
+            break
+          }
+          if b == ASCII.lf { line += 1 }
+          text.append(b)
+          i += 1
+        }
+        if !closed { return .unterminatedQuote }
+        // Text after the closing quote up to the separator is kept.
+        while i < end && bytes[i] != ASCII.comma && bytes[i] != ASCII.lf && bytes[i] != ASCII.cr {
+          text.append(bytes[i])
+          i += 1
+        }
+      } else {
+        while i < end {
+          let b = bytes[i]
+          if b == ASCII.comma || b == ASCII.lf || b == ASCII.cr { break }
+          text.append(b)
+          i += 1
+        }
+      }
+      cells.append(cellStart..<text.count)
+      cellStart = text.count
+      if i >= end { return .record }
+      let b = bytes[i]
+      i += 1
+      if b == ASCII.comma { continue }
+      if b == ASCII.cr && i < end && bytes[i] == ASCII.lf { i += 1 }
+      line += 1
+      return .record
+    }
+  }
+
+  /// Offset of the start of the last record in `buf` that begins after a
+  /// line break outside quotes (nil if none after offset 0).
+  static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
+    var inQuotes = false
+    var last: Int? = nil
+    var i = 0
+    let n = buf.count
+    while i < n {
+      let b = buf[i]
+      if b == ASCII.quote {
+        inQuotes.toggle()
+      } else if b == ASCII.lf && !inQuotes {
+        last = i + 1
+      }
+      i += 1
+    }
+    return last
+  }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A piece of input that holds whole records (cards, CSV records, JSON
+/// lines), with the 1-based number of its first line.
+struct InputChunk: Sendable {
+  var bytes: [UInt8]
+  var firstLine: Int
+  var index: Int
+}
+
+/// Where input bytes come from: a file descriptor read with `read(2)` in
+/// big blocks, or an in-memory array.
+struct ByteSource {
+  enum Storage {
+    case descriptor(Int32)
+    case memory([UInt8], offset: Int)
+  }
+  var storage: Storage
+
+  /// Appends up to `maxCount` bytes to `buffer`. Returns 0 at end of input.
+  mutating func read(into buffer: inout [UInt8], maxCount: Int) throws(ContactIOError) -> Int {
+    switch storage {
+    case .descriptor(let fd):
+      var failure: Int32 = 0
+      let block = [UInt8](unsafeUninitializedCapacity: maxCount) { p, initialized in
+        initialized = 0
+        guard let base = p.baseAddress else { return }
+        while initialized < maxCount {
+          let n = Glibc.read(fd, base + initialized, maxCount - initialized)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = errno
+            return
+          }
+          if n == 0 { break }
+          initialized += n
+        }
+      }
+      if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
+      if buffer.isEmpty {
+        buffer = block
+      } else {
+        buffer.append(contentsOf: block)
+      }
+      return block.count
+    case .memory(let bytes, let offset):
+      let n = min(maxCount, bytes.count - offset)
+      if n <= 0 { return 0 }
+      buffer.append(contentsOf: bytes[offset..<(offset + n)])
+      storage = .memory(bytes, offset: offset + n)
+      return n
+    }
+  }
+}
+
+/// Cuts a byte stream into chunks that end on record boundaries.
+///
+/// `splitter(buffer)` returns the offset of the start of the last record
+/// that may be incomplete (everything before it is whole), or nil when
+/// there is no boundary yet; then the chunk grows until there is one.
+struct ChunkedReader {
+  var source: ByteSource
+  var chunkSize: Int
+  var splitter: (UnsafeBufferPointer<UInt8>) -> Int?
+  private var carry: [UInt8] = []
+  private var pending: InputChunk?
+  private var nextLine = 1
+  private var nextIndex = 0
+  private var atEnd = false
+  /// Bytes taken from the source so far (including a peeked head).
+  var bytesRead = 0
+
+  init(source: ByteSource, chunkSize: Int, splitter: @escaping (UnsafeBufferPointer<UInt8>) -> Int?) {
+    self.source = source
+    self.chunkSize = max(1, chunkSize)
+    self.splitter = splitter
+  }
+
+  /// Bytes handed out ahead of the records (a peeked prefix).
+  mutating func prepend(_ bytes: [UInt8]) {
+    carry = bytes + carry
+  }
+
+  /// Reads everything that is left into one array (used for UTF-16 input).
+  mutating func readAll() throws(ContactIOError) -> [UInt8] {
+    var all = carry
+    carry = []
+    while true {
+      let n = try source.read(into: &all, maxCount: max(chunkSize, 1 << 20))
+      bytesRead += n
+      if n == 0 { break }
+    }
+    atEnd = true
+    return all
+  }
+
+  /// Hands `chunk` out before anything else (its lines are already counted).
+  mutating func pushFront(_ chunk: InputChunk) {
+    pending = chunk
+    nextIndex = chunk.index + 1
+  }
+
+  mutating func next() throws(ContactIOError) -> InputChunk? {
+    if let p = pending {
+      pending = nil
+      return p
+    }
+    if atEnd && carry.isEmpty { return nil }
+    var buffer = carry
+    carry = []
+    var searchable = 0
+    while true {
+      if !atEnd {
+        let want = max(chunkSize - buffer.count, chunkSize / 2, 1)
+        let n = try source.read(into: &buffer, maxCount: want)
+        bytesRead += n
+        if n == 0 { atEnd = true }
+      }
+      if atEnd {
+        if buffer.isEmpty { return nil }
+        return emit(buffer)
+      }
+      if buffer.count <= searchable { continue }
+      let cut = buffer.withUnsafeBufferPointer { splitter($0) }
+      searchable = buffer.count
+      if let cut, cut > 0 {
+        carry = Array(buffer[cut...])
+        buffer.removeLast(buffer.count - cut)
+        return emit(buffer)
+      }
+    }
+  }
+
+  private mutating func emit(_ bytes: [UInt8]) -> InputChunk {
+    let chunk = InputChunk(bytes: bytes, firstLine: nextLine, index: nextIndex)
+    nextIndex += 1
+    nextLine += Self.countLines(bytes)
+    return chunk
+  }
+
+  static func countLines(_ bytes: [UInt8]) -> Int {
+    var n = 0
+    for b in bytes where b == ASCII.lf { n &+= 1 }
+    return n
+  }
+}

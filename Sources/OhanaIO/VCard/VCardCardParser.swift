@@ -1,0 +1,345 @@
+import OhanaCore
+
+/// The properties that have a home in the table; everything else is an
+/// extra property.
+enum VCardPropertyKind {
+  case version, uid, fullName, name, nickname, organization, title, birthday, note, photo
+  case tel, email, url, impp, address, otherField, extra
+
+  private static let names: [(String, VCardPropertyKind)] = [
+    ("TEL", .tel), ("EMAIL", .email), ("FN", .fullName), ("N", .name), ("ADR", .address),
+    ("VERSION", .version), ("UID", .uid), ("ORG", .organization), ("TITLE", .title),
+    ("NOTE", .note), ("BDAY", .birthday), ("URL", .url), ("NICKNAME", .nickname),
+    ("PHOTO", .photo), ("IMPP", .impp), ("X-OHANA-OTHER", .otherField),
+  ]
+  private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
+
+  static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
+    for (n, k) in table where name.count == n.count && name.asciiEqualsUppercase(n) { return k }
+    return .extra
+  }
+}
+
+/// Turns the cards of one chunk into rows of a ``ContactTableBuilder``.
+///
+/// What goes where (see also `VCardParameters` for the parameter text):
+/// - FN, N (family;given;middle;prefix;suffix), NICKNAME, ORG
+///   (organization;department), TITLE, BDAY, NOTE, UID: their columns,
+///   unescaped. A second occurrence becomes an extra property. Parameters on
+///   these properties (LANGUAGE, SORT-AS...) are not kept.
+/// - TEL, EMAIL, URL, IMPP: fields (phone, email, url, impp) with label
+///   (TYPE values, see `writeLabel`), value (unescaped), group, parameters.
+///   X-OHANA-OTHER: a field of kind `other` (what we write for it).
+/// - ADR: addresses (pobox;extended;street;locality;region;code;country).
+/// - PHOTO: the first inline one (base64 or `data:` URI) is the photo
+///   column; others (URLs, second photos) are extra properties.
+/// - everything else: extra properties, name as written, value kept in vCard
+///   text syntax (escapes untouched), after quoted-printable and charset
+///   decoding (line breaks that decoding produced become `\n`).
+struct VCardCardParser {
+  var builder: ContactTableBuilder
+  var errors: [InputError] = []
+  var cardsRead = 0
+  var cardsSkipped = 0
+  /// Charset for values that are not UTF-8 and carry no (known) CHARSET.
+  var fallbackCharset: [UInt8]
+
+  private var props: [VCardPropertyLine] = []
+  private var params = VCardParameters()
+  private var value: [UInt8] = []
+  private var scratch: [UInt8] = []
+  private var text: [UInt8] = []
+  /// The first non-UTF-8 CHARSET named anywhere in the card (looked up only
+  /// when a value without a usable CHARSET is not UTF-8): legacy writers
+  /// label one property and leave the others in the same charset.
+  private var cardCharset: [UInt8]?? = nil
+  private var cardParams = VCardParameters()
+
+  init(fallbackCharset: String) {
+    builder = ContactTableBuilder()
+    self.fallbackCharset = Array(fallbackCharset.utf8)
+  }
+
+  private static let v21: [UInt8] = Array("2.1".utf8)
+  private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
+  private static let b: [UInt8] = Array("B".utf8)
+  private static let base64: [UInt8] = Array("BASE64".utf8)
+  private static let bit7: [UInt8] = Array("7BIT".utf8)
+  private static let bit8: [UInt8] = Array("8BIT".utf8)
+  private static let dataScheme: [UInt8] = Array("DATA:".utf8)
+
+  @inline(__always)
+  private mutating func intern(_ bytes: ArraySlice<UInt8>) -> StringID {
+    bytes.withUnsafeBytes { builder.pool.intern($0) }
+  }
+
+  @inline(__always)
+  private mutating func intern(_ bytes: [UInt8]) -> StringID {
+    bytes.withUnsafeBytes { builder.pool.intern($0) }
+  }
+
+  mutating func fail(_ line: Int, _ reason: String) {
+    errors.append(InputError(line: line, reason: reason))
+    cardsSkipped += 1
+  }
+
+  mutating func parse(card: inout VCardCard) {
+    props.removeAll(keepingCapacity: true)
+    var legacy = false
+    for r in card.lines {
+      guard let p = VCardPropertyLine.split(card.bytes, r) else {
+        fail(card.startLine, "malformed property line")
+        return
+      }
+      if p.group.isEmpty && VCardPropertyKind.of(card.bytes[p.name]) == .version {
+        legacy = card.bytes[p.value].elementsEqual(Self.v21)
+      }
+      props.append(p)
+    }
+    cardCharset = nil
+    builder.beginContact(sourceLine: card.startLine)
+    for p in props {
+      if let reason = property(p, in: card.bytes, legacy: legacy) {
+        builder.discardContact()
+        fail(card.startLine, reason)
+        return
+      }
+    }
+    builder.endContact()
+    cardsRead += 1
+  }
+
+  private mutating func charsetHint(_ bytes: [UInt8], legacy: Bool) -> [UInt8]? {
+    if let known = cardCharset { return known }
+    var found: [UInt8]? = nil
+    for p in props where !p.params.isEmpty {
+      cardParams.parse(bytes[p.params], legacy: legacy)
+      if let v = cardParams.firstValue(of: VCardParameters.charsetName), !Charset.isUTF8Label(v) {
+        found = Array(v)
+        break
+      }
+    }
+    cardCharset = .some(found)
+    return found
+  }
+
+  /// Handles one property; returns a failure reason or nil.
+  private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
+    let kind = VCardPropertyKind.of(bytes[p.name])
+    if kind == .version && p.group.isEmpty { return nil }
+    params.parse(bytes[p.params], legacy: legacy)
+
+    // ENCODING
+    var skip: UInt64 = 0
+    var isQP = false
+    var isBase64 = false
+    if let i = params.index(of: VCardParameters.encodingName) {
+      let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
+      if enc.asciiEqualsUppercase(Self.qp) {
+        isQP = true
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
+        isBase64 = true
+      } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else {
+        return "unknown ENCODING parameter"
+      }
+    }
+
+    // Value bytes: quoted-printable, then charset.
+    value.removeAll(keepingCapacity: true)
+    var decoded = false
+    if isQP {
+      guard QuotedPrintable.decode(bytes[p.value], into: &value) else { return "invalid quoted-printable value" }
+      decoded = true
+    } else {
+      value.append(contentsOf: bytes[p.value])
+    }
+    let charsetIndex = params.index(of: VCardParameters.charsetName)
+    if let ci = charsetIndex, ci < 64 { skip |= 1 << UInt64(ci) }
+    if !isBase64 && !value.isASCII && !UTF8Validation.isValid(value) {
+      scratch.removeAll(keepingCapacity: true)
+      var converted = false
+      if let ci = charsetIndex, let v = params.valueSpans[ci].first {
+        let name = params.bytes[params.values[v]]
+        do {
+          try Charset.toUTF8(value, charset: name, into: &scratch)
+          converted = true
+        } catch {
+          scratch.removeAll(keepingCapacity: true)
+        }
+      }
+      if !converted, let hint = charsetHint(bytes, legacy: legacy) {
+        do {
+          try Charset.toUTF8(value, charset: hint, into: &scratch)
+          converted = true
+        } catch {
+          scratch.removeAll(keepingCapacity: true)
+        }
+      }
+      if !converted {
+        do {
+          try Charset.toUTF8(value, charset: fallbackCharset, into: &scratch)
+        } catch {
+          return "value is not valid in any known charset"
+        }
+      }
+      swap(&value, &scratch)
+      decoded = true
+    }
+
+    switch kind {
+    case .version:
+      return nil
+    case .uid, .fullName, .nickname, .title, .birthday, .note:
+      let attribute: ContactAttribute
+      switch kind {
+      case .uid: attribute = .uid
+      case .fullName: attribute = .fullName
+      case .nickname: attribute = .nickname
+      case .title: attribute = .jobTitle
+      case .birthday: attribute = .birthday
+      default: attribute = .note
+      }
+      if builder.value(attribute).isPresent || !p.group.isEmpty { break }
+      text.removeAll(keepingCapacity: true)
+      if legacy {
+        VCardEscaping.copyLegacyText(value[...], into: &text)
+      } else {
+        VCardEscaping.unescapeText(value[...], into: &text)
+      }
+      builder.set(attribute, intern(text))
+      return nil
+    case .name:
+      if builder.value(.familyName).isPresent || builder.value(.givenName).isPresent
+        || builder.value(.middleName).isPresent || builder.value(.prefix).isPresent
+        || builder.value(.suffix).isPresent || !p.group.isEmpty
+      {
+        break
+      }
+      let parts = VCardEscaping.splitStructured(value[...], maxParts: 5)
+      let columns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+      for (k, r) in parts.enumerated() {
+        text.removeAll(keepingCapacity: true)
+        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
+        builder.set(columns[k], intern(text))
+      }
+      return nil
+    case .organization:
+      if builder.value(.organization).isPresent || builder.value(.department).isPresent || !p.group.isEmpty {
+        break
+      }
+      let parts = VCardEscaping.splitStructured(value[...], maxParts: 2)
+      let columns: [ContactAttribute] = [.organization, .department]
+      for (k, r) in parts.enumerated() {
+        text.removeAll(keepingCapacity: true)
+        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
+        builder.set(columns[k], intern(text))
+      }
+      return nil
+    case .photo:
+      if let reason = photo(p, in: bytes, isBase64: isBase64) {
+        if reason.isEmpty { break }  // not an inline photo: an extra property
+        return reason
+      }
+      return nil
+    case .tel, .email, .url, .impp, .otherField:
+      let fieldKind: FieldKind
+      switch kind {
+      case .tel: fieldKind = .phone
+      case .email: fieldKind = .email
+      case .url: fieldKind = .url
+      case .impp: fieldKind = .impp
+      default: fieldKind = .other
+      }
+      text.removeAll(keepingCapacity: true)
+      if legacy {
+        VCardEscaping.copyLegacyText(value[...], into: &text)
+      } else {
+        VCardEscaping.unescapeText(value[...], into: &text)
+      }
+      let valueID = intern(text)
+      text.removeAll(keepingCapacity: true)
+      params.writeLabel(into: &text)
+      let labelID = intern(text)
+      text.removeAll(keepingCapacity: true)
+      params.writeCanonical(skipping: skip, into: &text)
+      let paramsID = intern(text)
+      let groupID = intern(bytes[p.group])
+      builder.appendField(kind: fieldKind, label: labelID, value: valueID, group: groupID, parameters: paramsID)
+      return nil
+    case .address:
+      let parts = VCardEscaping.splitStructured(value[...], maxParts: 7)
+      var ids = [StringID](repeating: .absent, count: 7)
+      for (k, r) in parts.enumerated() {
+        text.removeAll(keepingCapacity: true)
+        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
+        ids[k] = intern(text)
+      }
+      text.removeAll(keepingCapacity: true)
+      params.writeLabel(into: &text)
+      let labelID = intern(text)
+      text.removeAll(keepingCapacity: true)
+      params.writeCanonical(skipping: skip, into: &text)
+      let paramsID = intern(text)
+      let groupID = intern(bytes[p.group])
+      builder.appendAddress(
+        label: labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
+        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: paramsID)
+      return nil
+    case .extra:
+      break
+    }
+
+    // An extra property, kept whole.
+    let nameID = intern(bytes[p.name])
+    let groupID = intern(bytes[p.group])
+    text.removeAll(keepingCapacity: true)
+    params.writeCanonical(skipping: skip, into: &text)
+    let paramsID = intern(text)
+    let valueID: StringID
+    if decoded {
+      text.removeAll(keepingCapacity: true)
+      VCardEscaping.escapeNewlinesOnly(value[...], into: &text)
+      valueID = intern(text)
+    } else {
+      valueID = intern(value)
+    }
+    builder.appendExtra(name: nameID, group: groupID, parameters: paramsID, value: valueID)
+    return nil
+  }
+
+  /// The photo column: returns nil when set, "" when the property should be
+  /// kept as an extra property instead, or a failure reason.
+  private mutating func photo(_ p: VCardPropertyLine, in bytes: [UInt8], isBase64: Bool) -> String? {
+    if builder.table.photo.last.map({ !$0.isNone }) ?? true || !p.group.isEmpty { return "" }
+    scratch.removeAll(keepingCapacity: true)
+    text.removeAll(keepingCapacity: true)
+    if isBase64 {
+      guard Base64.decode(value, into: &scratch) else { return "invalid base64 data" }
+      if let t = params.firstValue(of: VCardParameters.typeName) {
+        Self.mediaType(fromType: t, into: &text)
+      }
+    } else if value.asciiHasPrefixUppercase(Self.dataScheme) {
+      // data:[<media type>][;base64],<data>
+      guard let comma = value.firstIndex(of: ASCII.comma) else { return "" }
+      let head = value[5..<comma]
+      let isB64 = head.count >= 7 && head.suffix(7).asciiEqualsUppercase(Array(";BASE64".utf8))
+      guard isB64 else { return "" }
+      for b in head.dropLast(7) { text.append(ASCII.lower(b)) }
+      guard Base64.decode(value[(comma + 1)...], into: &scratch) else { return "invalid base64 data" }
+    } else {
+      return ""
+    }
+    let mediaID = intern(text)
+    builder.setPhoto(scratch, mediaType: mediaID)
+    return nil
+  }
+
+  /// `JPEG` → `image/jpeg`; a value that already has a `/` is lower-cased.
+  static func mediaType(fromType t: ArraySlice<UInt8>, into out: inout [UInt8]) {
+    if !t.contains(UInt8(ascii: "/")) { out.append(contentsOf: Array("image/".utf8)) }
+    for b in t { out.append(ASCII.lower(b)) }
+  }
+}

@@ -1,0 +1,279 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One card, unfolded: its logical lines stored back to back in `bytes`.
+struct VCardCard {
+  var bytes: [UInt8] = []
+  var lines: [Range<Int>] = []
+  /// 1-based line number of the BEGIN:VCARD line.
+  var startLine = 0
+  /// Set when the card cannot be imported; the lexer still reads to its END.
+  var failure: String?
+
+  mutating func reset(startLine: Int) {
+    bytes.removeAll(keepingCapacity: true)
+    lines.removeAll(keepingCapacity: true)
+    self.startLine = startLine
+    failure = nil
+  }
+}
+
+/// Splits vCard text into cards and unfolds their lines.
+///
+/// Rules (documented in the module README):
+/// - Lines end with LF or CRLF. A line starting with a space or tab
+///   continues the previous one (the first blank is dropped). Folding is
+///   undone on bytes, so a fold inside a multi-byte character is harmless.
+/// - In a quoted-printable property, a line ending in `=` is a soft break:
+///   the `=` is dropped and the next line joined whole.
+/// - Inside a card, an empty line is skipped, a line starting with `#` is a
+///   comment, and a line without `:` continues the previous property (2.1
+///   base64 data, broken writers).
+/// - BEGIN:VCARD inside a card ends the previous card with "missing
+///   END:VCARD"; text outside cards is reported once per run of lines.
+/// - A logical line longer than `maxLineBytes` fails its card.
+struct VCardLexer {
+  var maxLineBytes: Int
+
+  private static let begin: [UInt8] = Array("BEGIN:VCARD".utf8)
+  private static let end: [UInt8] = Array("END:VCARD".utf8)
+  private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
+
+  /// Is the line (without its line break) `BEGIN:VCARD`, in any case, with
+  /// optional trailing blanks?
+  static func isMarker(_ line: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {
+    if line.count < marker.count { return false }
+    for k in 0..<marker.count where ASCII.upper(line[k]) != marker[k] { return false }
+    var k = marker.count
+    while k < line.count {
+      if !ASCII.isSpace(line[k]) { return false }
+      k += 1
+    }
+    return true
+  }
+
+  static func isBegin(_ line: UnsafeBufferPointer<UInt8>) -> Bool { isMarker(line, begin) }
+  static func isEnd(_ line: UnsafeBufferPointer<UInt8>) -> Bool { isMarker(line, end) }
+
+  /// Reads every card in `buf`. `firstLine` is the 1-based number of the
+  /// first line of `buf`. Complete cards go to `onCard`; cards that cannot be
+  /// read and stray text go to `onError(line, reason)`.
+  func run(
+    _ buf: UnsafeBufferPointer<UInt8>, firstLine: Int, card: inout VCardCard,
+    onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void
+  ) {
+    guard let base = buf.baseAddress else { return }
+    var pos = 0
+    var lineNo = firstLine - 1
+    var inCard = false
+    var inGarbage = false
+    var curStart = -1  // start of the current logical line in card.bytes
+    var curIsQP: Bool? = nil
+    var qpSoft = false
+
+    func closeLogical(_ card: inout VCardCard) {
+      if curStart >= 0 { card.lines.append(curStart..<card.bytes.count) }
+      curStart = -1
+      curIsQP = nil
+      qpSoft = false
+    }
+
+    // After appending to the current logical line: length check and QP soft break.
+    func afterAppend(_ card: inout VCardCard) {
+      if card.bytes.count - curStart > maxLineBytes && card.failure == nil {
+        card.failure = "line longer than \(maxLineBytes) bytes"
+      }
+      guard card.bytes.last == ASCII.equals else {
+        qpSoft = false
+        return
+      }
+      if curIsQP == nil {
+        var isQP = false
+        var k = curStart
+        let n = card.bytes.count
+        while k < n && card.bytes[k] != ASCII.colon { k += 1 }
+        let head = card.bytes[curStart..<k]
+        if head.count >= Self.qp.count {
+          var s = head.startIndex
+          while s + Self.qp.count <= head.endIndex {
+            if head[s..<(s + Self.qp.count)].asciiEqualsUppercase(Self.qp) {
+              isQP = true
+              break
+            }
+            s += 1
+          }
+        }
+        curIsQP = isQP
+      }
+      if curIsQP == true {
+        card.bytes.removeLast()
+        qpSoft = true
+      } else {
+        qpSoft = false
+      }
+    }
+
+    while pos < buf.count {
+      lineNo += 1
+      let remaining = buf.count - pos
+      let nl: Int
+      if let p = memchr(base + pos, 0x0A, remaining) {
+        nl = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+      } else {
+        nl = buf.count
+      }
+      var lineEnd = nl
+      while lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
+      let line = UnsafeBufferPointer(rebasing: buf[pos..<lineEnd])
+      pos = nl + 1
+
+      if !inCard {
+        if Self.isBegin(line) {
+          inCard = true
+          inGarbage = false
+          card.reset(startLine: lineNo)
+          closeLogical(&card)
+        } else if line.allSatisfy({ ASCII.isSpace($0) }) {
+          continue
+        } else if !inGarbage {
+          inGarbage = true
+          onError(lineNo, "unexpected text outside a card")
+        }
+        continue
+      }
+
+      let isEnd = Self.isEnd(line)
+      let isBegin = !isEnd && Self.isBegin(line)
+
+      if qpSoft && !isEnd && !isBegin {
+        card.bytes.append(contentsOf: line)
+        afterAppend(&card)
+        continue
+      }
+      if isEnd {
+        closeLogical(&card)
+        inCard = false
+        if let failure = card.failure {
+          onError(card.startLine, failure)
+        } else {
+          onCard(&card)
+        }
+        continue
+      }
+      if isBegin {
+        closeLogical(&card)
+        onError(card.startLine, "missing END:VCARD")
+        card.reset(startLine: lineNo)
+        continue
+      }
+      guard let first = line.first else { continue }  // empty line
+      if ASCII.isSpace(first) {
+        if curStart >= 0 {
+          card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[1...]))
+          afterAppend(&card)
+        } else if !line.allSatisfy({ ASCII.isSpace($0) }) && card.failure == nil {
+          card.failure = "continuation line without a property (line \(lineNo))"
+        }
+        continue
+      }
+      if first == ASCII.hash { continue }
+      if !line.contains(ASCII.colon) {
+        if curStart >= 0 {
+          card.bytes.append(contentsOf: line)
+          afterAppend(&card)
+        } else if card.failure == nil {
+          card.failure = "line without a property name (line \(lineNo))"
+        }
+        continue
+      }
+      closeLogical(&card)
+      curStart = card.bytes.count
+      card.bytes.append(contentsOf: line)
+      afterAppend(&card)
+    }
+    if inCard {
+      onError(card.startLine, "missing END:VCARD at end of input")
+    }
+  }
+
+  /// The offset of the start of the last line that begins with BEGIN:VCARD
+  /// in `buf`, other than at offset 0; nil if there is none. Used to cut
+  /// input into chunks at card boundaries.
+  static func lastCardStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
+    var i = buf.count - 1
+    let n = begin.count
+    while i > 0 {
+      // Find the previous '\n'.
+      if buf[i - 1] == ASCII.lf && buf.count - i >= n && (buf[i] == 0x42 || buf[i] == 0x62) {
+        var match = true
+        for k in 0..<n where ASCII.upper(buf[i + k]) != begin[k] {
+          match = false
+          break
+        }
+        if match { return i }
+      }
+      i -= 1
+    }
+    return nil
+  }
+}
+
+/// Splits one logical line into group, name, parameters and value.
+struct VCardPropertyLine {
+  var group: Range<Int>
+  var name: Range<Int>
+  var params: Range<Int>
+  var value: Range<Int>
+
+  /// nil when the line has no name or no value colon.
+  static func split(_ bytes: [UInt8], _ r: Range<Int>) -> VCardPropertyLine? {
+    var i = r.lowerBound
+    let end = r.upperBound
+    var dot = -1
+    while i < end {
+      let b = bytes[i]
+      if b == ASCII.semicolon || b == ASCII.colon { break }
+      if b == ASCII.dot && dot < 0 { dot = i }
+      i += 1
+    }
+    if i >= end { return nil }
+    var nameStart = r.lowerBound
+    while nameStart < i && ASCII.isSpace(bytes[nameStart]) { nameStart += 1 }
+    var group = nameStart..<nameStart
+    if dot >= nameStart {
+      group = nameStart..<dot
+      nameStart = dot + 1
+    }
+    var nameEnd = i
+    while nameEnd > nameStart && ASCII.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+    if nameEnd == nameStart { return nil }
+    let name = nameStart..<nameEnd
+    if bytes[i] == ASCII.colon {
+      return VCardPropertyLine(group: group, name: name, params: i..<i, value: (i + 1)..<end)
+    }
+    // Parameters: up to the first ':' outside double quotes.
+    let pStart = i
+    var inQuotes = false
+    var colon = -1
+    var firstColon = -1
+    while i < end {
+      let b = bytes[i]
+      if b == ASCII.colon {
+        if firstColon < 0 { firstColon = i }
+        if !inQuotes {
+          colon = i
+          break
+        }
+      } else if b == ASCII.quote {
+        inQuotes.toggle()
+      }
+      i += 1
+    }
+    if colon < 0 { colon = firstColon }  // unbalanced quotes
+    if colon < 0 { return nil }
+    return VCardPropertyLine(group: group, name: name, params: pStart..<colon, value: (colon + 1)..<end)
+  }
+}

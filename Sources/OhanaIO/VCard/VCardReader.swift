@@ -1,0 +1,27 @@
+import OhanaCore
+
+/// Reading vCard text: chunking at card boundaries and the per-chunk parse.
+enum VCardReader {
+  /// Cut after whole cards: at the last line that starts with BEGIN:VCARD.
+  static func splitter(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
+    VCardLexer.lastCardStart(in: buf)
+  }
+
+  static func parseChunk(_ chunk: InputChunk, options: ReadOptions) -> PartialResult {
+    var parser = VCardCardParser(fallbackCharset: options.fallbackCharset)
+    let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
+    var card = VCardCard()
+    chunk.bytes.withUnsafeBufferPointer { buf in
+      lexer.run(
+        buf, firstLine: chunk.firstLine, card: &card,
+        onCard: { parser.parse(card: &$0) },
+        onError: { line, reason in
+          parser.errors.append(InputError(line: line, reason: reason))
+          if reason != "unexpected text outside a card" { parser.cardsSkipped += 1 }
+        })
+    }
+    return PartialResult(
+      table: parser.builder.build(), errors: parser.errors, recordsRead: parser.cardsRead,
+      recordsSkipped: parser.cardsSkipped)
+  }
+}

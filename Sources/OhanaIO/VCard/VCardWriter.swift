@@ -1,0 +1,225 @@
+import OhanaCore
+
+/// Writes contacts as vCard 3.0 or 4.0, straight from the table's columns.
+///
+/// Lines end with CRLF and are folded at 75 octets, never inside a UTF-8
+/// character. Text values are escaped (`\\ \, \; \n`); list-valued and
+/// structured components (N, ADR, NICKNAME) keep their commas as list
+/// separators. Field values (URIs, numbers) escape only `\` and newlines.
+/// Parameters are written in their stored canonical form (see
+/// `VCardParameters`), which is already RFC 6868-encoded.
+struct VCardWriter {
+  let table: ContactTable
+  let version4: Bool
+  private var line: [UInt8] = []
+
+  init(table: ContactTable, version4: Bool) {
+    self.table = table
+    self.version4 = version4
+    line.reserveCapacity(256)
+  }
+
+  private static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
+
+  mutating func write(row: Int, into out: inout [UInt8]) {
+    out.append(contentsOf: Self.beginLine)
+    out.append(contentsOf: version4 ? Self.version40 : Self.version30)
+    let a = table.attributes
+    let uid = a[ContactAttribute.uid.rawValue][row]
+    if uid.isPresent { text("UID", uid, commas: false, into: &out) }
+    text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true, into: &out)
+    let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+    let nameIDs = nameParts.map { a[$0.rawValue][row] }
+    if !version4 || nameIDs.contains(where: \.isPresent) {
+      structured("N", nameIDs, group: .absent, params: .absent, into: &out)
+    }
+    let nick = a[ContactAttribute.nickname.rawValue][row]
+    if nick.isPresent { text("NICKNAME", nick, commas: false, into: &out) }
+    let org = a[ContactAttribute.organization.rawValue][row]
+    let dept = a[ContactAttribute.department.rawValue][row]
+    if org.isPresent || dept.isPresent {
+      // ORG components are text: commas escaped.
+      line.removeAll(keepingCapacity: true)
+      line.append(contentsOf: Array("ORG:".utf8))
+      appendEscaped(org, commas: true)
+      if dept.isPresent {
+        line.append(ASCII.semicolon)
+        appendEscaped(dept, commas: true, semicolons: false)
+      }
+      endLine(into: &out)
+    }
+    let title = a[ContactAttribute.jobTitle.rawValue][row]
+    if title.isPresent { text("TITLE", title, commas: true, into: &out) }
+    let bday = a[ContactAttribute.birthday.rawValue][row]
+    if bday.isPresent { text("BDAY", bday, commas: false, into: &out) }
+    let note = a[ContactAttribute.note.rawValue][row]
+    if note.isPresent { text("NOTE", note, commas: true, into: &out) }
+    let photo = table.photo[row]
+    if !photo.isNone { writePhoto(photo, into: &out) }
+
+    let fields = table.fields
+    for i in table.fieldRange(of: row) {
+      line.removeAll(keepingCapacity: true)
+      appendGroup(fields.group[i])
+      let name: [UInt8]
+      switch fields.kind[i] {
+      case .phone: name = Self.tel
+      case .email: name = Self.email
+      case .url: name = Self.url
+      case .impp: name = Self.impp
+      case .other: name = Self.other
+      }
+      line.append(contentsOf: name)
+      appendParams(fields.parameters[i], label: fields.label[i])
+      line.append(ASCII.colon)
+      table.pool.withBytes(of: fields.value[i]) { v in
+        VCardEscaping.escapeText(v, commas: false, semicolons: false, into: &line)
+      }
+      endLine(into: &out)
+    }
+    let addresses = table.addresses
+    for i in table.addressRange(of: row) {
+      let c = addresses.columns
+      let ids = [
+        c[AddressAttribute.poBox.rawValue][i], c[AddressAttribute.extended.rawValue][i],
+        c[AddressAttribute.street.rawValue][i], c[AddressAttribute.locality.rawValue][i],
+        c[AddressAttribute.region.rawValue][i], c[AddressAttribute.postalCode.rawValue][i],
+        c[AddressAttribute.country.rawValue][i],
+      ]
+      structured(
+        "ADR", ids, group: c[AddressAttribute.group.rawValue][i], params: c[AddressAttribute.parameters.rawValue][i],
+        label: c[AddressAttribute.label.rawValue][i], into: &out)
+    }
+    let extras = table.extras
+    for i in table.extraRange(of: row) {
+      line.removeAll(keepingCapacity: true)
+      appendGroup(extras.group[i])
+      table.pool.withBytes(of: extras.name[i]) { line.append(contentsOf: $0) }
+      appendParams(extras.parameters[i], label: .absent)
+      line.append(ASCII.colon)
+      table.pool.withBytes(of: extras.value[i]) { v in
+        if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
+          VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &line)
+        } else {
+          line.append(contentsOf: v)
+        }
+      }
+      endLine(into: &out)
+    }
+    out.append(contentsOf: Self.endLine)
+  }
+
+  // MARK: Pieces
+
+  private static let beginLine: [UInt8] = Array("BEGIN:VCARD\r\n".utf8)
+  private static let endLine: [UInt8] = Array("END:VCARD\r\n".utf8)
+  private static let version30: [UInt8] = Array("VERSION:3.0\r\n".utf8)
+  private static let version40: [UInt8] = Array("VERSION:4.0\r\n".utf8)
+  private static let tel: [UInt8] = Array("TEL".utf8)
+  private static let email: [UInt8] = Array("EMAIL".utf8)
+  private static let url: [UInt8] = Array("URL".utf8)
+  private static let impp: [UInt8] = Array("IMPP".utf8)
+  private static let other: [UInt8] = Array("X-OHANA-OTHER".utf8)
+  private static let typeEquals: [UInt8] = Array(";TYPE=".utf8)
+
+  private mutating func appendGroup(_ group: StringID) {
+    guard group.isPresent else { return }
+    table.pool.withBytes(of: group) { line.append(contentsOf: $0) }
+    line.append(ASCII.dot)
+  }
+
+  /// `;` + stored parameters; with none stored, `;TYPE=label` when there is a label.
+  private mutating func appendParams(_ params: StringID, label: StringID) {
+    if params.isPresent {
+      line.append(ASCII.semicolon)
+      table.pool.withBytes(of: params) { line.append(contentsOf: $0) }
+    } else if label.isPresent {
+      line.append(contentsOf: Self.typeEquals)
+      table.pool.withBytes(of: label) { VCardEscaping.writeParameterValue($0, into: &line) }
+    }
+  }
+
+  private mutating func appendEscaped(_ id: StringID, commas: Bool, semicolons: Bool = true) {
+    guard id.isPresent else { return }
+    table.pool.withBytes(of: id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
+  }
+
+  private mutating func text(
+    _ name: StaticString, _ id: StringID, commas: Bool, force: Bool = false, into out: inout [UInt8]
+  ) {
+    if id.isAbsent && !force { return }
+    line.removeAll(keepingCapacity: true)
+    line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    line.append(ASCII.colon)
+    appendEscaped(id, commas: commas)
+    endLine(into: &out)
+  }
+
+  private mutating func structured(
+    _ name: StaticString, _ ids: [StringID], group: StringID, params: StringID, label: StringID = .absent,
+    into out: inout [UInt8]
+  ) {
+    line.removeAll(keepingCapacity: true)
+    appendGroup(group)
+    line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    appendParams(params, label: label)
+    line.append(ASCII.colon)
+    for (k, id) in ids.enumerated() {
+      if k > 0 { line.append(ASCII.semicolon) }
+      appendEscaped(id, commas: false)
+    }
+    endLine(into: &out)
+  }
+
+  private mutating func writePhoto(_ photo: BlobID, into out: inout [UInt8]) {
+    line.removeAll(keepingCapacity: true)
+    let media = table.blobs.mediaType(photo)
+    if version4 {
+      line.append(contentsOf: Array("PHOTO:data:".utf8))
+      table.pool.withBytes(of: media) { line.append(contentsOf: $0) }
+      line.append(contentsOf: Array(";base64,".utf8))
+    } else {
+      line.append(contentsOf: Array("PHOTO;ENCODING=b".utf8))
+      if media.isPresent {
+        line.append(contentsOf: Self.typeEquals)
+        table.pool.withBytes(of: media) { m in
+          let sub = m.split(separator: UInt8(ascii: "/"), maxSplits: 1).last ?? m[...]
+          for b in sub { line.append(ASCII.upper(b)) }
+        }
+      }
+      line.append(ASCII.colon)
+    }
+    table.blobs.withData(photo) { Base64.encode($0, into: &line) }
+    endLine(into: &out)
+  }
+
+  /// Folds `line` at 75 octets (never inside a UTF-8 sequence) into `out`.
+  private mutating func endLine(into out: inout [UInt8]) {
+    Self.fold(line, into: &out)
+  }
+
+  static func fold(_ line: [UInt8], into out: inout [UInt8]) {
+    let n = line.count
+    if n <= 75 {
+      out.append(contentsOf: line)
+      out.append(contentsOf: crlf)
+      return
+    }
+    var start = 0
+    var limit = 75
+    while start < n {
+      var end = min(n, start + limit)
+      if end < n {
+        // Back off to a character boundary.
+        var e = end
+        while e > start && line[e] & 0xC0 == 0x80 { e -= 1 }
+        if e > start { end = e }
+      }
+      if start > 0 { out.append(ASCII.space) }
+      out.append(contentsOf: line[start..<end])
+      out.append(contentsOf: crlf)
+      start = end
+      limit = 74
+    }
+  }
+}

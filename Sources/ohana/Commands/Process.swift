@@ -1,0 +1,76 @@
+import ArgumentParser
+import Ohana
+
+extension OhanaCommand {
+  struct Process: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run contacts through a pipeline of processors and write the result.",
+      discussion: """
+        Stages run in this order: --require filters, --split, --stats, --reverse.
+        --disable NAME skips a stage by name (see the report). --report writes a
+        JSON report: input counts, read errors with line numbers, per-stage rows
+        in/out and timings, and peak memory.
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var processing: ProcessingOptions
+
+    @Option(help: "Write a JSON report to this file (- for standard output).")
+    var report: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if report == "-" && output.output == "-" {
+        throw ValidationError("--report and --output cannot both be standard output")
+      }
+    }
+
+    func run() throws {
+      try CLIError.reporting {
+        let start = Clock.seconds()
+        let format = try output.format()
+        let result = try ContactFiles.read(input, quiet: global.quiet)
+        let readDone = Clock.seconds()
+
+        let pipeline = Pipeline(processing.stages(), disabled: Set(processing.disable))
+        let frame: Frame
+        let run: RunReport
+        do {
+          (frame, run) = try pipeline.run(Frame(table: result.table))
+        } catch let error as PipelineError {
+          throw CLIError("stage \(error.stage) failed: \(error.underlying)")
+        }
+        let pipelineDone = Clock.seconds()
+
+        try ContactFiles.write(frame, format: format, to: output.output)
+        let end = Clock.seconds()
+
+        if let report {
+          let (errors, truncated) = ErrorEntry.list(result.errors)
+          let r = ProcessReport(
+            input: .init(
+              path: input.input, bytes: result.bytesRead, records: result.recordsRead,
+              skipped: result.recordsSkipped),
+            errors: errors, errorsTruncated: truncated, stages: run.stages,
+            output: .init(path: output.output, format: format.rawValue, contacts: frame.count),
+            timings: .init(
+              read: readDone - start, pipeline: pipelineDone - readDone, write: end - pipelineDone,
+              total: end - start),
+            peakMemoryBytes: ResourceUsage.peakMemoryBytes())
+          try JSON.write(r, to: report)
+        }
+        if !global.quiet {
+          for s in run.stages where s.status == .failed {
+            StandardError.write("warning: optional stage \(s.name) failed and was switched off\n")
+          }
+          StandardError.write(
+            "processed \(result.recordsRead) contacts (\(result.recordsSkipped) skipped), "
+              + "wrote \(frame.count) in \(formatSeconds(end - start)) s\n")
+        }
+      }
+    }
+  }
+}

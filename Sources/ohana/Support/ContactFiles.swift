@@ -1,0 +1,61 @@
+import Ohana
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading and writing contact files for the verbs, on top of `ContactIO`:
+/// progress on a terminal, and errors turned into one-line `CLIError`s.
+enum ContactFiles {
+  static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
+    let path = options.input
+    var total: Int? = nil
+    if path != "-" {
+      var st = stat()
+      guard stat(path, &st) == 0 else {
+        throw CLIError("cannot read \(path): \(OutputFile.reason(errno))", exitCode: CLIError.noInput)
+      }
+      guard (st.st_mode & S_IFMT) != S_IFDIR else {
+        throw CLIError("cannot read \(path): is a directory", exitCode: CLIError.noInput)
+      }
+      total = Int(st.st_size)
+    }
+    let bar = ProgressBar(label: "read", total: total ?? 0, quiet: quiet || total == nil)
+    // Chunks no bigger than the file: small inputs need no 4 MiB buffers.
+    let chunkSize = total.map { min(4 << 20, max(64 << 10, $0 + 1)) } ?? (4 << 20)
+    let readOptions = ReadOptions(
+      strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
+    defer { bar.finish() }
+    do {
+      if path == "-" {
+        return try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+      }
+      return try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
+    } catch {
+      switch error.code {
+      case .invalidInput, .charset:
+        throw CLIError("\(path): \(error.description)", exitCode: CLIError.dataError)
+      case .io:
+        throw CLIError("cannot read \(path)", exitCode: CLIError.noInput)
+      case .unsupportedFormat:
+        throw CLIError("\(path): \(error.message)", exitCode: CLIError.dataError)
+      }
+    }
+  }
+
+  static func write(_ frame: Frame, format: ContactFormat, to path: String) throws {
+    do {
+      if path == "-" {
+        try ContactIO.writeStandardOutput(frame, format: format)
+      } else {
+        try ContactIO.write(frame, format: format, to: path)
+      }
+    } catch {
+      throw CLIError("cannot write \(path): \(error.message)", exitCode: CLIError.cannotCreate)
+    }
+  }
+}

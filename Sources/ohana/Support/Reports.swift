@@ -1,0 +1,61 @@
+import Foundation
+import Ohana
+
+/// The JSON report `ohana process --report` writes. Counts, stage names,
+/// line numbers and reasons only: no contact values.
+struct ProcessReport: Encodable {
+  struct Input: Encodable {
+    var path: String
+    var bytes: Int
+    var records: Int
+    var skipped: Int
+  }
+  struct Output: Encodable {
+    var path: String
+    var format: String
+    var contacts: Int
+  }
+  struct Timings: Encodable {
+    var read: Double
+    var pipeline: Double
+    var write: Double
+    var total: Double
+  }
+  var tool = "ohana " + VersionInfo.tool
+  var input: Input
+  var errors: [ErrorEntry]
+  var errorsTruncated: Bool
+  var stages: [StageReport]
+  var output: Output
+  var timings: Timings
+  var peakMemoryBytes: Int
+}
+
+struct ErrorEntry: Encodable {
+  var line: Int
+  var reason: String
+
+  /// At most `limit` errors, and whether more were left out.
+  static func list(_ errors: [InputError], limit: Int = 1000) -> ([ErrorEntry], Bool) {
+    (errors.prefix(limit).map { ErrorEntry(line: $0.line, reason: $0.reason) }, errors.count > limit)
+  }
+}
+
+enum JSON {
+  static func encode(_ value: some Encodable) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      return Array(try encoder.encode(value)) + [UInt8(ascii: "\n")]
+    } catch {
+      throw CLIError("cannot encode the report")
+    }
+  }
+
+  /// Writes JSON to a file (temp file + rename) or to standard output.
+  static func write(_ value: some Encodable, to path: String) throws {
+    let out = try OutputFile(path: path)
+    try out.write(try encode(value))
+    try out.commit()
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite("ohana process")
+struct ProcessTests {
+  let example = CLI.datasets.appendingPathComponent("ohana-example.vcf").path
+
+  func uids(_ args: [String]) throws -> [String] {
+    let r = try CLI.run(["process", example, "-o", "-", "--to", "ndjson", "-q"] + args)
+    #expect(r.status == 0, "\(r.stderr)")
+    return try r.stdout.lines.map { line in
+      let j = try CLI.json(Data(line.utf8))
+      return (j["uid"] as? String ?? "").replacingOccurrences(of: "ohana-example-", with: "")
+    }
+  }
+
+  @Test func givenFamilyAndPhotoKeepsTheFiveAddamsAndSimpsons() throws {
+    let kept = try uids(["--require", "givenName", "--require", "familyName", "--require", "photo"])
+    #expect(kept == ["marge", "wednesday", "homer", "morticia", "gomez"])
+  }
+
+  @Test func requirePhoneAndEmail() throws {
+    #expect(try uids(["--require", "phone"]) == ["marge", "mom", "wednesday", "homer", "gomez", "bae"])
+    #expect(try uids(["--require", "email"]) == ["marge", "wednesday", "homer", "morticia", "gomez"])
+    #expect(try uids(["--require", "address"]) == ["marge", "homer", "maggie", "gomez"])
+  }
+
+  @Test func splitAndReverse() throws {
+    let split = try uids(["--split", "phone"])
+    #expect(split.count == 9)
+    #expect(split.filter { $0 == "gomez" }.count == 2)
+    let reversed = try uids(["--require", "email", "--reverse"])
+    #expect(reversed == ["gomez", "morticia", "homer", "wednesday", "marge"])
+  }
+
+  @Test func disableSkipsAStageByName() throws {
+    #expect(try uids(["--require", "phone", "--disable", "required-phone"]).count == 8)
+  }
+
+  @Test func reportHasStagesErrorsAndMemory() throws {
+    let dir = try TempDir()
+    try dir.write("bad.vcf", BadInput.text)
+    let r = try CLI.run([
+      "process", dir.path("bad.vcf"), "-o", dir.path("out.vcf"), "--stats", "--reverse",
+      "--report", dir.path("report.json"), "-q",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let j = try CLI.json(try dir.read("report.json"))
+    let input = try #require(j["input"] as? [String: Any])
+    #expect(input["records"] as? Int == 2)
+    #expect(input["skipped"] as? Int == 1)
+    let errors = try #require(j["errors"] as? [[String: Any]])
+    #expect(errors.first?["line"] as? Int == 5)
+    let stages = try #require(j["stages"] as? [[String: Any]])
+    #expect(stages.map { $0["name"] as? String } == ["stats", "reverse"])
+    #expect(stages.allSatisfy { $0["rowsIn"] as? Int == 2 && $0["rowsOut"] as? Int == 2 })
+    #expect(stages.allSatisfy { $0["seconds"] is Double })
+    #expect((j["peakMemoryBytes"] as? Int ?? 0) > 0)
+    let output = try #require(j["output"] as? [String: Any])
+    #expect(output["contacts"] as? Int == 2)
+    let timings = try #require(j["timings"] as? [String: Double])
+    #expect(timings["total"] != nil)
+    #expect(!String(decoding: try dir.read("report.json"), as: UTF8.self).contains("Secret"))
+  }
+
+  @Test func statsColumnsReachNDJSON() throws {
+    let r = try CLI.run(["process", example, "-o", "-", "--to", "ndjson", "--stats", "-q"])
+    #expect(r.status == 0)
+    #expect(r.out.contains("stats.phoneCount"))
+  }
+}

@@ -1,0 +1,162 @@
+/// Which vCard version each generated card uses.
+public enum VersionMode: Sendable, Equatable {
+  case fixed(VCardVersion)
+  /// Each card picks 2.1, 3.0 or 4.0 (1 : 2 : 1).
+  case mixed
+}
+
+public struct GeneratorOptions: Sendable {
+  public var contacts: Int
+  public var seed: UInt64
+  public var version: VersionMode
+  /// Share of people (0...1) who get 1-3 duplicate records.
+  public var dupRate: Double
+
+  public init(contacts: Int, seed: UInt64, version: VersionMode = .mixed, dupRate: Double = 0) {
+    self.contacts = contacts
+    self.seed = seed
+    self.version = version
+    self.dupRate = dupRate
+  }
+}
+
+/// What a run produced.
+public struct GeneratorSummary: Sendable, Equatable {
+  public var contacts = 0
+  public var people = 0
+  /// Records that duplicate another record of the same person.
+  public var duplicates = 0
+  public var peopleWithDuplicates = 0
+  public var bytes = 0
+  public var byVersion: [String: Int] = [:]
+}
+
+/// Generates a realistic, international vCard dataset, streamed in chunks.
+///
+/// The output depends only on the options: the same seed gives the same
+/// bytes. People come from `generatorLocales`; duplicates of a person are
+/// variations of a copy, and all records are shuffled so that duplicates
+/// are not adjacent.
+///
+/// - Complexity: O(n) time; memory O(n) for the shuffled order (8 bytes per
+///   contact) plus one output chunk.
+public struct DatasetGenerator: Sendable {
+  public let options: GeneratorOptions
+  /// Size at which a chunk of output is handed to the caller.
+  public var chunkSize = 1 << 20
+
+  public init(options: GeneratorOptions) {
+    self.options = options
+  }
+
+  /// Runs the generator. `vcard` receives the vCard bytes in order,
+  /// `truth` (if given) the bytes of a CSV file `uid,cluster_id`, and
+  /// `progress` the number of contacts written so far (every 10,000).
+  @discardableResult
+  public func generate(
+    vcard: ([UInt8]) throws -> Void,
+    truth: (([UInt8]) throws -> Void)? = nil,
+    progress: ((Int) -> Void)? = nil
+  ) throws -> GeneratorSummary {
+    let factory = PersonFactory(seed: options.seed)
+    let renderer = CardRenderer(factory: factory)
+    var summary = GeneratorSummary()
+    let slots = makeSlots(&summary)
+
+    var emitter = VCardEmitter()
+    var truthBytes: [UInt8] = []
+    if truth != nil { truthBytes.append(contentsOf: "uid,cluster_id\n".utf8) }
+
+    for (n, slot) in slots.enumerated() {
+      let personIndex = Int(slot >> 2)
+      let dup = Int(slot & 3)
+      // Regenerating the person is cheaper than caching it: the order is
+      // shuffled, so a person's records are rarely next to each other.
+      let base = factory.person(personIndex)
+      var cardRNG = SplitMix64(seed: options.seed, stream: Stream.card, index: slot)
+      let person: Person
+      if dup == 0 {
+        person = base
+      } else {
+        var r = SplitMix64(seed: options.seed, stream: Stream.duplicate, index: slot)
+        person = factory.duplicate(of: base, &r)
+      }
+      let version: VCardVersion
+      switch options.version {
+      case .fixed(let v): version = v
+      case .mixed: version = [VCardVersion.v21, .v30, .v30, .v40][cardRNG.below(4)]
+      }
+      summary.byVersion[version.rawValue, default: 0] += 1
+      let uid = makeUID(&cardRNG)
+      renderer.render(person, uid: uid, version: version, into: &emitter, &cardRNG)
+      if truth != nil {
+        truthBytes.append(contentsOf: uid.utf8)
+        truthBytes.append(UInt8(ascii: ","))
+        truthBytes.append(contentsOf: String(personIndex).utf8)
+        truthBytes.append(UInt8(ascii: "\n"))
+      }
+      if emitter.out.count >= chunkSize {
+        summary.bytes += emitter.out.count
+        try vcard(emitter.out)
+        emitter.out.removeAll(keepingCapacity: true)
+      }
+      if let truth, truthBytes.count >= chunkSize {
+        try truth(truthBytes)
+        truthBytes.removeAll(keepingCapacity: true)
+      }
+      if let progress, (n + 1) % 10_000 == 0 { progress(n + 1) }
+    }
+    summary.bytes += emitter.out.count
+    if !emitter.out.isEmpty { try vcard(emitter.out) }
+    if let truth, !truthBytes.isEmpty { try truth(truthBytes) }
+    summary.contacts = slots.count
+    progress?(slots.count)
+    return summary
+  }
+
+  /// One entry per record: person index << 2 | duplicate number (0 = the
+  /// original), shuffled.
+  private func makeSlots(_ summary: inout GeneratorSummary) -> [UInt64] {
+    let total = max(0, options.contacts)
+    var slots: [UInt64] = []
+    slots.reserveCapacity(total)
+    var rng = SplitMix64(seed: options.seed, stream: Stream.slots, index: 0)
+    var person: UInt64 = 0
+    while slots.count < total {
+      slots.append(person << 2)
+      summary.people += 1
+      if rng.chance(options.dupRate) {
+        let copies = 1 + rng.below(3)
+        var added = 0
+        for d in 1...copies where slots.count < total {
+          slots.append(person << 2 | UInt64(d))
+          added += 1
+        }
+        summary.duplicates += added
+        if added > 0 { summary.peopleWithDuplicates += 1 }
+      }
+      person += 1
+    }
+    rng.shuffle(&slots)
+    return slots
+  }
+
+  private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// A random (version 4 layout) UUID from the card's generator.
+  private func makeUID(_ rng: inout SplitMix64) -> String {
+    let a = rng.next()
+    let b = rng.next()
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(36)
+    for i in 0..<16 {
+      var v = UInt8(truncatingIfNeeded: (i < 8 ? a : b) >> (UInt64(i % 8) * 8))
+      if i == 6 { v = v & 0x0F | 0x40 }
+      if i == 8 { v = v & 0x3F | 0x80 }
+      if i == 4 || i == 6 || i == 8 || i == 10 { bytes.append(UInt8(ascii: "-")) }
+      bytes.append(Self.hex[Int(v >> 4)])
+      bytes.append(Self.hex[Int(v & 0x0F)])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
