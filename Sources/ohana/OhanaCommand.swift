@@ -5,6 +5,7 @@ import Ohana
 struct OhanaCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ohana",
-    abstract: "A data-oriented batch engine for contact lists."
+    abstract: "A data-oriented batch engine for contact lists.",
+    subcommands: [Phone.self]
   )
 }
