@@ -21,7 +21,7 @@ extension PhoneNumberEngine {
     return try parse(scalars: input, defaultRegion: defaultRegion)
   }
 
-  func parse(scalars input: ScalarBuffer, defaultRegion: RegionCode) throws(PhoneNumberError) -> PhoneNumber {
+  func parse(scalars input: consuming ScalarBuffer, defaultRegion: RegionCode) throws(PhoneNumberError) -> PhoneNumber {
     var number = try buildNationalNumberForParsing(input)
     guard PhoneScanners.isViable(number, 0..<number.count) else {
       throw PhoneNumberError(.notANumber, "The string supplied did not seem to be a phone number.")
@@ -87,10 +87,18 @@ extension PhoneNumberEngine {
   // MARK: Steps
 
   /// RFC3966 `tel:` with `phone-context`, or the possible number cut from the text; then `;isub=` dropped.
-  func buildNationalNumberForParsing(_ s: ScalarBuffer) throws(PhoneNumberError) -> ScalarBuffer {
+  func buildNationalNumberForParsing(_ input: consuming ScalarBuffer) throws(PhoneNumberError) -> ScalarBuffer {
+    let contextIndex = input.find(";phone-context=")
+    guard contextIndex >= 0 else {
+      var out = input
+      out.keep(PhoneScanners.possibleNumberRange(out))
+      let isub = out.find(";isub=")
+      if isub > 0 { out.truncate(to: isub) }
+      return out
+    }
+    let s = input
     var out = ScalarBuffer()
-    let contextIndex = s.find(";phone-context=")
-    if contextIndex >= 0 {
+    do {
       let contextStart = contextIndex + 15
       var contextEnd = s.count
       if contextStart < s.count {
@@ -111,8 +119,6 @@ extension PhoneNumberEngine {
         out.append(s[i])
         i += 1
       }
-    } else {
-      for i in PhoneScanners.possibleNumberRange(s) { out.append(s[i]) }
     }
     let isub = out.find(";isub=")
     if isub > 0 { out.truncate(to: isub) }

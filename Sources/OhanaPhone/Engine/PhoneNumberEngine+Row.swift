@@ -11,10 +11,8 @@ extension PhoneNumberEngine {
     do {
       let number = try parse(utf8: raw, defaultRegion: defaultRegion)
       out.append(0x31)
-      for f in PhoneNumberFormat.allCases {
-        out.append(0x09)
-        format(number, as: f, appendingTo: &out)
-      }
+      out.append(0x09)
+      appendAllFormats(number, to: &out)
       let type = classify(number).type
       out.append(0x09)
       out.append(type == .unknown ? 0x30 : 0x31)

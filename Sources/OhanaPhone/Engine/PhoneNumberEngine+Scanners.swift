@@ -73,9 +73,10 @@ enum PhoneScanners {
       j += 1
     }
     if j == end { return true }
+    let tail = ExtensionTail(s, end)
     var k = j
     while k >= i {
-      if extensionMatch(s, k, end) != nil { return true }
+      if extensionMatch(s, k, tail) != nil { return true }
       k -= 1
     }
     return false
@@ -100,9 +101,10 @@ enum PhoneScanners {
   /// precedes it is viable. Returns (number end, extension digit range).
   static func stripExtension(_ s: ScalarBuffer, _ range: Range<Int>) -> (Int, Range<Int>)? {
     guard mayHaveExtension(s, range) else { return nil }
+    let tail = ExtensionTail(s, range.upperBound)
     var k = range.lowerBound
     while k < range.upperBound {
-      if let digits = extensionMatch(s, k, range.upperBound) {
+      if let digits = extensionMatch(s, k, tail) {
         guard isViable(s, range.lowerBound..<k) else { return nil }
         return (k, digits)
       }
@@ -159,14 +161,42 @@ enum PhoneScanners {
     return true
   }
 
+  /// What every extension match through `end` shares: an optional final
+  /// `#` and the run of digits before it.
+  struct ExtensionTail {
+    let hasHash: Bool
+    let digitsEnd: Int
+    let runStart: Int
+
+    init(_ s: ScalarBuffer, _ end: Int) {
+      hasHash = end > 0 && s[end - 1] == 0x23
+      digitsEnd = hasHash ? end - 1 : end
+      var start = digitsEnd
+      while start > 0 && UnicodeClasses.digitValue(s[start - 1]) >= 0 { start -= 1 }
+      runStart = start
+    }
+  }
+
   /// Whether the extension grammar (for parsing) matches all of `s[k..<end]`;
   /// returns the range of the extension digits.
   static func extensionMatch(_ s: ScalarBuffer, _ k: Int, _ end: Int) -> Range<Int>? {
-    guard k < end else { return nil }
-    let hasHash = s[end - 1] == 0x23
-    let digitsEnd = hasHash ? end - 1 : end
-    var digitsStart = digitsEnd
-    while digitsStart > k && UnicodeClasses.digitValue(s[digitsStart - 1]) >= 0 { digitsStart -= 1 }
+    extensionMatch(s, k, ExtensionTail(s, end))
+  }
+
+  /// Labels start with one of these (lower-cased): x e ｘ ｅ д a # ＃ ~ ～ i ｉ.
+  @inline(__always)
+  private static func mayStartLabel(_ c: UInt32) -> Bool {
+    switch UnicodeClasses.lower(c) {
+    case 0x78, 0x65, 0xFF58, 0xFF45, 0x434, 0x61, 0x23, 0xFF03, 0x7E, 0xFF5E, 0x69, 0xFF49: return true
+    default: return false
+    }
+  }
+
+  static func extensionMatch(_ s: ScalarBuffer, _ k: Int, _ tail: ExtensionTail) -> Range<Int>? {
+    let hasHash = tail.hasHash
+    let digitsEnd = tail.digitsEnd
+    guard k < digitsEnd else { return nil }
+    let digitsStart = Swift.max(tail.runStart, k)
     let length = digitsEnd - digitsStart
     guard length >= 1 else { return nil }
     let digits = digitsStart..<digitsEnd
@@ -178,12 +208,13 @@ enum PhoneScanners {
     // Explicit and ambiguous labels.
     var p = k
     while p < digitsStart && isSeparatorBeforeLabel(s[p]) { p += 1 }
-    if length <= 20 {
+    let labelPossible = p < digitsStart && mayStartLabel(s[p])
+    if labelPossible && length <= 20 {
       for label in explicitLabels where hasLabel(s, p, digitsStart, label) {
         if isAfterLabel(s, p + label.count, digitsStart) { return digits }
       }
     }
-    if length <= 9 {
+    if labelPossible && length <= 9 {
       for label in ambiguousLabels where hasLabel(s, p, digitsStart, label) {
         if isAfterLabel(s, p + label.count, digitsStart) { return digits }
       }

@@ -5,8 +5,8 @@
 /// Holds up to `capacity` digits; appending more sets `overflowed` and keeps
 /// only the first `capacity` (such numbers always end as TOO_LONG).
 struct DigitString {
-  static let capacity = 128
-  private var storage = InlineArray<128, UInt8>(repeating: 0)
+  static let capacity = 64
+  private var storage = InlineArray<64, UInt8>(repeating: 0)
   private(set) var count = 0
   private(set) var overflowed = false
 

@@ -1,11 +1,13 @@
-/// Up to 256 Unicode scalar values held inline: the raw input of one parse,
-/// decoded from UTF-8, and the pieces cut from it.
+/// Up to 256 Unicode scalar values: the raw input of one parse, decoded
+/// from UTF-8, and the pieces cut from it. (An array rather than inline
+/// storage: it is passed to many scanners, and sharing it is free.)
 struct ScalarBuffer {
   static let capacity = 256
-  private var storage = InlineArray<256, UInt32>(repeating: 0)
-  private(set) var count = 0
+  private var storage: [UInt32] = []
 
   init() {}
+
+  var count: Int { storage.count }
 
   @inline(__always)
   subscript(index: Int) -> UInt32 { storage[index] }
@@ -14,26 +16,19 @@ struct ScalarBuffer {
   @inline(__always)
   @discardableResult
   mutating func append(_ scalar: UInt32) -> Bool {
-    guard count < Self.capacity else { return false }
-    storage[count] = scalar
-    count += 1
+    guard storage.count < Self.capacity else { return false }
+    storage.append(scalar)
     return true
   }
 
   mutating func truncate(to newCount: Int) {
-    if newCount < count { count = Swift.max(0, newCount) }
+    if newCount < count { storage.removeLast(count - Swift.max(0, newCount)) }
   }
 
   /// Removes the first `n` scalars.
   mutating func removeFirst(_ n: Int) {
     guard n > 0 else { return }
-    let k = Swift.min(n, count)
-    var i = k
-    while i < count {
-      storage[i - k] = storage[i]
-      i += 1
-    }
-    count -= k
+    storage.removeFirst(Swift.min(n, count))
   }
 
   /// Index of the first occurrence of the ASCII `needle` at or after `from`, or -1.
@@ -52,22 +47,67 @@ struct ScalarBuffer {
     }
   }
 
+  /// Keeps only `storage[range]` (in place).
+  mutating func keep(_ range: Range<Int>) {
+    truncate(to: range.upperBound)
+    removeFirst(range.lowerBound)
+  }
+
   /// Decodes UTF-8 (ill-formed sequences become U+FFFD). Returns false when
   /// the input has more than `limit` scalars.
   mutating func decode(utf8 bytes: some Collection<UInt8>, limit: Int) -> Bool {
-    count = 0
+    if let result = bytes.withContiguousStorageIfAvailable({ decode(contiguous: $0, limit: limit) }) {
+      return result
+    }
+    return decode(generic: bytes, limit: limit)
+  }
+
+  /// ASCII fast path over contiguous bytes; other sequences go through the
+  /// standard decoder.
+  private mutating func decode(contiguous bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+    storage.removeAll(keepingCapacity: true)
+    storage.reserveCapacity(Swift.min(bytes.count, limit + 1))
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
+      if b < 0x80 {
+        if storage.count >= limit { return false }
+        storage.append(UInt32(b))
+        i += 1
+        continue
+      }
+      // Non-ASCII: decode the rest with the standard decoder.
+      var iterator = bytes[i...].makeIterator()
+      var decoder = UTF8()
+      while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let s):
+          if storage.count >= limit { return false }
+          storage.append(s.value)
+        case .error:
+          if storage.count >= limit { return false }
+          storage.append(0xFFFD)
+        case .emptyInput:
+          return true
+        }
+      }
+    }
+    return true
+  }
+
+  private mutating func decode(generic bytes: some Collection<UInt8>, limit: Int) -> Bool {
+    storage.removeAll(keepingCapacity: true)
+    storage.reserveCapacity(Swift.min(bytes.count, limit + 1))
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
     while true {
       switch decoder.decode(&iterator) {
       case .scalarValue(let s):
-        if count >= limit { return false }
-        storage[count] = s.value
-        count += 1
+        if storage.count >= limit { return false }
+        storage.append(s.value)
       case .error:
-        if count >= limit { return false }
-        storage[count] = 0xFFFD
-        count += 1
+        if storage.count >= limit { return false }
+        storage.append(0xFFFD)
       case .emptyInput:
         return true
       }
