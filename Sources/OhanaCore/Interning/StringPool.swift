@@ -1,0 +1,294 @@
+/// Interned UTF-8 strings: every distinct byte string lives once in one arena
+/// and is named by a 32-bit ``StringID``.
+///
+/// ### Layout
+/// ```
+///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
+///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
+///  hashes   [ 0 | h1 | h2 | h3 | ... ]                   cached hash per id (for rehashing)
+///  slots    [ 0 0 3 0 1 0 0 2 ... ]                      open addressing, linear probing, 0 = empty
+/// ```
+/// Id 0 is the empty (absent) string: `ends[0] == 0`.
+///
+/// Interning hashes the bytes eight at a time and compares candidates with
+/// `memcmp`-like word loops; no Swift `String` is created. Work that depends
+/// only on a value (a sort key, a parsed phone number, a folded name) is done
+/// once per id and cached in an array indexed by ``StringID/index``.
+///
+/// - Complexity: `intern` is O(length) expected; `bytes(of:)` is O(1).
+public struct StringPool: Sendable {
+  @usableFromInline var arena: [UInt8] = []
+  @usableFromInline var ends: [Int] = [0]
+  @usableFromInline var hashes: [UInt32] = [0]
+  @usableFromInline var slots: [UInt32]
+  @usableFromInline var mask: Int
+
+  /// An empty pool with room for about `capacity` distinct strings.
+  public init(capacity: Int = 0) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = Array(repeating: 0, count: size)
+    mask = size - 1
+    if capacity > 0 {
+      ends.reserveCapacity(capacity + 1)
+      hashes.reserveCapacity(capacity + 1)
+    }
+  }
+
+  /// The number of ids issued, including ``StringID/absent``.
+  @inlinable public var count: Int { ends.count }
+
+  /// Bytes held by the arena (the sum of the distinct strings' lengths).
+  @inlinable public var arenaByteCount: Int { arena.count }
+
+  /// Approximate heap bytes used by the pool.
+  public var memoryFootprint: Int {
+    arena.capacity + ends.capacity * 8 + hashes.capacity * 4 + slots.capacity * 4
+  }
+
+  // MARK: Lookup
+
+  /// The length in bytes of the string named by `id`.
+  @inlinable
+  public func length(of id: StringID) -> Int {
+    let i = id.index
+    return i == 0 ? 0 : ends[i] - ends[i - 1]
+  }
+
+  /// Calls `body` with the bytes of `id` (empty for ``StringID/absent``).
+  /// - Warning: the buffer is valid only inside `body`.
+  @inlinable
+  public func withBytes<R>(
+    of id: StringID, _ body: (UnsafeRawBufferPointer) throws -> R
+  ) rethrows -> R {
+    let i = id.index
+    let start = i == 0 ? 0 : ends[i - 1]
+    let end = ends[i]
+    return try arena.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> R in
+      try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+    }
+  }
+
+  /// Calls `body` with the whole arena and the `ends` table, for passes
+  /// that visit many ids: the bytes of id `i > 0` are `arena[ends[i-1]..<ends[i]]`.
+  /// - Warning: the buffers are valid only inside `body`.
+  @inlinable
+  public func withStorage<R>(
+    _ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>) throws -> R
+  ) rethrows -> R {
+    try arena.withUnsafeBytes { a in
+      try ends.withUnsafeBufferPointer { e in
+        try body(a, e)
+      }
+    }
+  }
+
+  /// The bytes of `id` as an array.
+  public func bytes(of id: StringID) -> [UInt8] {
+    withBytes(of: id) { Array($0) }
+  }
+
+  /// The string named by `id`, or nil when it is absent.
+  public func string(_ id: StringID) -> String? {
+    if id.isAbsent { return nil }
+    return withBytes(of: id) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The id of `bytes` if it was interned, without interning it.
+  public func lookup(_ bytes: UnsafeRawBufferPointer) -> StringID? {
+    if bytes.isEmpty { return .absent }
+    let h = Self.hash(bytes)
+    var slot = Int(h) & mask
+    while true {
+      let id = slots[slot]
+      if id == 0 { return nil }
+      if hashes[Int(id)] == h && equals(Int(id), bytes) { return StringID(rawValue: id) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The id of `string` if it was interned.
+  public func lookup(_ string: String) -> StringID? {
+    var s = string
+    return s.withUTF8 { lookup(UnsafeRawBufferPointer($0)) }
+  }
+
+  // MARK: Interning
+
+  /// Interns `bytes`, returning the id of an equal string if there is one.
+  /// The empty string interns to ``StringID/absent``.
+  public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID {
+    if bytes.isEmpty { return .absent }
+    let h = Self.hash(bytes)
+    var slot = Int(h) & mask
+    while true {
+      let id = slots[slot]
+      if id == 0 { break }
+      if hashes[Int(id)] == h && equals(Int(id), bytes) { return StringID(rawValue: id) }
+      slot = (slot + 1) & mask
+    }
+    // Not found: append. Ids are dense and fit UInt32 (a pool of more than
+    // 4 billion distinct strings would not fit in memory first).
+    let newID = UInt32(truncatingIfNeeded: ends.count)
+    arena.append(contentsOf: bytes)
+    ends.append(arena.count)
+    hashes.append(h)
+    slots[slot] = newID
+    if ends.count * 2 > slots.count { grow() }
+    return StringID(rawValue: newID)
+  }
+
+  /// Interns a Swift string's UTF-8 bytes.
+  public mutating func intern(_ string: String) -> StringID {
+    var s = string
+    return s.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Interns an optional string (nil and "" give ``StringID/absent``).
+  public mutating func intern(_ string: String?) -> StringID {
+    guard let string else { return .absent }
+    return intern(string)
+  }
+
+  /// Interns a byte array.
+  public mutating func intern(bytes: [UInt8]) -> StringID {
+    bytes.withUnsafeBytes { intern($0) }
+  }
+
+  /// Bulk path: interns the strings `buffer[offsets[i] ..< offsets[i+1]]`
+  /// for every `i`, writing their ids to `ids` (which is cleared first).
+  ///
+  /// - Complexity: O(total bytes) expected.
+  public mutating func intern(
+    contentsOf buffer: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>,
+    into ids: inout [StringID]
+  ) {
+    ids.removeAll(keepingCapacity: true)
+    guard offsets.count > 1 else { return }
+    ids.reserveCapacity(offsets.count - 1)
+    for i in 0..<(offsets.count - 1) {
+      let start = offsets[i], end = offsets[i + 1]
+      guard start >= 0, end >= start, end <= buffer.count else {
+        ids.append(.absent)
+        continue
+      }
+      ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end])))
+    }
+  }
+
+  /// Bulk path over a buffer of strings separated by `separator` (for example
+  /// newline-separated names), appending one id per string.
+  public mutating func intern(
+    separatedBy separator: UInt8, in buffer: UnsafeRawBufferPointer, into ids: inout [StringID]
+  ) {
+    var start = 0
+    var i = 0
+    let n = buffer.count
+    while i < n {
+      if buffer[i] == separator {
+        ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<i])))
+        start = i + 1
+      }
+      i += 1
+    }
+    if start < n { ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<n]))) }
+  }
+
+  /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
+  public mutating func reserve(additional: Int, bytes: Int = 0) {
+    ends.reserveCapacity(ends.count + additional)
+    hashes.reserveCapacity(hashes.count + additional)
+    if bytes > 0 { arena.reserveCapacity(arena.count + bytes) }
+    while (ends.count + additional) * 2 > slots.count { grow() }
+  }
+
+  // MARK: Internals
+
+  @usableFromInline
+  func equals(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    let start = ends[id - 1], end = ends[id]
+    if end - start != bytes.count { return false }
+    return arena.withUnsafeBytes { raw in
+      Self.bytesEqual(raw.baseAddress.unsafelyUnwrapped + start, bytes.baseAddress.unsafelyUnwrapped, bytes.count)
+    }
+  }
+
+  mutating func grow() {
+    let size = slots.count * 2
+    var newSlots = [UInt32](repeating: 0, count: size)
+    let newMask = size - 1
+    hashes.withUnsafeBufferPointer { hs in
+      newSlots.withUnsafeMutableBufferPointer { ns in
+        for id in 1..<hs.count {
+          var slot = Int(hs[id]) & newMask
+          while ns[slot] != 0 { slot = (slot + 1) & newMask }
+          ns[slot] = UInt32(truncatingIfNeeded: id)
+        }
+      }
+    }
+    slots = newSlots
+    mask = newMask
+  }
+
+  /// Word-at-a-time equality of two byte ranges of length `n`.
+  @usableFromInline
+  static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+      if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+      i += 8
+    }
+    while i < n {
+      if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+        return false
+      }
+      i += 1
+    }
+    return true
+  }
+
+  /// A fast 32-bit hash of a byte string: eight bytes per step, multiply and
+  /// rotate mixing, a final avalanche. Written here for the interner; not
+  /// cryptographic and not stable across versions (never persist it).
+  @inlinable
+  public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    let n = bytes.count
+    guard let p = bytes.baseAddress else { return 0 }
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
+    var i = 0
+    while i + 8 <= n {
+      let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
+      h = (h << 29) | (h >> 35)
+      i += 8
+    }
+    if i < n {
+      var w: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < n {
+        w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
+        shift &+= 8
+        i += 1
+      }
+      h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
+    }
+    h ^= h >> 31
+    h = h &* 0xD6E8_FEB8_6659_FD93
+    h ^= h >> 32
+    return UInt32(truncatingIfNeeded: h)
+  }
+}
+
+extension StringPool {
+  /// Checks the pool's invariants (debug builds with OHANA_INTERNAL_CHECKS).
+  public func checkInvariants() {
+    #if OHANA_INTERNAL_CHECKS
+    precondition(ends.count == hashes.count, "ends/hashes out of step")
+    precondition(ends.first == 0, "id 0 must be empty")
+    precondition(ends.last == arena.count, "arena length mismatch")
+    precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
+    precondition(ends.count * 2 <= slots.count, "load factor exceeded")
+    #endif
+  }
+}

@@ -1,0 +1,134 @@
+/// The fields table: one row per phone number, email, URL, IM handle or
+/// other labelled value. Rows of one contact are contiguous (CSR layout):
+/// contact `r` owns rows `fieldOffsets[r] ..< fieldOffsets[r+1]` of
+/// ``ContactTable``.
+///
+/// ```
+///  contacts   r0        r1              r2
+///  offsets    0         2               5      5
+///  fields     [p  e]    [p  p  u]       []
+///  kind       0  1      0  0  2
+///  value      id id     id id id
+/// ```
+public struct FieldTable: Sendable {
+  public package(set) var kind: [FieldKind] = []
+  /// The label as Ohana shows it (`cell`, `home`, `work`, Apple's `X-ABLabel`...).
+  public package(set) var label: [StringID] = []
+  /// The value as written (unescaped and decoded).
+  public package(set) var value: [StringID] = []
+  /// The vCard property group (`item1`), absent when none.
+  public package(set) var group: [StringID] = []
+  /// The property's parameters as text in vCard syntax (see ``ParameterList``).
+  public package(set) var parameters: [StringID] = []
+  public package(set) var annotations = Annotations()
+
+  public init() {}
+  public var count: Int { kind.count }
+
+  package mutating func reserve(_ n: Int) {
+    kind.reserveCapacity(n); label.reserveCapacity(n); value.reserveCapacity(n)
+    group.reserveCapacity(n); parameters.reserveCapacity(n)
+  }
+
+  package mutating func append(kind k: FieldKind, label l: StringID, value v: StringID, group g: StringID, parameters p: StringID) {
+    kind.append(k); label.append(l); value.append(v); group.append(g); parameters.append(p)
+  }
+
+  package mutating func truncate(to n: Int) {
+    guard n < count else { return }
+    kind.removeSubrange(n...); label.removeSubrange(n...); value.removeSubrange(n...)
+    group.removeSubrange(n...); parameters.removeSubrange(n...)
+  }
+
+  /// The rows `rows` of this table, in that order (same string pool).
+  public func gathering(_ rows: [UInt32]) -> FieldTable {
+    var t = FieldTable()
+    t.kind = rows.map { kind[Int($0)] }
+    t.label = rows.map { label[Int($0)] }
+    t.value = rows.map { value[Int($0)] }
+    t.group = rows.map { group[Int($0)] }
+    t.parameters = rows.map { parameters[Int($0)] }
+    t.annotations = annotations.gathering(rows)
+    return t
+  }
+
+  func remapped(_ m: [StringID]) -> FieldTable {
+    var t = self
+    t.label = label.map { m[$0.index] }; t.value = value.map { m[$0.index] }
+    t.group = group.map { m[$0.index] }; t.parameters = parameters.map { m[$0.index] }
+    t.annotations = annotations.remapped(m)
+    return t
+  }
+}
+
+/// The postal addresses table, CSR like ``FieldTable``: one string column
+/// per ``AddressAttribute``.
+public struct AddressTable: Sendable {
+  /// Columns indexed by ``AddressAttribute/rawValue``.
+  public package(set) var columns: [[StringID]] = Array(repeating: [], count: AddressAttribute.allCases.count)
+  public package(set) var annotations = Annotations()
+
+  public init() {}
+  public var count: Int { columns[0].count }
+
+  public subscript(_ attribute: AddressAttribute) -> [StringID] { columns[attribute.rawValue] }
+
+  package mutating func append(_ values: [StringID]) {
+    for i in 0..<columns.count { columns[i].append(i < values.count ? values[i] : .absent) }
+  }
+
+  package mutating func truncate(to n: Int) {
+    guard n < count else { return }
+    for i in 0..<columns.count { columns[i].removeSubrange(n...) }
+  }
+
+  public func gathering(_ rows: [UInt32]) -> AddressTable {
+    var t = AddressTable()
+    t.columns = columns.map { c in rows.map { c[Int($0)] } }
+    t.annotations = annotations.gathering(rows)
+    return t
+  }
+
+  func remapped(_ m: [StringID]) -> AddressTable {
+    var t = self
+    t.columns = columns.map { c in c.map { m[$0.index] } }
+    t.annotations = annotations.remapped(m)
+    return t
+  }
+}
+
+/// Every property the model has no column for, kept whole so that a
+/// round trip loses nothing: name, group, parameters and value as read.
+public struct ExtraTable: Sendable {
+  public package(set) var name: [StringID] = []
+  public package(set) var group: [StringID] = []
+  public package(set) var parameters: [StringID] = []
+  public package(set) var value: [StringID] = []
+
+  public init() {}
+  public var count: Int { name.count }
+
+  package mutating func append(name n: StringID, group g: StringID, parameters p: StringID, value v: StringID) {
+    name.append(n); group.append(g); parameters.append(p); value.append(v)
+  }
+
+  package mutating func truncate(to n: Int) {
+    guard n < count else { return }
+    name.removeSubrange(n...); group.removeSubrange(n...)
+    parameters.removeSubrange(n...); value.removeSubrange(n...)
+  }
+
+  public func gathering(_ rows: [UInt32]) -> ExtraTable {
+    var t = ExtraTable()
+    t.name = rows.map { name[Int($0)] }; t.group = rows.map { group[Int($0)] }
+    t.parameters = rows.map { parameters[Int($0)] }; t.value = rows.map { value[Int($0)] }
+    return t
+  }
+
+  func remapped(_ m: [StringID]) -> ExtraTable {
+    var t = self
+    t.name = name.map { m[$0.index] }; t.group = group.map { m[$0.index] }
+    t.parameters = parameters.map { m[$0.index] }; t.value = value.map { m[$0.index] }
+    return t
+  }
+}

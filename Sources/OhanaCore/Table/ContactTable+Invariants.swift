@@ -1,0 +1,33 @@
+extension ContactTable {
+  /// Checks that every column has the right length, offsets are monotone and
+  /// in range, and every id is below the pool's count. Compiled in with
+  /// OHANA_INTERNAL_CHECKS (debug builds); a no-op otherwise.
+  public func checkInvariants() {
+    #if OHANA_INTERNAL_CHECKS
+    let n = rowCount
+    pool.checkInvariants()
+    for c in attributes { precondition(c.count == n, "attribute column length") }
+    precondition(sourceLine.count == n, "sourceLine length")
+    precondition(fieldOffsets.count == n + 1 && addressOffsets.count == n + 1 && extraOffsets.count == n + 1, "offsets length")
+    func monotone(_ o: [UInt32], _ total: Int, _ what: String) {
+      precondition(o.first == 0 && Int(o.last ?? 0) == total, "\(what) offsets ends")
+      for i in 1..<o.count { precondition(o[i - 1] <= o[i], "\(what) offsets not monotone") }
+    }
+    monotone(fieldOffsets, fields.count, "field")
+    monotone(addressOffsets, addresses.count, "address")
+    monotone(extraOffsets, extras.count, "extra")
+    let limit = UInt32(pool.count)
+    func ids(_ c: [StringID], _ what: String) {
+      for id in c { precondition(id.rawValue < limit, "\(what): id out of pool") }
+    }
+    for c in attributes { ids(c, "attribute") }
+    ids(fields.label, "label"); ids(fields.value, "value"); ids(fields.group, "group"); ids(fields.parameters, "parameters")
+    for c in addresses.columns { precondition(c.count == addresses.count, "address column length"); ids(c, "address") }
+    ids(extras.name, "extra"); ids(extras.value, "extra")
+    for p in photo { precondition(Int(p.rawValue) < blobs.count, "photo out of blob store") }
+    for (_, c) in annotations.columns { precondition(c.count == n, "derived column length") }
+    for (_, c) in fields.annotations.columns { precondition(c.count == fields.count, "field column length") }
+    for (_, t) in annotations.tags { precondition(t.count == n, "tag length") }
+    #endif
+  }
+}

@@ -1,0 +1,173 @@
+import Synchronization
+
+/// The columnar contact store: one row per contact, one array per attribute,
+/// and child tables (fields, addresses, extra properties) in CSR layout.
+///
+/// ### Layout
+/// ```
+///  pool        StringPool            every string once, named by StringID
+///  attributes  [[StringID]] x 14     uid, fullName, givenName, ... (ContactAttribute)
+///  photo       [BlobID]              into blobs
+///  sourceLine  [UInt32]              1-based line where the contact starts (0 = unknown)
+///  fieldOffsets   [UInt32] rowCount+1  -> fields   (FieldTable)
+///  addressOffsets [UInt32] rowCount+1  -> addresses (AddressTable)
+///  extraOffsets   [UInt32] rowCount+1  -> extras   (ExtraTable)
+///  annotations  derived columns and tags over contacts
+/// ```
+/// A table is a value: copies share storage until one of them is changed
+/// (copy on write), so a frame handed to an observer never changes under it.
+///
+/// ``rowsIdentity`` names the set of rows: it is new whenever rows are
+/// built, and kept when only derived columns or tags are added, so a
+/// composite can tell a filter (same rows) from a row-changing processor.
+public struct ContactTable: Sendable {
+  public package(set) var pool: StringPool
+  public package(set) var blobs: BlobStore
+  /// String columns indexed by ``ContactAttribute/rawValue``.
+  public package(set) var attributes: [[StringID]]
+  public package(set) var photo: [BlobID]
+  public package(set) var sourceLine: [UInt32]
+  public package(set) var fieldOffsets: [UInt32]
+  public package(set) var fields: FieldTable
+  public package(set) var addressOffsets: [UInt32]
+  public package(set) var addresses: AddressTable
+  public package(set) var extraOffsets: [UInt32]
+  public package(set) var extras: ExtraTable
+  /// Derived columns and tags over contacts.
+  public package(set) var annotations: Annotations
+  public package(set) var rowsIdentity: UInt64
+
+  private static let identities = Atomic<UInt64>(1)
+  package static func newIdentity() -> UInt64 {
+    identities.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  /// An empty table.
+  public init(pool: StringPool = StringPool()) {
+    self.pool = pool
+    blobs = BlobStore()
+    attributes = Array(repeating: [], count: ContactAttribute.allCases.count)
+    photo = []
+    sourceLine = []
+    fieldOffsets = [0]
+    fields = FieldTable()
+    addressOffsets = [0]
+    addresses = AddressTable()
+    extraOffsets = [0]
+    extras = ExtraTable()
+    annotations = Annotations()
+    rowsIdentity = Self.newIdentity()
+  }
+
+  /// The number of contacts.
+  @inlinable public var rowCount: Int { photo.count }
+
+  /// The column of `attribute`.
+  @inlinable
+  public subscript(_ attribute: ContactAttribute) -> [StringID] { attributes[attribute.rawValue] }
+
+  /// The value of `attribute` at `row` as a string.
+  public func string(_ attribute: ContactAttribute, at row: Int) -> String? {
+    pool.string(attributes[attribute.rawValue][row])
+  }
+
+  /// The field rows of contact `row`.
+  @inlinable
+  public func fieldRange(of row: Int) -> Range<Int> {
+    Int(fieldOffsets[row])..<Int(fieldOffsets[row + 1])
+  }
+
+  @inlinable
+  public func addressRange(of row: Int) -> Range<Int> {
+    Int(addressOffsets[row])..<Int(addressOffsets[row + 1])
+  }
+
+  @inlinable
+  public func extraRange(of row: Int) -> Range<Int> {
+    Int(extraOffsets[row])..<Int(extraOffsets[row + 1])
+  }
+
+  /// For every field row, the contact row that owns it.
+  public func fieldOwners() -> [UInt32] {
+    var owners = [UInt32](repeating: 0, count: fields.count)
+    owners.withUnsafeMutableBufferPointer { o in
+      fieldOffsets.withUnsafeBufferPointer { off in
+        for r in 0..<(off.count - 1) {
+          for f in Int(off[r])..<Int(off[r + 1]) { o[f] = UInt32(truncatingIfNeeded: r) }
+        }
+      }
+    }
+    return owners
+  }
+
+  // MARK: Derived columns and tags (checked setters)
+
+  /// Adds or replaces a derived column over contacts.
+  /// - Precondition: `column.count == rowCount` (a programmer error otherwise).
+  public mutating func setColumn(_ name: String, _ column: DerivedColumn) {
+    precondition(column.count == rowCount, "column \(name) has \(column.count) rows, table has \(rowCount)")
+    annotations.setColumn(name, column)
+  }
+
+  /// Adds or replaces a derived column over fields.
+  public mutating func setFieldColumn(_ name: String, _ column: DerivedColumn) {
+    precondition(column.count == fields.count, "field column \(name) has \(column.count) rows, table has \(fields.count)")
+    fields.annotations.setColumn(name, column)
+  }
+
+  /// Adds or replaces a derived column over addresses.
+  public mutating func setAddressColumn(_ name: String, _ column: DerivedColumn) {
+    precondition(column.count == addresses.count, "address column \(name) has \(column.count) rows")
+    addresses.annotations.setColumn(name, column)
+  }
+
+  public mutating func removeColumn(_ name: String) { annotations.removeColumn(name) }
+
+  /// Tags contacts (a named bitmap over rows).
+  public mutating func setTag(_ name: String, _ rows: Bitmap) {
+    precondition(rows.count == rowCount, "tag \(name) has \(rows.count) rows")
+    annotations.setTag(name, rows)
+  }
+
+  public mutating func setFieldTag(_ name: String, _ rows: Bitmap) {
+    precondition(rows.count == fields.count, "field tag \(name) has \(rows.count) rows")
+    fields.annotations.setTag(name, rows)
+  }
+
+  public mutating func setAddressTag(_ name: String, _ rows: Bitmap) {
+    precondition(rows.count == addresses.count, "address tag \(name) has \(rows.count) rows")
+    addresses.annotations.setTag(name, rows)
+  }
+
+  /// Interns a string into this table's pool (for processors that add string columns).
+  public mutating func intern(_ string: String?) -> StringID { pool.intern(string) }
+
+  /// Interns bytes into this table's pool.
+  public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID { pool.intern(bytes) }
+
+  /// Replaces a contact attribute column (same row count).
+  public mutating func setAttribute(_ attribute: ContactAttribute, _ column: [StringID]) {
+    precondition(column.count == rowCount, "attribute column has \(column.count) rows")
+    attributes[attribute.rawValue] = column
+  }
+
+  /// Replaces the fields table and its offsets (for row-changing processors
+  /// in this package). - Precondition: the offsets fit the table.
+  package mutating func replaceFields(with newFields: FieldTable, offsets: [UInt32]) {
+    precondition(offsets.count == rowCount + 1 && Int(offsets.last ?? 0) == newFields.count, "field offsets do not fit")
+    fields = newFields
+    fieldOffsets = offsets
+  }
+
+  /// Approximate heap bytes held by the table.
+  public var memoryFootprint: Int {
+    var n = pool.memoryFootprint + blobs.memoryFootprint
+    n += attributes.reduce(0) { $0 + $1.capacity * 4 }
+    n += photo.capacity * 4 + sourceLine.capacity * 4
+    n += (fieldOffsets.capacity + addressOffsets.capacity + extraOffsets.capacity) * 4
+    n += fields.kind.capacity + (fields.label.capacity + fields.value.capacity + fields.group.capacity + fields.parameters.capacity) * 4
+    n += addresses.columns.reduce(0) { $0 + $1.capacity * 4 }
+    n += (extras.name.capacity + extras.group.capacity + extras.parameters.capacity + extras.value.capacity) * 4
+    return n
+  }
+}

@@ -1,0 +1,131 @@
+/// Appends contacts to a new ``ContactTable`` one at a time, for readers and
+/// generators. Strings go through ``pool`` (intern bytes there, then pass ids).
+///
+/// ```swift
+/// var b = ContactTableBuilder()
+/// b.beginContact(sourceLine: 1)
+/// b.set(.fullName, b.pool.intern("Homer Simpson"))
+/// b.appendField(kind: .phone, label: b.pool.intern("cell"), value: b.pool.intern("+1 555 0100"))
+/// b.endContact()
+/// let table = b.build()
+/// ```
+/// A contact that turns out bad halfway can be dropped with ``discardContact()``.
+public struct ContactTableBuilder: Sendable {
+  public var table: ContactTable
+  public private(set) var inContact = false
+
+  public init(pool: StringPool = StringPool()) { table = ContactTable(pool: pool) }
+
+  /// The table's string pool: intern values here.
+  public var pool: StringPool {
+    get { table.pool }
+    _modify { yield &table.pool }
+  }
+
+  public var rowCount: Int { table.rowCount }
+
+  /// Reserves room for about `contacts` contacts with `fields` fields.
+  public mutating func reserve(contacts: Int, fields: Int = 0, addresses: Int = 0) {
+    for i in 0..<table.attributes.count { table.attributes[i].reserveCapacity(contacts) }
+    table.photo.reserveCapacity(contacts); table.sourceLine.reserveCapacity(contacts)
+    table.fieldOffsets.reserveCapacity(contacts + 1)
+    table.addressOffsets.reserveCapacity(contacts + 1)
+    table.extraOffsets.reserveCapacity(contacts + 1)
+    table.fields.reserve(fields)
+  }
+
+  /// Starts a new contact with every attribute absent. Ends an open one first.
+  public mutating func beginContact(sourceLine: Int = 0) {
+    if inContact { endContact() }
+    for i in 0..<table.attributes.count { table.attributes[i].append(.absent) }
+    table.photo.append(.none)
+    table.sourceLine.append(UInt32(clamping: sourceLine))
+    inContact = true
+  }
+
+  /// Sets an attribute of the open contact.
+  public mutating func set(_ attribute: ContactAttribute, _ id: StringID) {
+    guard inContact else { return }
+    let c = attribute.rawValue
+    table.attributes[c][table.attributes[c].count - 1] = id
+  }
+
+  /// Sets an attribute of the open contact from a string.
+  public mutating func set(_ attribute: ContactAttribute, _ string: String?) {
+    let id = table.pool.intern(string)
+    set(attribute, id)
+  }
+
+  /// The current value of an attribute of the open contact.
+  public func value(_ attribute: ContactAttribute) -> StringID {
+    guard inContact else { return .absent }
+    return table.attributes[attribute.rawValue].last ?? .absent
+  }
+
+  public mutating func setPhoto(_ bytes: UnsafeRawBufferPointer, mediaType: StringID) {
+    guard inContact else { return }
+    table.photo[table.photo.count - 1] = table.blobs.append(bytes, mediaType: mediaType)
+  }
+
+  public mutating func setPhoto(_ bytes: [UInt8], mediaType: StringID) {
+    bytes.withUnsafeBytes { setPhoto($0, mediaType: mediaType) }
+  }
+
+  public mutating func appendField(
+    kind: FieldKind, label: StringID = .absent, value: StringID,
+    group: StringID = .absent, parameters: StringID = .absent
+  ) {
+    guard inContact else { return }
+    table.fields.append(kind: kind, label: label, value: value, group: group, parameters: parameters)
+  }
+
+  /// Appends an address; `values` are indexed by ``AddressAttribute/rawValue``.
+  public mutating func appendAddress(_ values: [StringID]) {
+    guard inContact else { return }
+    table.addresses.append(values)
+  }
+
+  public mutating func appendAddress(
+    label: StringID = .absent, street: StringID = .absent, locality: StringID = .absent,
+    region: StringID = .absent, postalCode: StringID = .absent, country: StringID = .absent,
+    poBox: StringID = .absent, extended: StringID = .absent, group: StringID = .absent,
+    parameters: StringID = .absent
+  ) {
+    appendAddress([label, street, locality, region, postalCode, country, poBox, extended, group, parameters])
+  }
+
+  public mutating func appendExtra(name: StringID, group: StringID = .absent, parameters: StringID = .absent, value: StringID) {
+    guard inContact else { return }
+    table.extras.append(name: name, group: group, parameters: parameters, value: value)
+  }
+
+  /// Closes the open contact.
+  public mutating func endContact() {
+    guard inContact else { return }
+    table.fieldOffsets.append(UInt32(truncatingIfNeeded: table.fields.count))
+    table.addressOffsets.append(UInt32(truncatingIfNeeded: table.addresses.count))
+    table.extraOffsets.append(UInt32(truncatingIfNeeded: table.extras.count))
+    inContact = false
+  }
+
+  /// Drops the open contact and everything appended to it (its interned
+  /// strings stay in the pool, unused).
+  public mutating func discardContact() {
+    guard inContact else { return }
+    for i in 0..<table.attributes.count { table.attributes[i].removeLast() }
+    table.photo.removeLast()
+    table.sourceLine.removeLast()
+    table.fields.truncate(to: Int(table.fieldOffsets.last ?? 0))
+    table.addresses.truncate(to: Int(table.addressOffsets.last ?? 0))
+    table.extras.truncate(to: Int(table.extraOffsets.last ?? 0))
+    inContact = false
+  }
+
+  /// Finishes the table (closing an open contact).
+  public mutating func build() -> ContactTable {
+    if inContact { endContact() }
+    table.rowsIdentity = ContactTable.newIdentity()
+    table.checkInvariants()
+    return table
+  }
+}

@@ -1,0 +1,100 @@
+import Testing
+@testable import OhanaCore
+import _OhanaTestSupport
+
+@Suite struct StringPoolTests {
+  @Test func internsEqualBytesToOneID() {
+    var pool = StringPool()
+    let a = pool.intern("Homer")
+    let b = pool.intern("Marge")
+    let c = pool.intern("Homer")
+    #expect(a == c)
+    #expect(a != b)
+    #expect(pool.string(a) == "Homer")
+    #expect(pool.string(b) == "Marge")
+    #expect(pool.count == 3)  // absent + 2
+  }
+
+  @Test func emptyAndNilAreAbsent() {
+    var pool = StringPool()
+    #expect(pool.intern("") == .absent)
+    #expect(pool.intern(nil as String?) == .absent)
+    #expect(pool.string(.absent) == nil)
+    #expect(pool.length(of: .absent) == 0)
+  }
+
+  @Test func lookupDoesNotIntern() {
+    var pool = StringPool()
+    let id = pool.intern("Wednesday")
+    #expect(pool.lookup("Wednesday") == id)
+    #expect(pool.lookup("Pugsley") == nil)
+    #expect(pool.count == 2)
+  }
+
+  @Test func growsAndKeepsEveryID() {
+    var pool = StringPool()
+    var ids: [StringID] = []
+    for i in 0..<50_000 { ids.append(pool.intern("name-\(i)")) }
+    for i in stride(from: 0, to: 50_000, by: 997) {
+      #expect(pool.string(ids[i]) == "name-\(i)")
+      #expect(pool.intern("name-\(i)") == ids[i])
+    }
+    #expect(Set(ids).count == 50_000)
+    pool.checkInvariants()
+  }
+
+  @Test func unicodeAndBinaryBytes() {
+    var pool = StringPool()
+    let strings = ["Müller", "Mu\u{308}ller", "佐藤", "🙂", "a\u{0}b", "abcdefgh", "abcdefghi", "abcdefgh\u{1}"]
+    let ids = strings.map { pool.intern($0) }
+    #expect(Set(ids).count == strings.count)  // NFC and NFD differ as bytes
+    for (s, id) in zip(strings, ids) { #expect(pool.string(id) == s) }
+  }
+
+  @Test func bulkInternFromBuffer() {
+    var pool = StringPool()
+    let text = Array("Homer\nMarge\nHomer\n\nBart".utf8)
+    var ids: [StringID] = []
+    text.withUnsafeBytes { pool.intern(separatedBy: UInt8(ascii: "\n"), in: $0, into: &ids) }
+    #expect(ids.count == 5)
+    #expect(ids[0] == ids[2])
+    #expect(ids[3] == .absent)
+    #expect(pool.string(ids[4]) == "Bart")
+
+    var ids2: [StringID] = []
+    let offsets = [0, 5, 6, 11, 999]  // the last range is out of bounds: absent, no crash
+    text.withUnsafeBytes { buf in offsets.withUnsafeBufferPointer { pool.intern(contentsOf: buf, offsets: $0, into: &ids2) } }
+    #expect(ids2.count == 4)
+    #expect(ids2[0] == ids[0] && ids2[2] == ids[1] && ids2[3] == .absent)
+    #expect(pool.string(ids2[1]) == "\n")
+  }
+
+  @Test func layoutStaysSmall() {
+    #expect(MemoryLayout<StringID>.size == 4)
+    #expect(MemoryLayout<BlobID>.size == 4)
+    #expect(MemoryLayout<FieldKind>.size == 1)
+  }
+}
+
+@Suite struct BitmapTests {
+  @Test func setAlgebra() {
+    let a = Bitmap(count: 130, setting: [0, 1, 64, 129])
+    let b = Bitmap(count: 130, setting: [1, 64, 100])
+    #expect(a.intersection(b).setRows == [1, 64])
+    #expect(a.union(b).setRows == [0, 1, 64, 100, 129])
+    #expect(a.symmetricDifference(b).setRows == [0, 100, 129])
+    #expect(a.subtracting(b).setRows == [0, 129])
+    #expect(a.inverted().popCount == 126)
+    #expect(Bitmap(count: 130, allSet: true).popCount == 130)
+    a.inverted().checkInvariants()
+  }
+
+  @Test func predicateAndGather() {
+    let m = Bitmap(count: 200) { $0 % 3 == 0 }
+    #expect(m.popCount == 67)
+    #expect(m.contains(198) && !m.contains(199) && !m.contains(-1) && !m.contains(500))
+    let g = Bitmap.gathering(m, rows: [3, 4, 6])
+    #expect(g.setRows == [0, 2])
+    #expect(m.appending(Bitmap(count: 2, allSet: true)).setRows.suffix(2) == [200, 201])
+  }
+}
