@@ -27,6 +27,8 @@ public struct RegionCode: Hashable, Sendable, CustomStringConvertible {
 
   /// `ZZ`, libphonenumber's unknown region.
   public static let unknown = RegionCode(rawValue: 0x5A5A)
+  /// `US`, the default region of `ohana phone`.
+  public static let us = RegionCode(rawValue: 0x5553)
   /// `001`, the region of non-geographic calling codes (+800, +882...).
   public static let nonGeographic = RegionCode(rawValue: 0x30_3031)
 
