@@ -12,6 +12,7 @@ struct OhanaCommand: ParsableCommand {
       Process.self,
       Stats.self,
       Generate.self,
+      Phone.self,
     ]
   )
 }

@@ -1,0 +1,57 @@
+import Testing
+
+@testable import OhanaPhone
+
+@Suite struct PhoneInternalsTests {
+  func digits(_ s: String) -> DigitString { DigitString(ascii: s.utf8) }
+
+  @Test func prefixPatternIsLeftmostFirst() throws {
+    let p = try #require(PrefixPattern(Array("([2-9]\\d{6})$|1".utf8)))
+    #expect(p.match(digits("2345678"))?.end == 7)
+    #expect(p.match(digits("2345678"))?.group(1) == 0..<7)
+    #expect(p.match(digits("12345678"))?.end == 1)
+    #expect(p.match(digits("23456789")) == nil)
+    let q = try #require(PrefixPattern(Array("0(?:(11)15)?".utf8)))
+    #expect(q.match(digits("01115234"))?.group(1) == 1..<3)
+    #expect(q.match(digits("0223"))?.end == 1)
+    #expect(q.match(digits("0223"))?.group(1) == nil)
+    #expect(PrefixPattern(Array("a+".utf8)) == nil)
+  }
+
+  @Test func dfaMatching() {
+    let t = PhoneMetadataTables.shared
+    let us = t.entry(for: RegionCode("US") ?? .unknown) ?? -1
+    #expect(us >= 0)
+    #expect(t.fullMatch(t.descPattern[us * 11], digits("6502530000")))
+    #expect(!t.fullMatch(t.descPattern[us * 11], digits("650253000")))
+    #expect(!t.fullMatch(0, digits("1")))
+  }
+
+  @Test func unicodeClasses() {
+    #expect(UnicodeClasses.digitValue(0xFF15) == 5)
+    #expect(UnicodeClasses.digitValue(0x0669) == 9)
+    #expect(UnicodeClasses.digitValue(0x1D7D8) == 0)
+    #expect(UnicodeClasses.digitValue(0x00B2) == -1)
+    #expect(UnicodeClasses.isWord(0xE9))
+    #expect(!UnicodeClasses.isWord(0x260E))
+  }
+
+  @Test func buffersStayInBounds() {
+    var d = DigitString()
+    for _ in 0..<200 { d.append(0x31) }
+    #expect(d.count == DigitString.capacity)
+    #expect(d.overflowed)
+    var s = ScalarBuffer()
+    let long = s.decode(utf8: Array(repeating: UInt8(0x31), count: 300), limit: 250)
+    #expect(!long)
+    let short = s.decode(utf8: [0xFF, 0x31], limit: 250)
+    #expect(short)
+    #expect(s.count == 2 && s[0] == 0xFFFD)
+  }
+
+  @Test func regionCodes() {
+    #expect(RegionCode("us") == RegionCode("US"))
+    #expect(RegionCode("U") == nil)
+    #expect(RegionCode.nonGeographic.description == "001")
+  }
+}
