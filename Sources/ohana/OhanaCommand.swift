@@ -13,6 +13,7 @@ struct OhanaCommand: ParsableCommand {
       Stats.self,
       Generate.self,
       Phone.self,
+      Dedupe.self,
     ]
   )
 }

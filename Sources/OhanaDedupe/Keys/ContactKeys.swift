@@ -1,0 +1,288 @@
+import OhanaCore
+import OhanaPhone
+
+/// Matching keys of every contact of a table, computed by column passes.
+///
+/// ### Layout
+/// ```
+///  folds        StringPool       folded names ("jose maria garcia"), own pool
+///  given, givenCanonical, family   [StringID] per contact, into folds
+///  nameKey      [UInt64]         order-free hash of the canonical name tokens (0 = none)
+///  birthday     [UInt32]         yyyymmdd or mmdd (0 = none)
+///  phones       CSR [UInt64]     phone keys per contact, sorted, unique
+///  emails       CSR [UInt64]     normalized e-mail hashes per contact, sorted, unique
+///  addresses    CSR [UInt64]     postcode+street hashes per contact
+///  postcodes    CSR [UInt64]     postcode hashes per contact (same offsets as addresses)
+///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
+///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
+/// ```
+/// Names are folded once per distinct string id; phones and e-mails once
+/// per field, in parallel chunks of contacts.
+struct ContactKeys: Sendable {
+  var folds = StringPool()
+  var given: [StringID] = []
+  var givenCanonical: [StringID] = []
+  var family: [StringID] = []
+  var nameKey: [UInt64] = []
+  var birthday: [UInt32] = []
+  var phoneOffsets: [UInt32] = [0]
+  var phones: [UInt64] = []
+  var emailOffsets: [UInt32] = [0]
+  var emails: [UInt64] = []
+  var addressOffsets: [UInt32] = [0]
+  var addresses: [UInt64] = []
+  var postcodes: [UInt64] = []
+  var fieldKeys: [UInt64] = []
+  var addressKeys: [UInt64] = []
+  /// Per fold id: hash sum of its tokens (order-free).
+  var tokenSums: [UInt64] = []
+
+  var count: Int { given.count }
+
+  @inline(__always) func phones(of r: Int) -> Range<Int> { Int(phoneOffsets[r])..<Int(phoneOffsets[r + 1]) }
+  @inline(__always) func emails(of r: Int) -> Range<Int> { Int(emailOffsets[r])..<Int(emailOffsets[r + 1]) }
+  @inline(__always) func addresses(of r: Int) -> Range<Int> { Int(addressOffsets[r])..<Int(addressOffsets[r + 1]) }
+
+  init() {}
+
+  init(table: ContactTable, configuration: DedupeConfiguration) {
+    let n = table.rowCount
+    let threads = configuration.threads
+    let defaultRegion = RegionCode(configuration.defaultRegion) ?? .us
+    foldNames(table)
+
+    // Birthdays, once per distinct id.
+    var bdayCache = [UInt32](repeating: UInt32.max, count: table.pool.count)
+    birthday = [UInt32](repeating: 0, count: n)
+    let bdays = table[.birthday]
+    for r in 0..<n {
+      let id = bdays[r]
+      if id.isAbsent { continue }
+      var v = bdayCache[id.index]
+      if v == UInt32.max {
+        v = table.pool.withBytes(of: id) { KeyFunctions.birthdayKey($0) }
+        bdayCache[id.index] = v
+      }
+      birthday[r] = v
+    }
+
+    // Address countries → region, once per distinct id.
+    var countryRegion = [UInt32](repeating: 0, count: table.pool.count)  // 0 unknown, else RegionCode raw
+    let countries = table.addresses[.country]
+    var seen = [Bool](repeating: false, count: table.pool.count)
+    for id in countries where id.isPresent && !seen[id.index] {
+      seen[id.index] = true
+      let folded = table.pool.withBytes(of: id) { b -> String in
+        var out: [UInt8] = []
+        NameFolder.shared.fold(b, into: &out)
+        return String(decoding: out, as: UTF8.self)
+      }
+      if let code = Countries.regions[folded], let rc = RegionCode(code) { countryRegion[id.index] = rc.rawValue }
+    }
+
+    // Phones and e-mails: one key per field, in parallel chunks of contacts.
+    let countryRegions = countryRegion
+    let fieldChunks = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows -> [UInt64] in
+      let lo = Int(table.fieldOffsets[rows.lowerBound])
+      let hi = Int(table.fieldOffsets[rows.upperBound])
+      var keys = [UInt64](repeating: 0, count: hi - lo)
+      let kinds = table.fields.kind, values = table.fields.value
+      let countryCol = table.addresses[.country]
+      for r in rows {
+        let fr = table.fieldRange(of: r)
+        // The region for national numbers: the address country, else a
+        // country-code e-mail domain, else the configured default.
+        var region = defaultRegion
+        var found = false
+        for a in table.addressRange(of: r) {
+          let raw = countryRegions[countryCol[a].index]
+          if raw != 0 { region = RegionCode(rawValue: raw); found = true; break }
+        }
+        if !found {
+          for f in fr where kinds[f] == .email {
+            if let rc = table.pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
+              region = rc
+              break
+            }
+          }
+        }
+        for f in fr {
+          switch kinds[f] {
+          case .phone:
+            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
+          case .email:
+            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.emailKey($0) }
+          default: break
+          }
+        }
+      }
+      return keys
+    }
+    fieldKeys.reserveCapacity(table.fields.count)
+    for c in fieldChunks { fieldKeys.append(contentsOf: c) }
+
+    // Per-contact sorted, unique lists.
+    phones.reserveCapacity(table.fields.count)
+    emails.reserveCapacity(table.fields.count / 2)
+    phoneOffsets.reserveCapacity(n + 1)
+    emailOffsets.reserveCapacity(n + 1)
+    let kinds = table.fields.kind
+    for r in 0..<n {
+      let ps = phones.count, es = emails.count
+      for f in table.fieldRange(of: r) {
+        let k = fieldKeys[f]
+        if k == 0 { continue }
+        if kinds[f] == .phone { phones.append(k) } else if kinds[f] == .email { emails.append(k) }
+      }
+      Self.sortUnique(&phones, from: ps)
+      Self.sortUnique(&emails, from: es)
+      phoneOffsets.append(UInt32(truncatingIfNeeded: phones.count))
+      emailOffsets.append(UInt32(truncatingIfNeeded: emails.count))
+    }
+
+    // Addresses.
+    let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
+    let cols = table.addresses.columns
+    addressKeys = [UInt64](repeating: 0, count: table.addresses.count)
+    addressOffsets.reserveCapacity(n + 1)
+    for r in 0..<n {
+      for a in table.addressRange(of: r) {
+        let pk = pcs[a].isAbsent ? 0 : table.pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
+        let sk = streets[a].isAbsent ? 0 : table.pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
+        if pk != 0 && sk != 0 {
+          let key = Hash64.combine(pk, sk)
+          addresses.append(key)
+          postcodes.append(pk)
+          addressKeys[a] = key
+        } else {
+          if pk != 0 {
+            addresses.append(0)
+            postcodes.append(pk)
+          }
+          // Without postcode and street, an address is its columns.
+          var h: UInt64 = 0xADD
+          for c in 1...7 where c < cols.count { h = Hash64.combine(h, UInt64(cols[c][a].rawValue)) }
+          addressKeys[a] = h
+        }
+      }
+      addressOffsets.append(UInt32(truncatingIfNeeded: addresses.count))
+    }
+  }
+
+  static func sortUnique(_ a: inout [UInt64], from start: Int) {
+    let n = a.count - start
+    if n < 2 { return }
+    a[start...].sort()
+    var w = start + 1
+    for i in (start + 1)..<a.count where a[i] != a[w - 1] {
+      a[w] = a[i]
+      w += 1
+    }
+    a.removeSubrange(w...)
+  }
+
+  // MARK: Names
+
+  /// Folds given, family, full and organization names once per distinct id
+  /// (in parallel), applies the nickname table to the first given token,
+  /// and computes the order-free name key.
+  private mutating func foldNames(_ table: ContactTable) {
+    let n = table.rowCount
+    let gCol = table[.givenName], fCol = table[.familyName]
+    let fullCol = table[.fullName], orgCol = table[.organization]
+    // Which ids need folding.
+    var needed = [Bool](repeating: false, count: table.pool.count)
+    var list: [StringID] = []
+    func need(_ id: StringID) {
+      if id.isPresent && !needed[id.index] { needed[id.index] = true; list.append(id) }
+    }
+    for r in 0..<n {
+      need(gCol[r]); need(fCol[r])
+      if gCol[r].isAbsent && fCol[r].isAbsent {
+        if fullCol[r].isPresent { need(fullCol[r]) } else { need(orgCol[r]) }
+      }
+    }
+    let idList = list
+    let pool = table.pool
+    let parts = Parallel.map(count: idList.count, threads: 0, minimumChunk: 2048) { range -> ([UInt8], [Int]) in
+      var arena: [UInt8] = []
+      var ends: [Int] = []
+      ends.reserveCapacity(range.count)
+      for i in range {
+        pool.withBytes(of: idList[i]) { NameFolder.shared.fold($0, into: &arena) }
+        ends.append(arena.count)
+      }
+      return (arena, ends)
+    }
+    var foldOf = [StringID](repeating: .absent, count: table.pool.count)
+    var k = 0
+    for (arena, ends) in parts {
+      arena.withUnsafeBytes { a in
+        var start = 0
+        for e in ends {
+          foldOf[idList[k].index] = folds.intern(UnsafeRawBufferPointer(rebasing: a[start..<e]))
+          start = e
+          k += 1
+        }
+      }
+    }
+    // Canonical given names and token sums, once per fold id.
+    let canonicalTable = NicknameTable.canonical
+    var canon = [StringID](repeating: .absent, count: folds.count)
+    var canonDone = [Bool](repeating: false, count: folds.count)
+    func canonical(_ id: StringID) -> StringID {
+      if id.isAbsent || canonDone[id.index] { return canon[id.index] }
+      let s = folds.string(id) ?? ""
+      var result = id
+      let first = s.split(separator: " ", maxSplits: 1)
+      if let head = first.first, let c = canonicalTable[String(head)], c != head {
+        let rest = first.count > 1 ? " " + first[1] : ""
+        result = folds.intern(c + rest)
+      }
+      if id.index >= canon.count {
+        canon.append(contentsOf: repeatElement(.absent, count: id.index + 1 - canon.count))
+        canonDone.append(contentsOf: repeatElement(false, count: id.index + 1 - canonDone.count))
+      }
+      canon[id.index] = result
+      canonDone[id.index] = true
+      return result
+    }
+    given = [StringID](repeating: .absent, count: n)
+    givenCanonical = given
+    family = given
+    nameKey = [UInt64](repeating: 0, count: n)
+    for r in 0..<n {
+      var g = foldOf[gCol[r].index], f = foldOf[fCol[r].index]
+      if g.isAbsent && f.isAbsent {
+        f = foldOf[(fullCol[r].isPresent ? fullCol[r] : orgCol[r]).index]
+        g = .absent
+      }
+      given[r] = g
+      family[r] = f
+      givenCanonical[r] = canonical(g)
+    }
+    // Token sums over the final fold pool: every token through the
+    // nickname table, so that order and nicknames do not change the key.
+    tokenSums = [UInt64](repeating: 0, count: folds.count)
+    for id in 1..<max(1, folds.count) {
+      let text = folds.string(StringID(rawValue: UInt32(id))) ?? ""
+      var sum: UInt64 = 0
+      for token in text.split(separator: " ") {
+        var t = canonicalTable[String(token)] ?? String(token)
+        sum &+= t.withUTF8 { Hash64.hash(UnsafeRawBufferPointer($0), seed: 0x7E) }
+      }
+      tokenSums[id] = sum
+    }
+    for r in 0..<n {
+      let g = given[r], f = family[r]
+      // A name key needs two tokens: a lone given name or surname is no block.
+      let tokens = tokenCount(g) + tokenCount(f)
+      if tokens >= 2 { nameKey[r] = Hash64.mix(tokenSums[g.index] &+ tokenSums[f.index]) | 1 }
+    }
+  }
+
+  private func tokenCount(_ id: StringID) -> Int {
+    if id.isAbsent { return 0 }
+    return folds.withBytes(of: id) { b in 1 + b.reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } }
+  }
+}

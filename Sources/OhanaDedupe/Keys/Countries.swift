@@ -1,0 +1,83 @@
+/// Region codes for country names as address books write them: ISO codes,
+/// English names and the endonyms (folded by ``NameFolder``). Facts, typed
+/// for this project; used to pick the region for national phone numbers.
+enum Countries {
+  static let names: String = """
+    US united states|usa|united states of america|america
+    GB united kingdom|uk|great britain|england|scotland|wales|northern ireland
+    CA canada
+    AU australia
+    NZ new zealand|aotearoa
+    IE ireland|eire
+    IN india|bharat|bharata
+    DE germany|deutschland
+    AT austria|osterreich
+    CH switzerland|schweiz|suisse|svizzera
+    FR france
+    BE belgium|belgique|belgie
+    LU luxembourg
+    ES spain|espana
+    PT portugal
+    IT italy|italia
+    NL netherlands|nederland|holland|the netherlands
+    BR brazil|brasil
+    AR argentina
+    MX mexico
+    CO colombia
+    CL chile
+    PE peru
+    PL poland|polska
+    CZ czech republic|czechia|cesko|ceska republika
+    SK slovakia|slovensko
+    HU hungary|magyarorszag
+    RO romania
+    BG bulgaria|balgarija|bulgarija
+    SE sweden|sverige
+    NO norway|norge
+    DK denmark|danmark
+    FI finland|suomi
+    IS iceland|island
+    TR turkey|turkiye
+    RU russia|rossia|rossija|russian federation
+    UA ukraine|ukraina|ukrayina
+    BY belarus|belarus
+    GR greece|ellada|ellas
+    CY cyprus
+    SA saudi arabia|almmlkt alrbyt alswdyt|al mamlaka al arabiya as saudiya
+    AE united arab emirates|uae
+    EG egypt|msr|misr
+    IL israel|ysral|yisrael
+    CN china|zhong guo|zhongguo|prc
+    HK hong kong
+    TW taiwan
+    JP japan|ri ben|nihon|nippon
+    KR south korea|korea|daehanmingug|daehan minguk|hanguk
+    TH thailand|prathes thiy|prathet thai
+    VN vietnam|viet nam
+    GE georgia|sakartvelo
+    ID indonesia
+    MY malaysia
+    SG singapore
+    PH philippines
+    PK pakistan
+    ZA south africa
+    NG nigeria
+    KE kenya
+    MA morocco
+    """
+
+  /// Folded country name or code → region code.
+  static let regions: [String: String] = {
+    var map: [String: String] = [:]
+    for line in names.split(separator: "\n") {
+      let parts = line.split(separator: " ", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let code = String(parts[0])
+      map[code.lowercased()] = code
+      for n in parts[1].split(separator: "|") { map[String(n)] = code }
+    }
+    // Country-code top-level domains that differ from the region code.
+    map["uk"] = "GB"
+    return map
+  }()
+}

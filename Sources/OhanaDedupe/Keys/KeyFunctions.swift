@@ -1,0 +1,158 @@
+import OhanaPhone
+import OhanaText
+
+/// The per-value key functions. Each depends only on the value (and, for
+/// phones, a region), so passes run them once per distinct string id or
+/// once per field, never per pair.
+enum KeyFunctions {
+  static let phoneEngine = PhoneNumberEngine()
+
+  // MARK: Phones
+
+  /// The phone key: the national significant number of the E.164 form
+  /// (`+1 (312) 644-3332`, `312.644.3332` and `0013126443332` all give
+  /// 3126443332), as an integer without leading zeros. Leaving the country
+  /// code out lets a national number read with a wrong region still meet
+  /// its international form. A value the parser rejects falls back to its
+  /// digits (leading zeros dropped). 0 = no key (fewer than 5 digits).
+  static func phoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
+    if let n = try? phoneEngine.parse(utf8: bytes, defaultRegion: region), n.nationalNumber >= 10_000 {
+      return n.nationalNumber
+    }
+    return digitsKey(bytes)
+  }
+
+  /// Digits of `bytes` (ASCII digits only), leading zeros dropped, as an integer
+  /// (a hash past 18 digits); 0 when there are fewer than 5 digits.
+  static func digitsKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var value: UInt64 = 0
+    var count = 0
+    var hashed: UInt64 = 0
+    for b in bytes where b >= 0x30 && b <= 0x39 {
+      if count == 0 && b == 0x30 { continue }
+      count += 1
+      if count <= 18 {
+        value = value * 10 + UInt64(b - 0x30)
+      } else {
+        hashed = Hash64.combine(hashed == 0 ? value : hashed, UInt64(b))
+      }
+    }
+    if count < 5 { return 0 }
+    return count > 18 ? (hashed | 1 << 63) : value
+  }
+
+  /// `normalizePhone` for callers outside the passes: the E.164 form, or
+  /// nil when the parser rejects the value.
+  static func e164(_ text: String, region: String) -> String? {
+    guard let r = RegionCode(region), let n = try? phoneEngine.parse(text, defaultRegion: r) else { return nil }
+    return phoneEngine.format(n, as: .e164)
+  }
+
+  // MARK: E-mails
+
+  /// The normalized e-mail address: NFKC case-folded (domain and local
+  /// part; ASCII is simply lower-cased), surrounding spaces and a `mailto:`
+  /// prefix dropped. Sub-addresses are dropped for every domain
+  /// (`ann+news@x.org` = `ann@x.org`): the major providers treat `+tag` as
+  /// the same mailbox. Dots in the local part are dropped only for Gmail
+  /// (`gmail.com`, `googlemail.com`, which are one domain), where they are
+  /// ignored by the provider; elsewhere `a.b` and `ab` are different people.
+  /// Returns an empty array for a value without `@`.
+  static func normalizeEmail(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var folded: [UInt8]
+    var ascii = true
+    for b in bytes where b >= 0x80 { ascii = false; break }
+    if ascii {
+      folded = bytes.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
+    } else {
+      folded = (try? Normalizer.nfkcCasefold.normalize(utf8: bytes)) ?? Array(bytes)
+    }
+    // Trim spaces and mailto:.
+    while let f = folded.first, f == 0x20 || f == 0x09 || f == 0x3C { folded.removeFirst() }
+    while let l = folded.last, l == 0x20 || l == 0x09 || l == 0x3E { folded.removeLast() }
+    if folded.starts(with: Array("mailto:".utf8)) { folded.removeFirst(7) }
+    guard let at = folded.lastIndex(of: 0x40), at > 0, at < folded.count - 1 else { return [] }
+    var domain = Array(folded[(at + 1)...])
+    if domain == Array("googlemail.com".utf8) { domain = Array("gmail.com".utf8) }
+    let gmail = domain == Array("gmail.com".utf8)
+    var local: [UInt8] = []
+    local.reserveCapacity(at)
+    for b in folded[..<at] {
+      if b == 0x2B { break }  // '+': sub-address
+      if gmail && b == 0x2E { continue }
+      local.append(b)
+    }
+    if local.isEmpty { return [] }
+    return local + [0x40] + domain
+  }
+
+  static func emailKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let n = normalizeEmail(bytes)
+    return n.isEmpty ? 0 : Hash64.hash(n, seed: 0xE)
+  }
+
+  static func normalizeEmail(_ string: String) -> String {
+    var s = string
+    return s.withUTF8 { String(decoding: normalizeEmail(UnsafeRawBufferPointer($0)), as: UTF8.self) }
+  }
+
+  /// The top-level domain of an e-mail address when it is a country code
+  /// (`jp`, `uk` → GB), else nil.
+  static func emailRegion(_ bytes: UnsafeRawBufferPointer) -> RegionCode? {
+    guard let dot = bytes.lastIndex(of: 0x2E), bytes.count - dot == 3 else { return nil }
+    let a = bytes[dot + 1] | 0x20, b = bytes[dot + 2] | 0x20
+    guard a >= 0x61 && a <= 0x7A && b >= 0x61 && b <= 0x7A else { return nil }
+    if a == 0x75 && b == 0x6B { return RegionCode("GB") }
+    return RegionCode(utf8: [a & ~0x20, b & ~0x20])
+  }
+
+  // MARK: Birthdays
+
+  /// A birthday as `yyyymmdd` (`mmdd` without a year); 0 when unreadable.
+  /// Reads `1964-03-26`, `19640326`, `1964-03-26T00:00:00`, `--0326`, `--03-26`.
+  static func birthdayKey(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    var digits: UInt32 = 0
+    var count = 0
+    for b in bytes {
+      if b == 0x54 || b == 0x74 { break }  // 'T': time follows
+      if b >= 0x30 && b <= 0x39 {
+        if count < 8 { digits = digits * 10 + UInt32(b - 0x30) }
+        count += 1
+      }
+    }
+    if count == 8 || count == 4 { return digits }
+    return 0
+  }
+
+  // MARK: Addresses
+
+  /// Postal codes compare on letters and digits, upper case ignored.
+  static func postalKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var h: UInt64 = 0x9057
+    var n = 0
+    for var b in bytes {
+      if b >= 0x61 && b <= 0x7A { b &= ~0x20 }
+      if (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
+        h = Hash64.combine(h, UInt64(b))
+        n += 1
+      }
+    }
+    return n == 0 ? 0 : h | 1
+  }
+
+  /// Streets compare on their tokens of letters and digits (ASCII lower
+  /// case; other scripts byte for byte, no transliteration: both records of
+  /// one address are written in the same script).
+  static func streetKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var h: UInt64 = 0x57
+    var n = 0
+    for var b in bytes {
+      if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+      if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
+        h = Hash64.combine(h, UInt64(b))
+        n += 1
+      }
+    }
+    return n == 0 ? 0 : h | 1
+  }
+}

@@ -1,0 +1,57 @@
+import OhanaText
+
+/// Folds a name for matching: ICU `Any-Latin; Latin-ASCII` for text that is
+/// not ASCII (scripts to Latin, accents and ligatures to ASCII), then ASCII
+/// lower case; letters and digits are kept, everything else separates
+/// tokens, and tokens are joined by one space.
+///
+/// `"  José-María  GARCÍA "` → `"jose maria garcia"`, `"Александр"` →
+/// `"aleksandr"`, `"Müller"` → `"muller"`.
+final class NameFolder: Sendable {
+  private let transliterator: Transliterator?
+
+  static let shared = NameFolder()
+
+  init() {
+    transliterator = try? Transliterator("Any-Latin; Latin-ASCII")
+  }
+
+  /// Appends the folded form of `bytes` to `out` (which is not cleared).
+  func fold(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    var ascii = true
+    for b in bytes where b >= 0x80 { ascii = false; break }
+    if ascii || transliterator == nil {
+      Self.asciiTokens(bytes, into: &out)
+    } else if let t = transliterator {
+      let latin = t.transliterate(utf8: bytes)
+      latin.withUnsafeBytes { Self.asciiTokens($0, into: &out) }
+    }
+  }
+
+  func fold(_ string: String) -> String {
+    var out: [UInt8] = []
+    var s = string
+    s.withUTF8 { fold(UnsafeRawBufferPointer($0), into: &out) }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Lower-case ASCII letters and digits, other bytes separate tokens.
+  static func asciiTokens(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    let start = out.count
+    var pendingSpace = false
+    for var b in bytes {
+      if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+      let keep = (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+      if keep {
+        if pendingSpace && out.count > start { out.append(0x20) }
+        pendingSpace = false
+        out.append(b)
+      } else if b == 0x27 || b == 0x60 {
+        // Apostrophes vanish inside names (O'Brien = OBrien, ICU's soft sign ʹ → ').
+        continue
+      } else {
+        pendingSpace = true
+      }
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import OhanaCore
+
+extension Deduplicator {
+  /// The derived column with every source uid of a merged contact, joined by `,`.
+  public static let sourceUIDsColumn = "dedupe.sourceUIDs"
+  /// The derived column saying why contacts were merged (absent for a contact alone).
+  public static let reasonColumn = "dedupe.reason"
+  /// The derived column with the number of contacts merged into one.
+  public static let mergedCountColumn = "dedupe.mergedCount"
+
+  /// One contact per cluster of `result`, in the order of each cluster's first row.
+  ///
+  /// - the name comes from the member with the most complete name (most name
+  ///   parts present, then the longest full name, then the first row); other
+  ///   attributes from the most complete member, else the first member that
+  ///   has them;
+  /// - fields are the union of the members' fields, a value whose normalized
+  ///   form (phone key, e-mail address) was already taken being dropped: the
+  ///   first raw form is kept;
+  /// - addresses likewise (postcode + street, else all columns), and extra
+  ///   properties by name and value;
+  /// - ``sourceUIDsColumn`` lists every member's uid, ``reasonColumn`` the
+  ///   evidence (shared keys, agreeing comparisons, the weakest link's weight).
+  ///
+  /// The string pool is shared with the input; derived columns of the input
+  /// are not carried over.
+  ///
+  /// - Complexity: O(rows + fields + addresses + pairs).
+  public func merge(_ table: ContactTable, _ result: DedupeResult) -> ContactTable {
+    let keys = ContactKeys(table: table, configuration: configuration)
+    return merge(table, result, keys: keys)
+  }
+
+  func merge(_ table: ContactTable, _ result: DedupeResult, keys: ContactKeys) -> ContactTable {
+    let n = table.rowCount
+    // Members of each cluster, CSR by cluster representative.
+    var counts = [Int32](repeating: 0, count: n + 1)
+    for c in result.clusterOf { counts[Int(c) + 1] += 1 }
+    for i in 0..<n { counts[i + 1] += counts[i] }
+    var members = [Int32](repeating: 0, count: n)
+    var fill = counts
+    for r in 0..<n {
+      let c = Int(result.clusterOf[r])
+      members[Int(fill[c])] = Int32(r)
+      fill[c] += 1
+    }
+    // Evidence per cluster.
+    var reasonKeys = [UInt8](repeating: 0, count: n)
+    var agree = [UInt8](repeating: 0, count: n)
+    var minWeight = [Float](repeating: .infinity, count: n)
+    for p in result.pairs {
+      let c = Int(result.clusterOf[p.first])
+      reasonKeys[c] |= p.sharedKeys.rawValue
+      var a: UInt8 = 0
+      for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
+      agree[c] |= a
+      minWeight[c] = min(minWeight[c], Float(p.weight))
+    }
+
+    var b = ContactTableBuilder(pool: table.pool)
+    b.reserve(contacts: result.mergedCount, fields: table.fields.count, addresses: table.addresses.count)
+    var sourceUIDs: [StringID] = []
+    var reasons: [StringID] = []
+    var mergedCounts: [Int64] = []
+    var seen: [UInt64] = []
+    var uidBytes: [UInt8] = []
+    let attrs = ContactAttribute.allCases
+    let nameAttrs: [ContactAttribute] = [.fullName, .givenName, .familyName, .middleName, .prefix, .suffix]
+    for c in 0..<n where Int(result.clusterOf[c]) == c {
+      let group = members[Int(counts[c])..<Int(counts[c + 1])]
+      // The most complete member, and the most complete name.
+      var best = c, bestScore = -1, nameBest = c, nameScore = (-1, -1)
+      for m32 in group {
+        let m = Int(m32)
+        var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
+        for a in attrs where table[a][m].isPresent { s += 1 }
+        if s > bestScore { best = m; bestScore = s }
+        var parts = 0
+        for a in nameAttrs where table[a][m].isPresent { parts += 1 }
+        let ns = (parts, table.pool.length(of: table[.fullName][m]))
+        if ns > nameScore { nameBest = m; nameScore = ns }
+      }
+      b.beginContact(sourceLine: Int(table.sourceLine[best]))
+      for a in attrs {
+        let isName = nameAttrs.contains(a)
+        var v = table[a][isName ? nameBest : best]
+        if v.isAbsent && !isName {
+          for m in group where table[a][Int(m)].isPresent { v = table[a][Int(m)]; break }
+        }
+        b.set(a, v)
+      }
+      // Photo: the most complete member's, else the first.
+      var photoOwner = -1
+      if !table.photo[best].isNone { photoOwner = best } else {
+        for m in group where !table.photo[Int(m)].isNone { photoOwner = Int(m); break }
+      }
+      if photoOwner >= 0 {
+        let id = table.photo[photoOwner]
+        table.blobs.withData(id) { b.setPhoto($0, mediaType: table.blobs.mediaType(id)) }
+      }
+      // Fields, the most complete member first, then the others in row order.
+      seen.removeAll(keepingCapacity: true)
+      let order = [Int32(best)] + group.filter { Int($0) != best }
+      for m in order {
+        for f in table.fieldRange(of: Int(m)) {
+          let kind = table.fields.kind[f]
+          let k = keys.fieldKeys[f]
+          let key = k != 0
+            ? Hash64.combine(k, UInt64(kind.rawValue))
+            : Hash64.combine(UInt64(table.fields.value[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
+          if seen.contains(key) { continue }
+          seen.append(key)
+          b.appendField(
+            kind: kind, label: table.fields.label[f], value: table.fields.value[f],
+            group: table.fields.group[f], parameters: table.fields.parameters[f])
+        }
+      }
+      seen.removeAll(keepingCapacity: true)
+      for m in order {
+        for a in table.addressRange(of: Int(m)) {
+          let key = keys.addressKeys[a]
+          if seen.contains(key) { continue }
+          seen.append(key)
+          b.appendAddress(table.addresses.columns.map { $0[a] })
+        }
+      }
+      seen.removeAll(keepingCapacity: true)
+      for m in order {
+        for x in table.extraRange(of: Int(m)) {
+          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
+          if seen.contains(key) { continue }
+          seen.append(key)
+          b.appendExtra(
+            name: table.extras.name[x], group: table.extras.group[x],
+            parameters: table.extras.parameters[x], value: table.extras.value[x])
+        }
+      }
+      b.endContact()
+      // Provenance.
+      uidBytes.removeAll(keepingCapacity: true)
+      for m in group {
+        let u = table[.uid][Int(m)]
+        if u.isAbsent { continue }
+        if !uidBytes.isEmpty { uidBytes.append(0x2C) }
+        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
+      }
+      sourceUIDs.append(uidBytes.withUnsafeBytes { b.pool.intern($0) })
+      mergedCounts.append(Int64(group.count))
+      if group.count > 1 {
+        reasons.append(b.pool.intern(Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1)))
+      } else {
+        reasons.append(.absent)
+      }
+    }
+    var merged = b.build()
+    merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))
+    merged.setColumn(Self.reasonColumn, .string(reasons))
+    merged.setColumn(
+      Self.mergedCountColumn, .int(mergedCounts, valid: Bitmap(count: mergedCounts.count, allSet: true)))
+    return merged
+  }
+
+  /// `keys=phone+email; agree=given,family,phone; weight=7.42` (weight of
+  /// the weakest accepted link in the cluster).
+  static func reasonText(keys: UInt8, agree: UInt8, weight: Float, links: Int) -> String {
+    let k = BlockingKey.Set(rawValue: keys).description
+    let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)
+      .joined(separator: ",")
+    let w = weight.isFinite ? formatWeight(Double(weight)) : "?"
+    return "keys=\(k.isEmpty ? "none" : k); agree=\(a.isEmpty ? "none" : a); weight=\(w)"
+  }
+
+  /// A weight with two decimals (`7.42`, `-3.10`), for reasons and explanations.
+  public static func formatWeight(_ w: Double) -> String {
+    let scaled = (w * 100).rounded()
+    let sign = scaled < 0 ? "-" : ""
+    let v = Int(abs(scaled))
+    let frac = v % 100
+    return "\(sign)\(v / 100).\(frac < 10 ? "0" : "")\(frac)"
+  }
+}

@@ -1,0 +1,53 @@
+/// How ``Dedupe`` finds, scores and merges duplicates.
+///
+/// The defaults come from measurements on the generator's data (see
+/// `Benchmarks/compare/dedupe`): they are a starting point, not a law.
+public struct DedupeConfiguration: Sendable, Hashable {
+  /// Region (ISO 3166 alpha-2) used to read national phone numbers when the
+  /// contact has no address country and no country-code e-mail domain.
+  public var defaultRegion: String
+  /// Blocks (rows sharing one blocking key) larger than this are skipped and
+  /// reported, so that no key (a switchboard number, a common name) makes the
+  /// job quadratic. Pairs in a skipped block can still meet through another key.
+  public var maxBlockSize: Int
+  /// A candidate pair whose match weight (log2 of the Bayes factor) reaches
+  /// this is accepted.
+  public var threshold: Double
+  /// Chaining guard: two groups join only if every cross pair of their
+  /// members scores at least this (complete linkage on a lower bar).
+  public var linkThreshold: Double
+  /// Chaining guard: no cluster grows past this many contacts.
+  public var maxClusterSize: Int
+  /// Estimate the m/u probabilities from the candidate pairs (EM, no labels)
+  /// instead of using the built-in defaults.
+  public var estimateWeights: Bool
+  /// Block on full-name keys (transliterated, folded, nickname-canonical,
+  /// token order ignored).
+  public var blockOnNames: Bool
+  /// Block on postal code + street.
+  public var blockOnAddresses: Bool
+  /// Worker threads for the column passes (0 = one per core).
+  public var threads: Int
+
+  public init(
+    defaultRegion: String = "US",
+    maxBlockSize: Int = 50,
+    threshold: Double = 2,
+    linkThreshold: Double = 0,
+    maxClusterSize: Int = 16,
+    estimateWeights: Bool = false,
+    blockOnNames: Bool = true,
+    blockOnAddresses: Bool = true,
+    threads: Int = 0
+  ) {
+    self.defaultRegion = defaultRegion
+    self.maxBlockSize = maxBlockSize
+    self.threshold = threshold
+    self.linkThreshold = linkThreshold
+    self.maxClusterSize = maxClusterSize
+    self.estimateWeights = estimateWeights
+    self.blockOnNames = blockOnNames
+    self.blockOnAddresses = blockOnAddresses
+    self.threads = threads
+  }
+}

@@ -1,0 +1,102 @@
+import OhanaCore
+
+/// Bulk dedupe as a library: keys and blocking, Fellegi-Sunter scoring,
+/// guarded clustering, and merging with provenance.
+///
+/// ```swift
+/// let dedupe = Deduplicator(configuration: DedupeConfiguration(defaultRegion: "US"))
+/// let result = dedupe.findDuplicates(in: table)   // cluster ids + accepted pairs with evidence
+/// let merged = dedupe.merge(table, result)        // one contact per cluster
+/// ```
+///
+/// - Complexity: O(contacts + fields + candidate pairs); blocks are capped
+///   at ``DedupeConfiguration/maxBlockSize``, so no input makes it quadratic.
+public struct Deduplicator: Sendable {
+  public var configuration: DedupeConfiguration
+  /// The model used when ``DedupeConfiguration/estimateWeights`` is off (and
+  /// the starting point of EM when it is on).
+  public var model: FellegiSunterModel
+
+  public init(configuration: DedupeConfiguration = DedupeConfiguration(), model: FellegiSunterModel = .defaults) {
+    self.configuration = configuration
+    self.model = model
+  }
+
+  /// Finds the clusters of `table`'s rows.
+  public func findDuplicates(in table: ContactTable) -> DedupeResult {
+    let keys = ContactKeys(table: table, configuration: configuration)
+    return findDuplicates(keys: keys)
+  }
+
+  func findDuplicates(keys: ContactKeys) -> DedupeResult {
+    var stats = DedupeResult.Statistics()
+    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    stats.pairsCompared = pairs.count
+    let scorer = PairScorer(keys: keys)
+
+    // Comparison vectors of every candidate pair, in parallel.
+    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range -> [UInt32] in
+      var out = [UInt32](repeating: 0, count: range.count)
+      for i in range {
+        let p = pairs[i]
+        out[i - range.lowerBound] = scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue
+      }
+      return out
+    }
+    var vectors: [UInt32] = []
+    vectors.reserveCapacity(pairs.count)
+    for c in chunks { vectors.append(contentsOf: c) }
+
+    var model = self.model
+    if configuration.estimateWeights {
+      var counts = [Int](repeating: 0, count: ComparisonVector.space)
+      for v in vectors { counts[Int(v)] += 1 }
+      model = model.estimate(from: counts)
+    }
+    let table = model.weightTable()
+
+    // Accepted pairs, strongest first.
+    let threshold = Float(configuration.threshold)
+    var accepted: [(pair: UInt64, weight: Float, vector: UInt32)] = []
+    for i in 0..<pairs.count {
+      let w = table[Int(vectors[i])]
+      if w >= threshold { accepted.append((pairs[i], w, vectors[i])) }
+    }
+    stats.pairsAccepted = accepted.count
+    accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
+
+    var clustering = GuardedClustering(count: keys.count)
+    var joined: [MatchedPair] = []
+    let link = configuration.linkThreshold
+    for e in accepted {
+      let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
+      let ok = clustering.join(a, b, maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link) { x, y in
+        Double(table[Int(scorer.vector(x, y).rawValue)])
+      }
+      if ok {
+        let v = ComparisonVector(rawValue: e.vector)
+        joined.append(
+          MatchedPair(first: a, second: b, weight: Double(e.weight), vector: v, sharedKeys: sharedKeys(keys, a, b, v)))
+      } else {
+        stats.pairsRefusedByGuard += 1
+      }
+    }
+    let clusterOf = clustering.clusterIDs()
+    var sizes = [Int32](repeating: 0, count: keys.count)
+    for c in clusterOf { sizes[Int(c)] += 1 }
+    for s in sizes where s > 1 {
+      stats.clusters += 1
+      stats.contactsInClusters += Int(s)
+    }
+    return DedupeResult(clusterOf: clusterOf, pairs: joined, model: model, statistics: stats)
+  }
+
+  private func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {
+    var s = BlockingKey.Set()
+    if v[.phone] == 1 { s.insert(.init(.phone)) }
+    if v[.email] == 1 { s.insert(.init(.email)) }
+    if keys.nameKey[a] != 0 && keys.nameKey[a] == keys.nameKey[b] { s.insert(.init(.name)) }
+    if v[.address] == 1 { s.insert(.init(.address)) }
+    return s
+  }
+}

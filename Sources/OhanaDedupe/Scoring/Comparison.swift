@@ -1,0 +1,91 @@
+/// The attributes a candidate pair is compared on, and their levels.
+///
+/// Level 0 of every comparison is "no information" (a side has no value):
+/// it adds no weight. The other levels go from strong agreement to
+/// disagreement; a disagreement on given name or birthday is conflicting
+/// evidence and carries a negative weight.
+public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+  /// Given names: 1 same (or same canonical nickname), 2 Jaro-Winkler >= 0.92,
+  /// 3 Jaro-Winkler >= 0.80, 4 different.
+  case givenName
+  /// Family names (or a full name when no structured name): levels as given names.
+  case familyName
+  /// Phones: 1 a shared phone key, 2 none shared.
+  case phone
+  /// E-mails: 1 a shared normalized address, 2 none shared.
+  case email
+  /// Birthdays: 1 same, 2 different.
+  case birthday
+  /// Addresses: 1 same postcode and street, 2 same postcode, 3 different.
+  case address
+
+  /// The number of levels, null level included.
+  public var levelCount: Int {
+    switch self {
+    case .givenName, .familyName: 5
+    case .phone, .email, .birthday: 3
+    case .address: 4
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .givenName: "given"
+    case .familyName: "family"
+    case .phone: "phone"
+    case .email: "email"
+    case .birthday: "birthday"
+    case .address: "address"
+    }
+  }
+
+  /// The name of `level` for explanations.
+  public func levelName(_ level: Int) -> String {
+    switch (self, level) {
+    case (_, 0): "null"
+    case (.givenName, 1), (.familyName, 1): "exact"
+    case (.givenName, 2), (.familyName, 2): "jw>=0.92"
+    case (.givenName, 3), (.familyName, 3): "jw>=0.80"
+    case (.givenName, _), (.familyName, _): "different"
+    case (.phone, 1), (.email, 1): "shared"
+    case (.phone, _), (.email, _): "none-shared"
+    case (.birthday, 1): "same"
+    case (.birthday, _): "different"
+    case (.address, 1): "same"
+    case (.address, 2): "same-postcode"
+    case (.address, _): "different"
+    }
+  }
+}
+
+/// One comparison vector: a level per ``Comparison``, three bits each.
+public struct ComparisonVector: Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: UInt32
+
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  public init(levels: [Comparison: Int]) {
+    rawValue = 0
+    for (c, l) in levels { self[c] = l }
+  }
+
+  /// Distinct vectors fit in 18 bits.
+  public static let space = 1 << 18
+
+  @inlinable
+  public subscript(_ c: Comparison) -> Int {
+    get { Int((rawValue >> UInt32(c.rawValue * 3)) & 7) }
+    set {
+      let s = UInt32(c.rawValue * 3)
+      rawValue = (rawValue & ~(7 << s)) | (UInt32(newValue & 7) << s)
+    }
+  }
+
+  /// `given=exact,phone=shared,...` (null levels left out).
+  public var description: String {
+    Comparison.allCases.compactMap { c in
+      let l = self[c]
+      return l == 0 ? nil : "\(c)=\(c.levelName(l))"
+    }.joined(separator: ",")
+  }
+}

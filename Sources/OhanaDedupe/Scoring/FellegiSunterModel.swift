@@ -1,0 +1,148 @@
+import Foundation
+
+/// A Fellegi-Sunter model over ``ComparisonVector``s.
+///
+/// For each comparison `c` and level `l`, `m[c][l] = P(level l | match)` and
+/// `u[c][l] = P(level l | non-match)`. Comparisons are taken as independent
+/// given the match status, so the match weight of a vector is the sum of
+/// `log2(m/u)` over its non-null levels (the log2 Bayes factor); the prior
+/// `lambda` (the share of matches) turns it into a probability.
+///
+/// The probabilities are conditional on being a *candidate pair* (sharing a
+/// blocking key), not on a random pair: a shared phone is common among
+/// non-matching candidates (households share a landline), so it weighs less
+/// than it would against random pairs, and a different given name weighs
+/// against a match strongly. ``estimate(from:iterations:)`` fits the same
+/// quantities from the data without labels (EM), as record-linkage tools do.
+public struct FellegiSunterModel: Sendable, Hashable {
+  /// `m[c.rawValue][level]`; index 0 (null) is unused.
+  public var m: [[Double]]
+  public var u: [[Double]]
+  /// The share of candidate pairs that match.
+  public var lambda: Double
+
+  public init(m: [[Double]], u: [[Double]], lambda: Double) {
+    self.m = m
+    self.u = u
+    self.lambda = lambda
+  }
+
+  // Defaults: m and u among candidate pairs, per comparison (null level first).
+  // given: exact, jw>=.92, jw>=.80, different
+  private static let defaultGivenM: [Double] = [0, 0.83, 0.08, 0.05, 0.04]
+  private static let defaultGivenU: [Double] = [0, 0.25, 0.01, 0.03, 0.71]
+  // family: as given
+  private static let defaultFamilyM: [Double] = [0, 0.86, 0.08, 0.03, 0.03]
+  private static let defaultFamilyU: [Double] = [0, 0.45, 0.01, 0.04, 0.50]
+  // phone: shared, none shared (households share landlines: u is high)
+  private static let defaultPhoneM: [Double] = [0, 0.96, 0.04]
+  private static let defaultPhoneU: [Double] = [0, 0.40, 0.60]
+  // email: shared, none shared
+  private static let defaultEmailM: [Double] = [0, 0.75, 0.25]
+  private static let defaultEmailU: [Double] = [0, 0.04, 0.96]
+  // birthday: same, different
+  private static let defaultBirthdayM: [Double] = [0, 0.97, 0.03]
+  private static let defaultBirthdayU: [Double] = [0, 0.01, 0.99]
+  // address: same, same postcode, different
+  private static let defaultAddressM: [Double] = [0, 0.85, 0.05, 0.10]
+  private static let defaultAddressU: [Double] = [0, 0.30, 0.05, 0.65]
+
+  /// Defaults set from the shape of contact data (the comments above).
+  public static let defaults = FellegiSunterModel(
+    m: [defaultGivenM, defaultFamilyM, defaultPhoneM, defaultEmailM, defaultBirthdayM, defaultAddressM],
+    u: [defaultGivenU, defaultFamilyU, defaultPhoneU, defaultEmailU, defaultBirthdayU, defaultAddressU],
+    lambda: 0.4)
+
+  /// `log2(m/u)` per comparison and level (0 for the null level).
+  public var weights: [[Double]] {
+    var out: [[Double]] = []
+    for c in 0..<m.count {
+      var row = [Double](repeating: 0, count: m[c].count)
+      for l in 1..<m[c].count {
+        let mc: Double = max(m[c][l], 1e-6)
+        let uc: Double = max(u[c][l], 1e-6)
+        row[l] = log2(mc / uc)
+      }
+      out.append(row)
+    }
+    return out
+  }
+
+  /// A lookup table of the match weight of every vector.
+  func weightTable() -> [Float] {
+    let w = weights
+    var table = [Float](repeating: 0, count: ComparisonVector.space)
+    for raw in 0..<ComparisonVector.space {
+      let v = ComparisonVector(rawValue: UInt32(raw))
+      var s = 0.0
+      var valid = true
+      for c in Comparison.allCases {
+        let l = v[c]
+        if l >= c.levelCount { valid = false; break }
+        s += w[c.rawValue][l]
+      }
+      table[raw] = valid ? Float(s) : 0
+    }
+    return table
+  }
+
+  /// The match weight of one vector.
+  public func weight(_ v: ComparisonVector) -> Double {
+    let w = weights
+    return Comparison.allCases.reduce(0) { $0 + w[$1.rawValue][min(v[$1], $1.levelCount - 1)] }
+  }
+
+  /// The probability of a match given a weight, with this model's prior.
+  public func probability(weight: Double) -> Double {
+    let odds = pow(2, weight) * lambda / max(1e-12, 1 - lambda)
+    return odds / (1 + odds)
+  }
+
+  /// Fits m, u and lambda to the comparison vectors of the candidate pairs
+  /// by expectation-maximization (no labels), starting from this model.
+  /// `counts[v]` is the number of pairs with vector `v`.
+  ///
+  /// - Complexity: O(iterations × distinct vectors × comparisons).
+  public func estimate(from counts: [Int], iterations: Int = 40) -> FellegiSunterModel {
+    var model = self
+    let patterns = counts.indices.filter { counts[$0] > 0 }
+    if patterns.isEmpty { return model }
+    let cs = Comparison.allCases
+    for _ in 0..<iterations {
+      var mNum = cs.map { [Double](repeating: 0, count: $0.levelCount) }
+      var uNum = mNum
+      var matchTotal = 0.0, total = 0.0
+      for p in patterns {
+        let v = ComparisonVector(rawValue: UInt32(p))
+        var lm = model.lambda, lu = 1 - model.lambda
+        for c in cs {
+          let l = min(v[c], c.levelCount - 1)
+          if l == 0 { continue }
+          lm *= model.m[c.rawValue][l]
+          lu *= model.u[c.rawValue][l]
+        }
+        let post = lm / max(lm + lu, 1e-300)
+        let n = Double(counts[p])
+        matchTotal += post * n
+        total += n
+        for c in cs {
+          let l = min(v[c], c.levelCount - 1)
+          if l == 0 { continue }
+          mNum[c.rawValue][l] += post * n
+          uNum[c.rawValue][l] += (1 - post) * n
+        }
+      }
+      for c in cs {
+        let ms = mNum[c.rawValue].reduce(0, +), us = uNum[c.rawValue].reduce(0, +)
+        for l in 1..<c.levelCount {
+          // A little smoothing keeps a level that never occurs from
+          // turning into an infinite weight.
+          if ms > 0 { model.m[c.rawValue][l] = (mNum[c.rawValue][l] + 0.5) / (ms + 0.5 * Double(c.levelCount - 1)) }
+          if us > 0 { model.u[c.rawValue][l] = (uNum[c.rawValue][l] + 0.5) / (us + 0.5 * Double(c.levelCount - 1)) }
+        }
+      }
+      model.lambda = min(0.999, max(0.001, matchTotal / max(total, 1)))
+    }
+    return model
+  }
+}

@@ -1,0 +1,81 @@
+import OhanaCore
+
+/// Compares two contacts on every ``Comparison`` from their ``ContactKeys``.
+/// Allocation-free: names are compared on the folded bytes in place.
+struct PairScorer: Sendable {
+  let keys: ContactKeys
+
+  init(keys: ContactKeys) { self.keys = keys }
+
+  func vector(_ a: Int, _ b: Int) -> ComparisonVector {
+    var v = ComparisonVector(rawValue: 0)
+    keys.folds.withStorage { arena, ends in
+      let ga = keys.given[a], gb = keys.given[b], fa = keys.family[a], fb = keys.family[b]
+      let ca = keys.givenCanonical[a], cb = keys.givenCanonical[b]
+      var gl = nameLevel(ga, ca, gb, cb, arena, ends)
+      var fl = nameLevel(fa, fa, fb, fb, arena, ends)
+      if (gl >= 3 || fl >= 3) && ga.isPresent && gb.isPresent {
+        // Given and family written the other way round?
+        let sg = nameLevel(ga, ca, fb, fb, arena, ends)
+        let sf = nameLevel(fa, fa, gb, cb, arena, ends)
+        if sg >= 1 && sg <= 2 && sf >= 1 && sf <= 2 { gl = sg; fl = sf }
+      }
+      v[.givenName] = gl
+      v[.familyName] = fl
+    }
+    v[.phone] = overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
+    v[.email] = overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
+    let ba = keys.birthday[a], bb = keys.birthday[b]
+    if ba != 0 && bb != 0 {
+      // A birthday without a year agrees with one that has the same day.
+      let same = ba == bb || (ba < 10_000 && bb % 10_000 == ba) || (bb < 10_000 && ba % 10_000 == bb)
+      v[.birthday] = same ? 1 : 2
+    }
+    v[.address] = addressLevel(a, b)
+    return v
+  }
+
+  @inline(__always)
+  func nameLevel(
+    _ a: StringID, _ ac: StringID, _ b: StringID, _ bc: StringID,
+    _ arena: UnsafeRawBufferPointer, _ ends: UnsafeBufferPointer<Int>
+  ) -> Int {
+    if a.isAbsent || b.isAbsent { return 0 }
+    if a == b || ac == bc { return 1 }
+    let pa = UnsafeRawBufferPointer(rebasing: arena[ends[a.index - 1]..<ends[a.index]])
+    let pb = UnsafeRawBufferPointer(rebasing: arena[ends[b.index - 1]..<ends[b.index]])
+    var s = JaroWinkler.similarity(pa, pb)
+    if ac != a || bc != b {
+      let qa = UnsafeRawBufferPointer(rebasing: arena[ends[ac.index - 1]..<ends[ac.index]])
+      let qb = UnsafeRawBufferPointer(rebasing: arena[ends[bc.index - 1]..<ends[bc.index]])
+      s = max(s, JaroWinkler.similarity(qa, qb))
+    }
+    return s >= 0.92 ? 2 : (s >= 0.80 ? 3 : 4)
+  }
+
+  /// 0 when a side has no values, 1 when the sorted lists share one, else 2.
+  @inline(__always)
+  func overlap(_ values: [UInt64], _ ra: Range<Int>, _ rb: Range<Int>) -> Int {
+    if ra.isEmpty || rb.isEmpty { return 0 }
+    var i = ra.lowerBound, j = rb.lowerBound
+    while i < ra.upperBound && j < rb.upperBound {
+      let x = values[i], y = values[j]
+      if x == y { return 1 }
+      if x < y { i += 1 } else { j += 1 }
+    }
+    return 2
+  }
+
+  func addressLevel(_ a: Int, _ b: Int) -> Int {
+    let ra = keys.addresses(of: a), rb = keys.addresses(of: b)
+    if ra.isEmpty || rb.isEmpty { return 0 }
+    var samePostcode = false
+    for i in ra {
+      for j in rb {
+        if keys.addresses[i] != 0 && keys.addresses[i] == keys.addresses[j] { return 1 }
+        if keys.postcodes[i] == keys.postcodes[j] && keys.postcodes[i] != 0 { samePostcode = true }
+      }
+    }
+    return samePostcode ? 2 : 3
+  }
+}

@@ -1,0 +1,51 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Splits `0..<count` into contiguous chunks and runs `body` on them on all
+/// cores (or `threads`). Each chunk's result is returned in chunk order, so
+/// callers merge without locks.
+enum Parallel {
+  static func workerCount(_ threads: Int) -> Int {
+    if threads > 0 { return threads }
+    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+  }
+
+  static func map<R: Sendable>(
+    count: Int, threads: Int, minimumChunk: Int = 4096,
+    _ body: @Sendable (Range<Int>) -> R
+  ) -> [R] {
+    let workers = workerCount(threads)
+    let chunks = max(1, min(workers * 4, (count + minimumChunk - 1) / minimumChunk))
+    if chunks == 1 { return [body(0..<count)] }
+    let results = ResultSlots<R>(count: chunks)
+    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+      let lo = count * c / chunks, hi = count * (c + 1) / chunks
+      results.set(c, body(lo..<hi))
+    }
+    return results.values()
+  }
+}
+
+/// One slot per chunk, written once each by a different thread.
+final class ResultSlots<R: Sendable>: @unchecked Sendable {
+  // Safe: each index is written by exactly one chunk, and read only after
+  // concurrentPerform has returned (which orders the writes before the reads).
+  private let slots: UnsafeMutableBufferPointer<R?>
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+  func set(_ i: Int, _ value: R) { slots[i] = value }
+  func values() -> [R] { slots.compactMap { $0 } }
+}

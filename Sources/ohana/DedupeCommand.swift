@@ -1,0 +1,152 @@
+import ArgumentParser
+import Ohana
+
+extension OhanaCommand {
+  struct Dedupe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Find the same person across contacts, merge, and say why.",
+      discussion: """
+        Contacts sharing a blocking key (phone, e-mail, folded name, postcode and
+        street) are compared on names (Jaro-Winkler, nicknames), phones, e-mails,
+        birthdays and addresses; a Fellegi-Sunter weight at or above --threshold
+        links them, and each cluster becomes one contact with every field, the
+        source uids (dedupe.sourceUIDs) and the reason (dedupe.reason).
+        --clusters writes uid,cluster_id for every input contact (the cluster id is
+        the uid of the cluster's first contact; a contact alone has its own);
+        --explain writes one JSON line per accepted pair with its evidence (uids,
+        weight, comparison levels; no other personal data).
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Also write uid,cluster_id for every input contact to this CSV file.")
+    var clusters: String?
+
+    @Option(help: "Also write the accepted pairs with their evidence to this NDJSON file.")
+    var explain: String?
+
+    @Option(help: "Match weight (log2 Bayes factor) at or above which a pair is a match.")
+    var threshold: Double?
+
+    @Option(help: "Region for national phone numbers when a contact's country is unknown.")
+    var region: String = "US"
+
+    @Flag(help: "Estimate the model's m/u probabilities from the data (EM) instead of the defaults.")
+    var em = false
+
+    @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported.")
+    var maxBlock: Int = 50
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      guard region.count == 2, region.allSatisfy({ $0.isLetter && $0.isASCII }) else {
+        throw ValidationError("--region must be a two-letter region code such as US")
+      }
+      guard maxBlock >= 2 else { throw ValidationError("--max-block must be 2 or more") }
+    }
+
+    func run() throws {
+      try CLIError.reporting {
+        let start = Clock.seconds()
+        let format = try output.format()
+        let read = try ContactFiles.read(input, quiet: global.quiet)
+        let table = read.table
+        let readDone = Clock.seconds()
+        var config = DedupeConfiguration(defaultRegion: region.uppercased(), maxBlockSize: maxBlock, estimateWeights: em)
+        if let threshold { config.threshold = threshold }
+        let dedupe = Deduplicator(configuration: config)
+        let result = dedupe.findDuplicates(in: table)
+        let merged = dedupe.merge(table, result)
+        let dedupeDone = Clock.seconds()
+        try ContactFiles.write(Frame(table: merged), format: format, to: output.output)
+        if let clusters { try writeClusters(table, result, to: clusters) }
+        if let explain { try writeExplain(table, result, to: explain) }
+        if !global.quiet {
+          let s = result.statistics
+          StandardError.write(
+            "deduped \(table.rowCount) contacts into \(merged.rowCount) (\(s.clusters) clusters); "
+              + "\(s.pairsCompared) pairs compared, \(s.pairsAccepted) accepted, "
+              + "\(s.pairsRefusedByGuard) refused by the chaining guard, \(s.cappedBlocks) blocks capped; "
+              + "read \(formatSeconds(readDone - start)) s, dedupe \(formatSeconds(dedupeDone - readDone)) s, "
+              + "total \(formatSeconds(Clock.seconds() - start)) s\n")
+        }
+      }
+    }
+
+    private func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
+      let id = table[.uid][row]
+      if id.isAbsent { return Array("row-\(row + 1)".utf8) }
+      return table.pool.bytes(of: id)
+    }
+
+    private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
+      let out = try OutputFile(path: path)
+      var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
+      buf.reserveCapacity(1 << 20)
+      for r in 0..<table.rowCount {
+        appendCSVField(uid(table, r), to: &buf)
+        buf.append(0x2C)
+        appendCSVField(uid(table, Int(result.clusterOf[r])), to: &buf)
+        buf.append(0x0A)
+        if buf.count >= 1 << 20 { try out.write(buf); buf.removeAll(keepingCapacity: true) }
+      }
+      try out.write(buf)
+      try out.commit()
+    }
+
+    private func writeExplain(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
+      let out = try OutputFile(path: path)
+      var buf: [UInt8] = []
+      for p in result.pairs {
+        var line = "{\"a\":" + jsonString(uid(table, p.first)) + ",\"b\":" + jsonString(uid(table, p.second))
+        line += ",\"cluster\":" + jsonString(uid(table, Int(result.clusterOf[p.first])))
+        line += ",\"weight\":" + Deduplicator.formatWeight(p.weight)
+        line += ",\"keys\":[" + BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }
+          .map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        line += ",\"levels\":{" + Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
+          .joined(separator: ",") + "}}\n"
+        buf.append(contentsOf: line.utf8)
+        if buf.count >= 1 << 20 { try out.write(buf); buf.removeAll(keepingCapacity: true) }
+      }
+      try out.write(buf)
+      try out.commit()
+    }
+
+    private func appendCSVField(_ bytes: [UInt8], to buf: inout [UInt8]) {
+      if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+        buf.append(0x22)
+        for b in bytes {
+          if b == 0x22 { buf.append(0x22) }
+          buf.append(b)
+        }
+        buf.append(0x22)
+      } else {
+        buf.append(contentsOf: bytes)
+      }
+    }
+
+    private func jsonString(_ bytes: [UInt8]) -> String {
+      var s = "\""
+      for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+        switch scalar {
+        case "\"": s += "\\\""
+        case "\\": s += "\\\\"
+        case "\n": s += "\\n"
+        case "\r": s += "\\r"
+        case "\t": s += "\\t"
+        default:
+          if scalar.value < 0x20 {
+            let hex = String(scalar.value, radix: 16)
+            s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+          } else {
+            s.unicodeScalars.append(scalar)
+          }
+        }
+      }
+      return s + "\""
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import OhanaCore
+import Testing
+
+@testable import OhanaDedupe
+
+@Suite struct BlockingTests {
+  @Test func hugeBlockIsCappedNotExploded() {
+    // 20,000 contacts sharing one switchboard number and nothing else.
+    let contacts = (0..<20000).map { i in
+      Contact(uid: "u\(i)", givenName: "G\(i)x", familyName: "F\(i)y",
+              fields: [ContactField(kind: .phone, value: "+1 800 555 0100")])
+    }
+    let table = ContactTable(contacts: contacts)
+    let result = Deduplicator(configuration: DedupeConfiguration(maxBlockSize: 50)).findDuplicates(in: table)
+    #expect(result.statistics.cappedBlocks == 1)
+    #expect(result.statistics.rowsInCappedBlocks == 20000)
+    #expect(result.statistics.pairsCompared == 0)
+    #expect(result.mergedCount == 20000)
+  }
+
+  @Test func pairsSharingSeveralKeysAreComparedOnce() {
+    let c = Contact(givenName: "Ann", familyName: "Lee",
+                    fields: [ContactField(kind: .phone, value: "312 644 3332"), ContactField(kind: .email, value: "a@x.org")],
+                    addresses: [PostalAddress(street: "1 Main St", postalCode: "60601")])
+    var d = c
+    d.uid = "2"
+    let result = Deduplicator().findDuplicates(in: ContactTable(contacts: [c, d]))
+    #expect(result.statistics.pairsCompared == 1)
+    #expect(result.statistics.blockingKeys == 8)
+    #expect(result.pairs.count == 1)
+    #expect(result.pairs.first?.sharedKeys.description == "phone+email+name+address")
+  }
+
+  @Test func radixSortSorts() {
+    var rng = SystemRandomNumberGenerator()
+    var a = (0..<100_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) }
+    a += (0..<1000).map { UInt64($0) }
+    var b = a
+    RadixSort.sort(&a)
+    b.sort()
+    #expect(a == b)
+  }
+}
+
+@Suite struct ClusteringTests {
+  @Test func chainingGuardRefusesABridge() {
+    // Scores: 0-1 strong, 1-2 strong, 0-2 strongly negative.
+    var c = GuardedClustering(count: 3)
+    let scores: [Int: Double] = [0 * 8 + 1: 10, 1 * 8 + 2: 9, 0 * 8 + 2: -8]
+    let score: (Int, Int) -> Double = { x, y in scores[x * 8 + y] ?? -100 }
+    let first = c.join(0, 1, maxClusterSize: 10, linkThreshold: 0, score: score)
+    let second = c.join(1, 2, maxClusterSize: 10, linkThreshold: 0, score: score)
+    #expect(first)
+    #expect(!second)
+    let ids = c.clusterIDs()
+    #expect(ids == [0, 0, 2])
+  }
+
+  @Test func clusterSizeIsCapped() {
+    var c = GuardedClustering(count: 5)
+    for i in 1..<5 { _ = c.join(0, i, maxClusterSize: 3, linkThreshold: -1000) { _, _ in 0 } }
+    let ids = c.clusterIDs()
+    #expect(ids.filter { $0 == 0 }.count == 3)
+  }
+
+  @Test func householdBridgeEndToEnd() {
+    // Two people of one household share a landline and an address; a third
+    // record of Ann carries both Ann's e-mail and the household phone.
+    let home = ContactField(kind: .phone, value: "(312) 644-3332")
+    let addr = PostalAddress(street: "49 Oak Avenue", postalCode: "78789")
+    let contacts = [
+      Contact(uid: "ann1", givenName: "Ann", familyName: "Miller", birthday: "1970-01-02",
+              fields: [home, ContactField(kind: .email, value: "ann@x.org")], addresses: [addr]),
+      Contact(uid: "ann2", givenName: "Anne", familyName: "Miller", birthday: "1970-01-02",
+              fields: [home, ContactField(kind: .email, value: "ANN@x.org")], addresses: [addr]),
+      Contact(uid: "bob", givenName: "Robert", familyName: "Miller", birthday: "1968-05-06",
+              fields: [home, ContactField(kind: .email, value: "bob@y.org")], addresses: [addr]),
+    ]
+    let r = Deduplicator().findDuplicates(in: ContactTable(contacts: contacts))
+    #expect(r.clusterOf == [0, 0, 2])
+  }
+}

@@ -1,0 +1,191 @@
+import OhanaCore
+import OhanaPhone
+import Testing
+
+@testable import OhanaDedupe
+
+@Suite struct PhoneKeyTests {
+  func key(_ s: String, _ region: String = "US") -> UInt64 {
+    var s = s
+    let r = RegionCode(region) ?? .us
+    return s.withUTF8 { KeyFunctions.phoneKey(UnsafeRawBufferPointer($0), region: r) }
+  }
+
+  @Test func usFormatsGiveOneKey() {
+    let forms = ["(312) 644-3332", "312-644-3332", "312.644.3332", "+1 312 644 3332", "1 (312) 644 3332",
+                 "+13126443332", "tel:+1-312-644-3332", "312 644 3332 ext. 12"]
+    let keys = Set(forms.map { key($0) })
+    #expect(keys.count == 1)
+    #expect(keys.first == 3_126_443_332)
+  }
+
+  @Test func nationalAndInternationalMeetWithTheRightRegion() {
+    #expect(key("020 7031 3000", "GB") == key("+44 20 7031 3000"))
+    #expect(key("06 19243415", "NL") == key("+31 (0)6 19243415"))
+    #expect(key("8 (912) 345-67-89", "RU") == key("+7 912 345-67-89"))
+    #expect(key("090-8975-6748", "JP") == key("+81 90-8975-6748"))
+  }
+
+  @Test func nationalNumberWithAWrongRegionStillMeetsItsInternationalForm() {
+    // A Japanese national number read as US: the digits fallback drops the trunk 0.
+    #expect(key("090-8975-6748", "US") == key("+81 90 8975 6748", "US"))
+  }
+
+  @Test func shortOrEmptyValuesHaveNoKey() {
+    #expect(key("") == 0)
+    #expect(key("112") == 0)
+    #expect(key("not a number") == 0)
+  }
+
+  @Test func e164Helper() {
+    #expect(KeyFunctions.e164("(650) 253-0000", region: "US") == "+16502530000")
+    #expect(KeyFunctions.e164("garbage", region: "US") == nil)
+  }
+}
+
+@Suite struct EmailKeyTests {
+  @Test func caseAndSpacesFold() {
+    #expect(KeyFunctions.normalizeEmail("  Ann.Lee@Example.ORG ") == "ann.lee@example.org")
+    #expect(KeyFunctions.normalizeEmail("ANN.LEE@EXAMPLE.ORG") == "ann.lee@example.org")
+    #expect(KeyFunctions.normalizeEmail("mailto:ann@x.org") == "ann@x.org")
+  }
+
+  @Test func subAddressesDropEverywhere() {
+    #expect(KeyFunctions.normalizeEmail("ann+news@x.org") == "ann@x.org")
+  }
+
+  @Test func dotsDropOnlyForGmail() {
+    #expect(KeyFunctions.normalizeEmail("J.O.Hn.Smith+x@GoogleMail.com") == "johnsmith@gmail.com")
+    #expect(KeyFunctions.normalizeEmail("john.smith@outlook.com") == "john.smith@outlook.com")
+  }
+
+  @Test func unicodeIsNFKCCaseFolded() {
+    // Full-width letters and a German sharp s.
+    #expect(KeyFunctions.normalizeEmail("ＡＮＮ@Straße.de") == "ann@strasse.de")
+  }
+
+  @Test func notAnAddress() {
+    #expect(KeyFunctions.normalizeEmail("no-at-sign") == "")
+    #expect(KeyFunctions.normalizeEmail("@x.org") == "")
+  }
+
+  @Test func countryTopLevelDomains() {
+    func region(_ s: String) -> String? {
+      var s = s
+      return s.withUTF8 { KeyFunctions.emailRegion(UnsafeRawBufferPointer($0)) }?.description
+    }
+    #expect(region("a@ezweb.ne.jp") == "JP")
+    #expect(region("a@yahoo.co.uk") == "GB")
+    #expect(region("a@gmail.com") == nil)
+  }
+}
+
+@Suite struct NameKeyTests {
+  let folder = NameFolder()
+
+  @Test func accentsCaseAndPunctuation() {
+    #expect(folder.fold("  José-María  GARCÍA ") == "jose maria garcia")
+    #expect(folder.fold("Müller") == "muller")
+    #expect(folder.fold("O'Brien") == "obrien")
+    #expect(folder.fold("Straße") == "strasse")
+  }
+
+  @Test func scriptsTransliterateToLatin() {
+    #expect(folder.fold("Александр") == "aleksandr")
+    #expect(folder.fold("Ελένη") == "elene")
+    #expect(!folder.fold("田中").isEmpty)
+    #expect(folder.fold("정민지").allSatisfy { $0.isASCII })
+  }
+
+  func keys(_ contacts: [Contact]) -> ContactKeys {
+    ContactKeys(table: ContactTable(contacts: contacts), configuration: DedupeConfiguration())
+  }
+
+  @Test func tokenOrderAndNicknamesGiveOneNameKey() {
+    let k = keys([
+      Contact(givenName: "William", familyName: "Smith"),
+      Contact(givenName: "Bill", familyName: "SMITH"),
+      Contact(givenName: "Smith", familyName: "Billy"),
+      Contact(givenName: "Willy", familyName: "Smíth"),
+      Contact(givenName: "Walter", familyName: "Smith"),
+    ])
+    #expect(k.nameKey[0] != 0)
+    #expect(k.nameKey[0] == k.nameKey[1])
+    #expect(k.nameKey[0] == k.nameKey[2])
+    #expect(k.nameKey[0] == k.nameKey[3])
+    #expect(k.nameKey[0] != k.nameKey[4])
+  }
+
+  @Test func cyrillicNicknameMeetsItsLatinFullForm() {
+    let k = keys([
+      Contact(givenName: "Саша", familyName: "Иванов"),
+      Contact(givenName: "Aleksandr", familyName: "Ivanov"),
+      Contact(givenName: "Александр", familyName: "Иванов"),
+    ])
+    #expect(k.nameKey[0] == k.nameKey[1])
+    #expect(k.nameKey[1] == k.nameKey[2])
+  }
+
+  @Test func aLoneNameIsNoBlock() {
+    let k = keys([Contact(givenName: "Mom"), Contact(fullName: "Mom")])
+    #expect(k.nameKey[0] == 0 && k.nameKey[1] == 0)
+  }
+
+  @Test func fullNameOnlyAndOrganizations() {
+    let k = keys([Contact(fullName: "Ann Lee"), Contact(organization: "Acme Widgets")])
+    #expect(k.folds.string(k.family[0]) == "ann lee")
+    #expect(k.folds.string(k.family[1]) == "acme widgets")
+    #expect(k.nameKey[0] != 0)
+  }
+
+  @Test func birthdays() {
+    func b(_ s: String) -> UInt32 {
+      var s = s
+      return s.withUTF8 { KeyFunctions.birthdayKey(UnsafeRawBufferPointer($0)) }
+    }
+    #expect(b("1964-03-26") == 19_640_326)
+    #expect(b("19640326") == 19_640_326)
+    #expect(b("1964-03-26T00:00:00Z") == 19_640_326)
+    #expect(b("--0326") == 326)
+    #expect(b("soon") == 0)
+  }
+
+  @Test func addressCountryPicksThePhoneRegion() {
+    let k = keys([
+      Contact(
+        fields: [ContactField(kind: .phone, value: "06 19243415")],
+        addresses: [PostalAddress(street: "Prinsengracht 98", postalCode: "1098 TV", country: "Nederland")]),
+      Contact(fields: [ContactField(kind: .phone, value: "+31 6 19243415")]),
+      Contact(fields: [
+        ContactField(kind: .phone, value: "8 912 345 67 89"), ContactField(kind: .email, value: "a@mail.ru"),
+      ]),
+      Contact(fields: [ContactField(kind: .phone, value: "+7 912 345 67 89")]),
+    ])
+    #expect(k.phones[k.phones(of: 0)] == k.phones[k.phones(of: 1)])
+    #expect(k.phones[k.phones(of: 2)] == k.phones[k.phones(of: 3)])
+  }
+}
+
+@Suite struct NicknameTableTests {
+  @Test func knownPairs() {
+    let c = NicknameTable.canonical
+    let pairs = [
+      ("bill", "william"), ("bob", "robert"), ("kate", "katherine"), ("sasha", "alexander"),
+      ("liz", "elizabeth"), ("dima", "dmitry"), ("pepe", "josef"), ("kasia", "katherine"),
+      ("giorgos", "georgios"), ("hans", "johannes"), ("peggy", "margaret"), ("sasa", "alexander"),
+    ]
+    for (nick, full) in pairs {
+      #expect(c[nick] == full, "\(nick)")
+      #expect(c[full] == full, "\(full)")
+    }
+  }
+
+  @Test func hasAFewHundredNamesAllFolded() {
+    let c = NicknameTable.canonical
+    #expect(c.count >= 400)
+    for (k, v) in c {
+      #expect(k.allSatisfy { ($0 >= "a" && $0 <= "z") }, "\(k)")
+      #expect(c[v] == v, "canonical \(v) of \(k) must map to itself")
+    }
+  }
+}

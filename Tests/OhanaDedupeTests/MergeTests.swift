@@ -1,0 +1,121 @@
+import OhanaCore
+import Testing
+
+@testable import OhanaDedupe
+
+@Suite struct MergeTests {
+  let contacts: [Contact] = [
+    Contact(
+      uid: "a1", fullName: "Kate Smith", givenName: "Kate", familyName: "Smith",
+      fields: [
+        ContactField(kind: .phone, label: "cell", value: "(312) 644-3332"),
+        ContactField(kind: .email, value: "kate@x.org"),
+      ],
+      addresses: [PostalAddress(street: "1 Main St", locality: "Chicago", postalCode: "60601")]),
+    Contact(uid: "solo", givenName: "Zed", familyName: "Zulu", fields: [ContactField(kind: .phone, value: "+44 20 7031 3000")]),
+    Contact(
+      uid: "a2", fullName: "Katherine M. Smith", givenName: "Katherine", familyName: "Smith", middleName: "M.",
+      organization: "Acme", birthday: "1980-02-03",
+      fields: [
+        ContactField(kind: .phone, label: "home", value: "+1 312 644 3332"),
+        ContactField(kind: .email, value: "KATE@X.ORG"),
+        ContactField(kind: .email, value: "katherine@acme.example"),
+        ContactField(kind: .url, value: "https://kate.example"),
+      ],
+      addresses: [
+        PostalAddress(street: "1 MAIN ST", locality: "Chicago", postalCode: "60601"),
+        PostalAddress(street: "2 Work Rd", postalCode: "60602"),
+      ],
+      extras: [ExtraProperty(name: "X-FOO", value: "bar")]),
+  ]
+
+  func run() -> (ContactTable, DedupeResult, ContactTable) {
+    let table = ContactTable(contacts: contacts)
+    let d = Deduplicator()
+    let r = d.findDuplicates(in: table)
+    return (table, r, d.merge(table, r))
+  }
+
+  @Test func clustersAndOrder() {
+    let (_, r, merged) = run()
+    #expect(r.clusterOf == [0, 1, 0])
+    #expect(merged.rowCount == 2)
+    #expect(merged.string(.uid, at: 1) == "solo")
+  }
+
+  @Test func noFieldLostAndNormalizedDuplicatesCollapse() {
+    let (_, _, merged) = run()
+    let c = merged.contact(at: 0)
+    let phones = c.fields.filter { $0.kind == .phone }.map(\.value)
+    let emails = c.fields.filter { $0.kind == .email }.map(\.value)
+    // One phone (two writings of one number), the most complete member's form first.
+    #expect(phones == ["+1 312 644 3332"])
+    #expect(Set(emails) == ["KATE@X.ORG", "katherine@acme.example"])
+    #expect(c.fields.contains { $0.kind == .url })
+    #expect(c.addresses.count == 2)
+    #expect(c.extras.contains { $0.name == "X-FOO" && $0.value == "bar" })
+  }
+
+  @Test func mostCompleteNameAndAttributes() {
+    let (_, _, merged) = run()
+    let c = merged.contact(at: 0)
+    #expect(c.givenName == "Katherine")
+    #expect(c.middleName == "M.")
+    #expect(c.fullName == "Katherine M. Smith")
+    #expect(c.organization == "Acme")
+    #expect(c.birthday == "1980-02-03")
+  }
+
+  @Test func provenanceAndReason() {
+    let (_, _, merged) = run()
+    let uids = merged.annotations[column: Deduplicator.sourceUIDsColumn]?.value(at: 0, pool: merged.pool)
+    #expect(uids == .string("a1,a2"))
+    let solo = merged.annotations[column: Deduplicator.sourceUIDsColumn]?.value(at: 1, pool: merged.pool)
+    #expect(solo == .string("solo"))
+    guard case .string(let reason)? = merged.annotations[column: Deduplicator.reasonColumn]?.value(at: 0, pool: merged.pool)
+    else {
+      Issue.record("no reason")
+      return
+    }
+    #expect(reason.hasPrefix("keys=phone+email"))
+    #expect(reason.contains("agree=given,family,phone,email,address"))
+    #expect(reason.contains("weight="))
+    #expect(merged.annotations[column: Deduplicator.reasonColumn]?.value(at: 1, pool: merged.pool) == nil)
+    #expect(merged.annotations[column: Deduplicator.mergedCountColumn]?.value(at: 0, pool: merged.pool) == .int(2))
+  }
+
+  @Test func explanationEvidence() {
+    let (_, r, _) = run()
+    #expect(r.pairs.count == 1)
+    guard let p = r.pairs.first else { return }
+    #expect(p.first == 0 && p.second == 2)
+    #expect(p.weight >= DedupeConfiguration().threshold)
+    #expect(p.vector.description == "given=exact,family=exact,phone=shared,email=shared,address=same")
+  }
+
+  @Test func processorReportsCounters() throws {
+    let context = ProcessingContext()
+    let out = try Dedupe().process(Frame(table: ContactTable(contacts: contacts)), context: context)
+    #expect(out.table.rowCount == 2)
+    let c = context.counters
+    #expect(c["dedupe.pairsCompared"] == 1)
+    #expect(c["dedupe.pairsAccepted"] == 1)
+    #expect(c["dedupe.clusters"] == 1)
+    #expect(c["dedupe.mergedContacts"] == 1)
+    #expect(c["dedupe.cappedBlocks"] == 0)
+  }
+
+  @Test func processorHonoursTheSelection() throws {
+    var selection = Bitmap(count: 3)
+    selection.insert(0)
+    selection.insert(1)
+    let frame = Frame(table: ContactTable(contacts: contacts), selection: selection)
+    let out = try Dedupe().process(frame, context: ProcessingContext())
+    #expect(out.table.rowCount == 2)
+  }
+
+  @Test func emptyTable() throws {
+    let out = try Dedupe().process(Frame(table: ContactTable()), context: ProcessingContext())
+    #expect(out.table.rowCount == 0)
+  }
+}
