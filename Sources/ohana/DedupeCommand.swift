@@ -27,6 +27,9 @@ extension OhanaCommand {
     @Option(help: "Also write the accepted pairs with their evidence to this NDJSON file.")
     var explain: String?
 
+    @Option(name: .customLong("explain-candidates"), help: ArgumentHelp("Write every candidate pair with its evidence (tuning).", visibility: .hidden))
+    var explainCandidates: String?
+
     @Option(help: "Match weight (log2 Bayes factor) at or above which a pair is a match.")
     var threshold: Double?
 
@@ -63,7 +66,10 @@ extension OhanaCommand {
         let dedupeDone = Clock.seconds()
         try ContactFiles.write(Frame(table: merged), format: format, to: output.output)
         if let clusters { try writeClusters(table, result, to: clusters) }
-        if let explain { try writeExplain(table, result, to: explain) }
+        if let explain { try writeExplain(table, result.pairs, result.clusterOf, to: explain) }
+        if let explainCandidates {
+          try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates)
+        }
         if !global.quiet {
           let s = result.statistics
           StandardError.write(
@@ -97,12 +103,12 @@ extension OhanaCommand {
       try out.commit()
     }
 
-    private func writeExplain(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
+    private func writeExplain(_ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], to path: String) throws {
       let out = try OutputFile(path: path)
       var buf: [UInt8] = []
-      for p in result.pairs {
+      for p in pairs {
         var line = "{\"a\":" + jsonString(uid(table, p.first)) + ",\"b\":" + jsonString(uid(table, p.second))
-        line += ",\"cluster\":" + jsonString(uid(table, Int(result.clusterOf[p.first])))
+        line += ",\"cluster\":" + jsonString(uid(table, Int(clusterOf[p.first])))
         line += ",\"weight\":" + Deduplicator.formatWeight(p.weight)
         line += ",\"keys\":[" + BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }
           .map { "\"\($0)\"" }.joined(separator: ",") + "]"

@@ -13,10 +13,10 @@ import Testing
 
   @Test func usFormatsGiveOneKey() {
     let forms = ["(312) 644-3332", "312-644-3332", "312.644.3332", "+1 312 644 3332", "1 (312) 644 3332",
-                 "+13126443332", "tel:+1-312-644-3332", "312 644 3332 ext. 12"]
+                 "+13126443332", "tel:+1-312-644-3332", "312 644 3332 ext. 12", "001 312 644 3332"]
     let keys = Set(forms.map { key($0) })
     #expect(keys.count == 1)
-    #expect(keys.first == 3_126_443_332)
+    #expect(keys.first == 126_443_332)
   }
 
   @Test func nationalAndInternationalMeetWithTheRightRegion() {
@@ -29,6 +29,14 @@ import Testing
   @Test func nationalNumberWithAWrongRegionStillMeetsItsInternationalForm() {
     // A Japanese national number read as US: the digits fallback drops the trunk 0.
     #expect(key("090-8975-6748", "US") == key("+81 90 8975 6748", "US"))
+  }
+
+  @Test func wrongRegionGuessesStillMeet() {
+    #expect(key("180-1200-3670", "US") == key("+86 180 1200 3670"))
+    #expect(key("8 (925) 555-48-25", "US") == key("+7 925 555 48 25"))
+    #expect(key("00966 55 673 5085", "US") == key("+966 556735085"))
+    #expect(key("0044 7754 416 559", "US") == key("+44 (0)7754 416559"))
+    #expect(key("+46 8 123 456") == key("08-123 456", "SE"))
   }
 
   @Test func shortOrEmptyValuesHaveNoKey() {

@@ -23,6 +23,9 @@ struct ContactKeys: Sendable {
   var given: [StringID] = []
   var givenCanonical: [StringID] = []
   var family: [StringID] = []
+  /// Whether the contact's name was written in a script other than Latin
+  /// (and so reached Latin through ICU's transliteration).
+  var nonLatinName: [Bool] = []
   var nameKey: [UInt64] = []
   var birthday: [UInt32] = []
   var phoneOffsets: [UInt32] = [0]
@@ -204,22 +207,29 @@ struct ContactKeys: Sendable {
     }
     let idList = list
     let pool = table.pool
-    let parts = Parallel.map(count: idList.count, threads: 0, minimumChunk: 2048) { range -> ([UInt8], [Int]) in
+    let parts = Parallel.map(count: idList.count, threads: 0, minimumChunk: 2048) { range -> ([UInt8], [Int], [Bool]) in
       var arena: [UInt8] = []
       var ends: [Int] = []
+      var nonLatin: [Bool] = []
       ends.reserveCapacity(range.count)
+      nonLatin.reserveCapacity(range.count)
       for i in range {
-        pool.withBytes(of: idList[i]) { NameFolder.shared.fold($0, into: &arena) }
+        pool.withBytes(of: idList[i]) { b in
+          NameFolder.shared.fold(b, into: &arena)
+          nonLatin.append(NameFolder.hasNonLatinLetters(b))
+        }
         ends.append(arena.count)
       }
-      return (arena, ends)
+      return (arena, ends, nonLatin)
     }
     var foldOf = [StringID](repeating: .absent, count: table.pool.count)
+    var nonLatinOf = [Bool](repeating: false, count: table.pool.count)
     var k = 0
-    for (arena, ends) in parts {
+    for (arena, ends, nonLatin) in parts {
       arena.withUnsafeBytes { a in
         var start = 0
-        for e in ends {
+        for (j, e) in ends.enumerated() {
+          nonLatinOf[idList[k].index] = nonLatin[j]
           foldOf[idList[k].index] = folds.intern(UnsafeRawBufferPointer(rebasing: a[start..<e]))
           start = e
           k += 1
@@ -250,6 +260,7 @@ struct ContactKeys: Sendable {
     given = [StringID](repeating: .absent, count: n)
     givenCanonical = given
     family = given
+    nonLatinName = [Bool](repeating: false, count: n)
     nameKey = [UInt64](repeating: 0, count: n)
     for r in 0..<n {
       var g = foldOf[gCol[r].index], f = foldOf[fCol[r].index]
@@ -259,6 +270,8 @@ struct ContactKeys: Sendable {
       }
       given[r] = g
       family[r] = f
+      nonLatinName[r] = nonLatinOf[gCol[r].index] || nonLatinOf[fCol[r].index]
+        || (gCol[r].isAbsent && fCol[r].isAbsent && nonLatinOf[fullCol[r].index])
       givenCanonical[r] = canonical(g)
     }
     // Token sums over the final fold pool: every token through the

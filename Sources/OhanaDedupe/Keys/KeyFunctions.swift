@@ -9,36 +9,45 @@ enum KeyFunctions {
 
   // MARK: Phones
 
-  /// The phone key: the national significant number of the E.164 form
-  /// (`+1 (312) 644-3332`, `312.644.3332` and `0013126443332` all give
-  /// 3126443332), as an integer without leading zeros. Leaving the country
-  /// code out lets a national number read with a wrong region still meet
-  /// its international form. A value the parser rejects falls back to its
-  /// digits (leading zeros dropped). 0 = no key (fewer than 5 digits).
+  /// The phone key: the last nine digits of the national significant
+  /// number of the number's E.164 form, as an integer (`+1 (312) 644-3332`,
+  /// `312.644.3332` and `0013126443332` all give 126443332). Leaving out the country code and keeping a
+  /// suffix makes the key independent of the region guess: a national number
+  /// read with the wrong default region (`180-1200-3670` read as US loses a
+  /// "trunk" 1, `8 (925) 555-48-25` keeps Russia's trunk 8) still meets its
+  /// international form, while nine digits stay specific (about one chance
+  /// in a thousand that two of a million numbers share one by accident, and
+  /// the scorer still needs the names to agree). `00` before a country code
+  /// is read as `+` (the IDD of most of the world). A value the parser
+  /// rejects falls back to its digits. 0 = no key (fewer than 5 digits).
   static func phoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
+    // Skip spaces and punctuation to see whether the value starts with 00.
+    var i = 0
+    while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x28 || bytes[i] == 0x2D) { i += 1 }
+    if i + 2 < bytes.count && bytes[i] == 0x30 && bytes[i + 1] == 0x30 && bytes[i + 2] != 0x30 {
+      var plus: [UInt8] = [0x2B]
+      plus.append(contentsOf: bytes[(i + 2)...])
+      if let n = try? phoneEngine.parse(utf8: plus, defaultRegion: region), n.nationalNumber >= 10_000 {
+        return n.nationalNumber % 1_000_000_000
+      }
+    }
     if let n = try? phoneEngine.parse(utf8: bytes, defaultRegion: region), n.nationalNumber >= 10_000 {
-      return n.nationalNumber
+      return n.nationalNumber % 1_000_000_000
     }
     return digitsKey(bytes)
   }
 
-  /// Digits of `bytes` (ASCII digits only), leading zeros dropped, as an integer
-  /// (a hash past 18 digits); 0 when there are fewer than 5 digits.
+  /// The last nine ASCII digits of `bytes` as an integer (leading zeros
+  /// dropped); 0 when there are fewer than 5 significant digits.
   static func digitsKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var value: UInt64 = 0
     var count = 0
-    var hashed: UInt64 = 0
     for b in bytes where b >= 0x30 && b <= 0x39 {
       if count == 0 && b == 0x30 { continue }
       count += 1
-      if count <= 18 {
-        value = value * 10 + UInt64(b - 0x30)
-      } else {
-        hashed = Hash64.combine(hashed == 0 ? value : hashed, UInt64(b))
-      }
+      value = (value * 10 + UInt64(b - 0x30)) % 1_000_000_000
     }
-    if count < 5 { return 0 }
-    return count > 18 ? (hashed | 1 << 63) : value
+    return count < 5 || value < 10_000 ? 0 : value
   }
 
   /// `normalizePhone` for callers outside the passes: the E.164 form, or

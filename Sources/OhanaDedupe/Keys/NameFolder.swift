@@ -35,6 +35,17 @@ final class NameFolder: Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
+  /// Whether `bytes` (UTF-8) hold a letter outside ASCII and the Latin
+  /// blocks (Latin-1, Latin Extended-A/B, Latin Extended Additional).
+  static func hasNonLatinLetters(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars where scalar.value >= 0x80 {
+      let v = scalar.value
+      let latin = (0xC0...0x24F).contains(v) || (0x1E00...0x1EFF).contains(v)
+      if !latin && scalar.properties.isAlphabetic { return true }
+    }
+    return false
+  }
+
   /// Lower-case ASCII letters and digits, other bytes separate tokens.
   static func asciiTokens(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
     let start = out.count

@@ -32,7 +32,7 @@ public struct DedupeConfiguration: Sendable, Hashable {
   public init(
     defaultRegion: String = "US",
     maxBlockSize: Int = 50,
-    threshold: Double = 2,
+    threshold: Double = 3,
     linkThreshold: Double = 0,
     maxClusterSize: Int = 16,
     estimateWeights: Bool = false,

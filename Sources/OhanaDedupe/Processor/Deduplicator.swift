@@ -28,6 +28,28 @@ public struct Deduplicator: Sendable {
     return findDuplicates(keys: keys)
   }
 
+  /// Every candidate pair (sharing a blocking key, blocks capped) with its
+  /// comparison vector and weight, before the threshold and the chaining
+  /// guard: for tuning and for explaining a non-match.
+  public func candidatePairs(in table: ContactTable) -> [MatchedPair] {
+    let keys = ContactKeys(table: table, configuration: configuration)
+    var stats = DedupeResult.Statistics()
+    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    let scorer = PairScorer(keys: keys)
+    var model = self.model
+    if configuration.estimateWeights {
+      var counts = [Int](repeating: 0, count: ComparisonVector.space)
+      for p in pairs { counts[Int(scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue)] += 1 }
+      model = model.estimate(from: counts)
+    }
+    let table = model.weightTable()
+    return pairs.map { p in
+      let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
+      let v = scorer.vector(a, b)
+      return MatchedPair(first: a, second: b, weight: Double(table[Int(v.rawValue)]), vector: v, sharedKeys: sharedKeys(keys, a, b, v))
+    }
+  }
+
   func findDuplicates(keys: ContactKeys) -> DedupeResult {
     var stats = DedupeResult.Statistics()
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)

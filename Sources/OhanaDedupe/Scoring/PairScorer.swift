@@ -20,6 +20,13 @@ struct PairScorer: Sendable {
         let sf = nameLevel(fa, fa, gb, cb, arena, ends)
         if sg >= 1 && sg <= 2 && sf >= 1 && sf <= 2 { gl = sg; fl = sf }
       }
+      // One name in Latin and the other transliterated from another script:
+      // ICU's romanization is not the one people write (田中 → "tian zhong",
+      // not "tanaka"), so a disagreement says nothing.
+      if keys.nonLatinName[a] != keys.nonLatinName[b] {
+        if gl >= 3 { gl = 0 }
+        if fl >= 3 { fl = 0 }
+      }
       v[.givenName] = gl
       v[.familyName] = fl
     }
