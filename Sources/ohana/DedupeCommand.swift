@@ -42,6 +42,9 @@ extension OhanaCommand {
     @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported.")
     var maxBlock: Int = 50
 
+    @Flag(help: "Also print the time of every stage.")
+    var verbose = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -61,8 +64,7 @@ extension OhanaCommand {
         var config = DedupeConfiguration(defaultRegion: region.uppercased(), maxBlockSize: maxBlock, estimateWeights: em)
         if let threshold { config.threshold = threshold }
         let dedupe = Deduplicator(configuration: config)
-        let result = dedupe.findDuplicates(in: table)
-        let merged = dedupe.merge(table, result)
+        let (result, merged) = dedupe.deduplicate(table)
         let dedupeDone = Clock.seconds()
         try ContactFiles.write(Frame(table: merged), format: format, to: output.output)
         if let clusters { try writeClusters(table, result, to: clusters) }
@@ -78,6 +80,12 @@ extension OhanaCommand {
               + "\(s.pairsRefusedByGuard) refused by the chaining guard, \(s.cappedBlocks) blocks capped; "
               + "read \(formatSeconds(readDone - start)) s, dedupe \(formatSeconds(dedupeDone - readDone)) s, "
               + "total \(formatSeconds(Clock.seconds() - start)) s\n")
+          if verbose {
+            let stages = ["keys", "blocking", "scoring", "em", "clustering", "merge"].compactMap { name in
+              s.timings[name].map { "\(name) \(formatSeconds($0)) s" }
+            }
+            StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
+          }
         }
       }
     }

@@ -96,8 +96,54 @@ enum KeyFunctions {
   }
 
   static func emailKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    let n = normalizeEmail(bytes)
-    return n.isEmpty ? 0 : Hash64.hash(n, seed: 0xE)
+    var ascii = true
+    for b in bytes where b >= 0x80 { ascii = false; break }
+    if !ascii || bytes.count > 320 {
+      let n = normalizeEmail(bytes)
+      return n.isEmpty ? 0 : Hash64.hash(n, seed: 0xE)
+    }
+    // ASCII: the same normalization into a stack buffer, no allocation.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count + 8) { buf in
+      var lo = 0, hi = bytes.count
+      while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 || bytes[lo] == 0x3C { lo += 1 }
+      while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 || bytes[hi - 1] == 0x3E { hi -= 1 }
+      if hi - lo >= 7 {
+        var m = true
+        for (i, c) in "mailto:".utf8.enumerated() where bytes[lo + i] | 0x20 != c && bytes[lo + i] != c { m = false; break }
+        if m { lo += 7 }
+      }
+      var at = -1
+      for i in lo..<max(lo, hi) where bytes[i] == 0x40 { at = i }
+      guard at > lo, at < hi - 1 else { return 0 }
+      @inline(__always) func lower(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
+      // Domain, lower-cased; googlemail.com is gmail.com.
+      var dn = 0
+      let domainStart = at + 1
+      func domainIs(_ name: StaticString) -> Bool {
+        guard hi - domainStart == name.utf8CodeUnitCount else { return false }
+        let p = name.utf8Start
+        for i in 0..<(hi - domainStart) where lower(bytes[domainStart + i]) != p[i] { return false }
+        return true
+      }
+      let gmail = domainIs("gmail.com") || domainIs("googlemail.com")
+      var n = 0
+      for i in lo..<at {
+        let b = lower(bytes[i])
+        if b == 0x2B { break }
+        if gmail && b == 0x2E { continue }
+        buf[n] = b
+        n += 1
+      }
+      if n == 0 { return 0 }
+      buf[n] = 0x40
+      n += 1
+      if gmail {
+        for c in "gmail.com".utf8 { buf[n] = c; n += 1 }
+      } else {
+        for i in domainStart..<hi { buf[n] = lower(bytes[i]); n += 1; dn += 1 }
+      }
+      return Hash64.hash(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buf)[0..<n]), seed: 0xE)
+    }
   }
 
   static func normalizeEmail(_ string: String) -> String {

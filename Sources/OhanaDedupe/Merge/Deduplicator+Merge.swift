@@ -66,28 +66,42 @@ extension Deduplicator {
     var uidBytes: [UInt8] = []
     let attrs = ContactAttribute.allCases
     let nameAttrs: [ContactAttribute] = [.fullName, .givenName, .familyName, .middleName, .prefix, .suffix]
+    let columns = table.attributes
+    var isNameAttr = [Bool](repeating: false, count: attrs.count)
+    for a in nameAttrs { isNameAttr[a.rawValue] = true }
+    let uidColumn = table[.uid]
+    let fieldKinds = table.fields.kind, fieldLabels = table.fields.label, fieldValues = table.fields.value
+    let fieldGroups = table.fields.group, fieldParameters = table.fields.parameters
+    let addressColumns = table.addresses.columns
+    var order: [Int32] = []
+    var addressValues = [StringID](repeating: .absent, count: addressColumns.count)
     for c in 0..<n where Int(result.clusterOf[c]) == c {
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
       // The most complete member, and the most complete name.
-      var best = c, bestScore = -1, nameBest = c, nameScore = (-1, -1)
-      for m32 in group {
-        let m = Int(m32)
-        var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
-        for a in attrs where table[a][m].isPresent { s += 1 }
-        if s > bestScore { best = m; bestScore = s }
-        var parts = 0
-        for a in nameAttrs where table[a][m].isPresent { parts += 1 }
-        let ns = (parts, table.pool.length(of: table[.fullName][m]))
-        if ns > nameScore { nameBest = m; nameScore = ns }
+      var best = c, nameBest = c
+      if group.count > 1 {
+        var bestScore = -1, nameScore = (-1, -1)
+        for m32 in group {
+          let m = Int(m32)
+          var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
+          var parts = 0
+          for a in 0..<columns.count where columns[a][m].isPresent {
+            s += 1
+            if isNameAttr[a] { parts += 1 }
+          }
+          if s > bestScore { best = m; bestScore = s }
+          let ns = (parts, table.pool.length(of: columns[ContactAttribute.fullName.rawValue][m]))
+          if ns > nameScore { nameBest = m; nameScore = ns }
+        }
       }
       b.beginContact(sourceLine: Int(table.sourceLine[best]))
-      for a in attrs {
-        let isName = nameAttrs.contains(a)
-        var v = table[a][isName ? nameBest : best]
-        if v.isAbsent && !isName {
-          for m in group where table[a][Int(m)].isPresent { v = table[a][Int(m)]; break }
+      for a in 0..<columns.count {
+        let isName = isNameAttr[a]
+        var v = columns[a][isName ? nameBest : best]
+        if v.isAbsent && !isName && group.count > 1 {
+          for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
         }
-        b.set(a, v)
+        if v.isPresent, let attribute = ContactAttribute(rawValue: a) { b.set(attribute, v) }
       }
       // Photo: the most complete member's, else the first.
       var photoOwner = -1
@@ -99,20 +113,22 @@ extension Deduplicator {
         table.blobs.withData(id) { b.setPhoto($0, mediaType: table.blobs.mediaType(id)) }
       }
       // Fields, the most complete member first, then the others in row order.
+      order.removeAll(keepingCapacity: true)
+      order.append(Int32(best))
+      for m in group where Int(m) != best { order.append(m) }
       seen.removeAll(keepingCapacity: true)
-      let order = [Int32(best)] + group.filter { Int($0) != best }
       for m in order {
         for f in table.fieldRange(of: Int(m)) {
-          let kind = table.fields.kind[f]
+          let kind = fieldKinds[f]
           let k = keys.fieldKeys[f]
           let key = k != 0
             ? Hash64.combine(k, UInt64(kind.rawValue))
-            : Hash64.combine(UInt64(table.fields.value[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
+            : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
           if seen.contains(key) { continue }
           seen.append(key)
           b.appendField(
-            kind: kind, label: table.fields.label[f], value: table.fields.value[f],
-            group: table.fields.group[f], parameters: table.fields.parameters[f])
+            kind: kind, label: fieldLabels[f], value: fieldValues[f],
+            group: fieldGroups[f], parameters: fieldParameters[f])
         }
       }
       seen.removeAll(keepingCapacity: true)
@@ -121,7 +137,8 @@ extension Deduplicator {
           let key = keys.addressKeys[a]
           if seen.contains(key) { continue }
           seen.append(key)
-          b.appendAddress(table.addresses.columns.map { $0[a] })
+          for i in 0..<addressColumns.count { addressValues[i] = addressColumns[i][a] }
+          b.appendAddress(addressValues)
         }
       }
       seen.removeAll(keepingCapacity: true)
@@ -136,21 +153,22 @@ extension Deduplicator {
         }
       }
       b.endContact()
-      // Provenance.
+      mergedCounts.append(Int64(group.count))
+      if group.count == 1 {
+        // Provenance of a contact alone: its own uid, already in the pool.
+        sourceUIDs.append(uidColumn[c])
+        reasons.append(.absent)
+        continue
+      }
       uidBytes.removeAll(keepingCapacity: true)
       for m in group {
-        let u = table[.uid][Int(m)]
+        let u = uidColumn[Int(m)]
         if u.isAbsent { continue }
         if !uidBytes.isEmpty { uidBytes.append(0x2C) }
         table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
       }
       sourceUIDs.append(uidBytes.withUnsafeBytes { b.pool.intern($0) })
-      mergedCounts.append(Int64(group.count))
-      if group.count > 1 {
-        reasons.append(b.pool.intern(Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1)))
-      } else {
-        reasons.append(.absent)
-      }
+      reasons.append(b.pool.intern(Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1)))
     }
     var merged = b.build()
     merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))

@@ -23,9 +23,7 @@ public struct Dedupe: PostProcessor {
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     let table = frame.materialized()
     let dedupe = Deduplicator(configuration: configuration)
-    let keys = ContactKeys(table: table, configuration: configuration)
-    let result = dedupe.findDuplicates(keys: keys)
-    let merged = dedupe.merge(table, result, keys: keys)
+    let (result, merged) = dedupe.deduplicate(table)
     Self.report(result, to: context)
     return Frame(table: merged)
   }

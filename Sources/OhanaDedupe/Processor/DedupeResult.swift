@@ -48,6 +48,8 @@ public struct DedupeResult: Sendable {
     /// Clusters of two or more contacts, and the contacts in them.
     public var clusters = 0
     public var contactsInClusters = 0
+    /// Seconds per stage (keys, blocking, scoring, em, clustering, merge).
+    public var timings: [String: Double] = [:]
   }
 
   /// The number of contacts after merging.

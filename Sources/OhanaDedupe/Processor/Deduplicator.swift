@@ -28,6 +28,26 @@ public struct Deduplicator: Sendable {
     return findDuplicates(keys: keys)
   }
 
+  /// Finds the clusters of `table` and merges them: ``findDuplicates(in:)``
+  /// then ``merge(_:_:)``, computing the keys once.
+  public func deduplicate(_ table: ContactTable) -> (result: DedupeResult, merged: ContactTable) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let keys = ContactKeys(table: table, configuration: configuration)
+    let keysDone = clock.now
+    var result = findDuplicates(keys: keys)
+    let found = clock.now
+    let merged = merge(table, result, keys: keys)
+    let end = clock.now
+    result.statistics.timings["keys"] = Self.seconds(keysDone - start)
+    result.statistics.timings["merge"] = Self.seconds(end - found)
+    return (result, merged)
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+
   /// Every candidate pair (sharing a blocking key, blocks capped) with its
   /// comparison vector and weight, before the threshold and the chaining
   /// guard: for tuning and for explaining a non-match.
@@ -50,18 +70,35 @@ public struct Deduplicator: Sendable {
     }
   }
 
+  /// The vector stored for a pair that stopped early (never a real vector,
+  /// and out of the weight table: it is
+  /// checked explicitly).
+  static let unreachable = UInt32.max
+
   func findDuplicates(keys: ContactKeys) -> DedupeResult {
+    let clock = ContinuousClock()
+    var t = clock.now
     var stats = DedupeResult.Statistics()
+    func lap(_ name: String) {
+      let now = clock.now
+      stats.timings[name] = Self.seconds(now - t)
+      t = now
+    }
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    lap("blocking")
     stats.pairsCompared = pairs.count
     let scorer = PairScorer(keys: keys)
 
-    // Comparison vectors of every candidate pair, in parallel.
+    // Comparison vectors of every candidate pair, in parallel. Without EM,
+    // pairs that cannot reach the threshold stop after phones and e-mails
+    // (their vector keeps only those two levels: it is never accepted).
+    let bound = configuration.estimateWeights ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
     let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range -> [UInt32] in
       var out = [UInt32](repeating: 0, count: range.count)
       for i in range {
         let p = pairs[i]
-        out[i - range.lowerBound] = scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue
+        let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
+        out[i - range.lowerBound] = scorer.vector(a, b, bound: bound)?.rawValue ?? Self.unreachable
       }
       return out
     }
@@ -69,18 +106,20 @@ public struct Deduplicator: Sendable {
     vectors.reserveCapacity(pairs.count)
     for c in chunks { vectors.append(contentsOf: c) }
 
+    lap("scoring")
     var model = self.model
     if configuration.estimateWeights {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for v in vectors { counts[Int(v)] += 1 }
       model = model.estimate(from: counts)
+      lap("em")
     }
     let table = model.weightTable()
 
     // Accepted pairs, strongest first.
     let threshold = Float(configuration.threshold)
     var accepted: [(pair: UInt64, weight: Float, vector: UInt32)] = []
-    for i in 0..<pairs.count {
+    for i in 0..<pairs.count where vectors[i] != Self.unreachable {
       let w = table[Int(vectors[i])]
       if w >= threshold { accepted.append((pairs[i], w, vectors[i])) }
     }
@@ -104,6 +143,7 @@ public struct Deduplicator: Sendable {
       }
     }
     let clusterOf = clustering.clusterIDs()
+    lap("clustering")
     var sizes = [Int32](repeating: 0, count: keys.count)
     for c in clusterOf { sizes[Int(c)] += 1 }
     for s in sizes where s > 1 {

@@ -7,6 +7,17 @@ struct PairScorer: Sendable {
 
   init(keys: ContactKeys) { self.keys = keys }
 
+  /// The vector of a pair, or nil when the phone and e-mail levels alone
+  /// already keep the weight below `threshold` whatever the other
+  /// comparisons say (`restMaximum[p][e]`: the best weight the rest can add).
+  /// Most candidate pairs (namesakes) end here, before any name is compared.
+  func vector(_ a: Int, _ b: Int, bound: ScoreBound) -> ComparisonVector? {
+    let p = overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
+    let e = overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
+    if bound.cannotReach(phone: p, email: e) { return nil }
+    return vector(a, b)
+  }
+
   func vector(_ a: Int, _ b: Int) -> ComparisonVector {
     var v = ComparisonVector(rawValue: 0)
     keys.folds.withStorage { arena, ends in
@@ -85,4 +96,32 @@ struct PairScorer: Sendable {
     }
     return samePostcode ? 2 : 3
   }
+}
+
+/// For the early exit of ``PairScorer/vector(_:_:bound:)``: whether a pair
+/// with given phone and e-mail levels can reach the threshold at all.
+struct ScoreBound: Sendable {
+  /// `reachable[phone * 3 + email]`.
+  private var reachable: [Bool]
+
+  init(model: FellegiSunterModel, threshold: Double) {
+    let w = model.weights
+    var rest = 0.0
+    for c in Comparison.allCases where c != .phone && c != .email {
+      rest += max(0, w[c.rawValue].max() ?? 0)
+    }
+    reachable = [Bool](repeating: true, count: 9)
+    for p in 0..<3 {
+      for e in 0..<3 {
+        reachable[p * 3 + e] = w[Comparison.phone.rawValue][p] + w[Comparison.email.rawValue][e] + rest >= threshold
+      }
+    }
+  }
+
+  /// Never exits early (to compute every vector, for EM or explanations).
+  static let none = ScoreBound()
+  private init() { reachable = [Bool](repeating: true, count: 9) }
+
+  @inline(__always)
+  func cannotReach(phone: Int, email: Int) -> Bool { !reachable[phone * 3 + email] }
 }
