@@ -80,3 +80,27 @@ import Testing
     #expect(r.clusterOf == [0, 0, 2])
   }
 }
+
+@Suite struct SketchTests {
+  @Test func manyPhonesFallBackToTheExactLists() {
+    // The shared number is the fifth of five: past the sketch's three slots.
+    let shared = "+1 312 644 3332"
+    let many = (0..<4).map { ContactField(kind: .phone, value: "+1 212 555 01\($0)\($0)") } + [ContactField(kind: .phone, value: shared)]
+    let contacts = [
+      Contact(uid: "a", givenName: "Ann", familyName: "Lee", fields: many),
+      Contact(uid: "b", givenName: "Ann", familyName: "Lee", fields: [ContactField(kind: .phone, value: shared)]),
+    ]
+    let r = Deduplicator().findDuplicates(in: ContactTable(contacts: contacts))
+    #expect(r.clusterOf == [0, 0])
+  }
+
+  @Test func sketchLevels() {
+    var a = ContactSketch(), b = ContactSketch()
+    #expect(ContactSketch.phoneLevel(a, b) == 0)
+    a.phoneCount = 1; a.setPhone(0, 7)
+    b.phoneCount = 2; b.setPhone(0, 8); b.setPhone(1, 7)
+    #expect(ContactSketch.phoneLevel(a, b) == 1)
+    b.setPhone(1, 9)
+    #expect(ContactSketch.phoneLevel(a, b) == 2)
+  }
+}

@@ -39,6 +39,10 @@ struct ContactKeys: Sendable {
   var addressKeys: [UInt64] = []
   /// Per fold id: hash sum of its tokens (order-free).
   var tokenSums: [UInt64] = []
+  /// Per contact: its first three phone keys and e-mail fingerprints in one
+  /// 32-byte record, so the scorer's first look at a pair reads one cache
+  /// line per side (see ``ContactSketch``).
+  var sketches: [ContactSketch] = []
 
   var count: Int { given.count }
 
@@ -141,6 +145,20 @@ struct ContactKeys: Sendable {
       Self.sortUnique(&emails, from: es)
       phoneOffsets.append(UInt32(truncatingIfNeeded: phones.count))
       emailOffsets.append(UInt32(truncatingIfNeeded: emails.count))
+    }
+
+    // Sketches.
+    sketches.reserveCapacity(n)
+    for r in 0..<n {
+      var sk = ContactSketch()
+      let pr = phones(of: r), er = emails(of: r)
+      sk.phoneCount = UInt8(min(pr.count, 255))
+      sk.emailCount = UInt8(min(er.count, 255))
+      var i = 0
+      for k in pr.prefix(3) { sk.setPhone(i, UInt32(truncatingIfNeeded: phones[k])); i += 1 }
+      i = 0
+      for k in er.prefix(3) { sk.setEmail(i, UInt32(truncatingIfNeeded: emails[k] >> 32)); i += 1 }
+      sketches.append(sk)
     }
 
     // Addresses.
@@ -297,5 +315,57 @@ struct ContactKeys: Sendable {
   private func tokenCount(_ id: StringID) -> Int {
     if id.isAbsent { return 0 }
     return folds.withBytes(of: id) { b in 1 + b.reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } }
+  }
+}
+
+/// The phone and e-mail evidence of one contact, packed: up to three phone
+/// keys (a phone key is below 10^9, so it fits 32 bits exactly) and up to
+/// three e-mail fingerprints (the high 32 bits of the e-mail hash). The
+/// scorer decides "nothing shared" from two sketches; a shared fingerprint,
+/// or more than three values, sends it to the exact lists.
+struct ContactSketch: Sendable {
+  var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0
+  var e0: UInt32 = 0, e1: UInt32 = 0, e2: UInt32 = 0
+  var phoneCount: UInt8 = 0
+  var emailCount: UInt8 = 0
+
+  mutating func setPhone(_ i: Int, _ v: UInt32) {
+    switch i {
+    case 0: p0 = v
+    case 1: p1 = v
+    default: p2 = v
+    }
+  }
+
+  mutating func setEmail(_ i: Int, _ v: UInt32) {
+    switch i {
+    case 0: e0 = v
+    case 1: e1 = v
+    default: e2 = v
+    }
+  }
+
+  /// 0 when a side has none, 2 when surely none is shared, 1 when one may
+  /// be (exactly shared, a fingerprint collision, or more than three).
+  @inline(__always)
+  static func phoneLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
+    if a.phoneCount == 0 || b.phoneCount == 0 { return 0 }
+    if a.phoneCount > 3 || b.phoneCount > 3 { return 1 }
+    return share(a.p0, a.p1, a.p2, Int(a.phoneCount), b.p0, b.p1, b.p2, Int(b.phoneCount)) ? 1 : 2
+  }
+
+  @inline(__always)
+  static func emailLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
+    if a.emailCount == 0 || b.emailCount == 0 { return 0 }
+    if a.emailCount > 3 || b.emailCount > 3 { return 1 }
+    return share(a.e0, a.e1, a.e2, Int(a.emailCount), b.e0, b.e1, b.e2, Int(b.emailCount)) ? 1 : 2
+  }
+
+  @inline(__always)
+  static func share(
+    _ a0: UInt32, _ a1: UInt32, _ a2: UInt32, _ na: Int, _ b0: UInt32, _ b1: UInt32, _ b2: UInt32, _ nb: Int
+  ) -> Bool {
+    func has(_ x: UInt32) -> Bool { x == b0 || (nb > 1 && x == b1) || (nb > 2 && x == b2) }
+    return has(a0) || (na > 1 && has(a1)) || (na > 2 && has(a2))
   }
 }

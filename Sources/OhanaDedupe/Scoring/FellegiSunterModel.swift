@@ -122,7 +122,9 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// `counts[v]` is the number of pairs with vector `v`.
   ///
   /// - Complexity: O(iterations × distinct vectors × comparisons).
-  public func estimate(from counts: [Int], iterations: Int = 40) -> FellegiSunterModel {
+  /// With `fixU` (as record-linkage tools do by default, u coming from
+  /// elsewhere), only m and lambda move.
+  public func estimate(from counts: [Int], iterations: Int = 40, fixU: Bool = false) -> FellegiSunterModel {
     var model = self
     let patterns = counts.indices.filter { counts[$0] > 0 }
     if patterns.isEmpty { return model }
@@ -157,7 +159,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
           // A little smoothing keeps a level that never occurs from
           // turning into an infinite weight.
           if ms > 0 { model.m[c.rawValue][l] = (mNum[c.rawValue][l] + 0.5) / (ms + 0.5 * Double(c.levelCount - 1)) }
-          if us > 0 { model.u[c.rawValue][l] = (uNum[c.rawValue][l] + 0.5) / (us + 0.5 * Double(c.levelCount - 1)) }
+          if us > 0 && !fixU { model.u[c.rawValue][l] = (uNum[c.rawValue][l] + 0.5) / (us + 0.5 * Double(c.levelCount - 1)) }
         }
       }
       model.lambda = min(0.999, max(0.001, matchTotal / max(total, 1)))

@@ -12,9 +12,16 @@ struct PairScorer: Sendable {
   /// comparisons say (`restMaximum[p][e]`: the best weight the rest can add).
   /// Most candidate pairs (namesakes) end here, before any name is compared.
   func vector(_ a: Int, _ b: Int, bound: ScoreBound) -> ComparisonVector? {
-    let p = overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
-    let e = overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
-    if bound.cannotReach(phone: p, email: e) { return nil }
+    let sa = keys.sketches[a], sb = keys.sketches[b]
+    let p = ContactSketch.phoneLevel(sa, sb)
+    let e = ContactSketch.emailLevel(sa, sb)
+    // A sketch's "maybe shared" (1) is settled by the exact lists below.
+    if (p != 1 && e != 1) && bound.cannotReach(phone: p, email: e) { return nil }
+    if bound.cannotReach(phone: p, email: e) {
+      let pe = p == 1 ? overlap(keys.phones, keys.phones(of: a), keys.phones(of: b)) : p
+      let ee = e == 1 ? overlap(keys.emails, keys.emails(of: a), keys.emails(of: b)) : e
+      if bound.cannotReach(phone: pe, email: ee) { return nil }
+    }
     return vector(a, b)
   }
 
