@@ -90,77 +90,16 @@ extension OhanaCommand {
       }
     }
 
-    private func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
-      let id = table[.uid][row]
-      if id.isAbsent { return Array("row-\(row + 1)".utf8) }
-      return table.pool.bytes(of: id)
-    }
-
     private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
       let out = try OutputFile(path: path)
-      var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
-      buf.reserveCapacity(1 << 20)
-      for r in 0..<table.rowCount {
-        appendCSVField(uid(table, r), to: &buf)
-        buf.append(0x2C)
-        appendCSVField(uid(table, Int(result.clusterOf[r])), to: &buf)
-        buf.append(0x0A)
-        if buf.count >= 1 << 20 { try out.write(buf); buf.removeAll(keepingCapacity: true) }
-      }
-      try out.write(buf)
+      try result.writeClustersCSV(table: table) { try out.write($0) }
       try out.commit()
     }
 
     private func writeExplain(_ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], to path: String) throws {
       let out = try OutputFile(path: path)
-      var buf: [UInt8] = []
-      for p in pairs {
-        var line = "{\"a\":" + jsonString(uid(table, p.first)) + ",\"b\":" + jsonString(uid(table, p.second))
-        line += ",\"cluster\":" + jsonString(uid(table, Int(clusterOf[p.first])))
-        line += ",\"weight\":" + Deduplicator.formatWeight(p.weight)
-        line += ",\"keys\":[" + BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }
-          .map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        line += ",\"levels\":{" + Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
-          .joined(separator: ",") + "}}\n"
-        buf.append(contentsOf: line.utf8)
-        if buf.count >= 1 << 20 { try out.write(buf); buf.removeAll(keepingCapacity: true) }
-      }
-      try out.write(buf)
+      try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table) { try out.write($0) }
       try out.commit()
-    }
-
-    private func appendCSVField(_ bytes: [UInt8], to buf: inout [UInt8]) {
-      if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-        buf.append(0x22)
-        for b in bytes {
-          if b == 0x22 { buf.append(0x22) }
-          buf.append(b)
-        }
-        buf.append(0x22)
-      } else {
-        buf.append(contentsOf: bytes)
-      }
-    }
-
-    private func jsonString(_ bytes: [UInt8]) -> String {
-      var s = "\""
-      for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-        switch scalar {
-        case "\"": s += "\\\""
-        case "\\": s += "\\\\"
-        case "\n": s += "\\n"
-        case "\r": s += "\\r"
-        case "\t": s += "\\t"
-        default:
-          if scalar.value < 0x20 {
-            let hex = String(scalar.value, radix: 16)
-            s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-          } else {
-            s.unicodeScalars.append(scalar)
-          }
-        }
-      }
-      return s + "\""
     }
   }
 }

@@ -119,3 +119,40 @@ import Testing
     #expect(out.table.rowCount == 0)
   }
 }
+
+@Suite struct OutputTests {
+  let contacts: [Contact] = [
+    Contact(uid: "a,1", givenName: "Ann", familyName: "Lee", birthday: "1970-01-01",
+            fields: [ContactField(kind: .phone, value: "312 644 3332"), ContactField(kind: .email, value: "ann@x.org")]),
+    Contact(givenName: "Zed", familyName: "Zulu"),
+    Contact(uid: "a\"2", givenName: "Anne", familyName: "Lee", birthday: "1970-01-01",
+            fields: [ContactField(kind: .phone, value: "+1 312 644 3332")]),
+  ]
+
+  func run() -> (ContactTable, DedupeResult) {
+    let table = ContactTable(contacts: contacts)
+    return (table, Deduplicator().findDuplicates(in: table))
+  }
+
+  @Test func clustersCSVListsEveryContact() {
+    let (table, r) = run()
+    var out: [UInt8] = []
+    r.writeClustersCSV(table: table) { out += $0 }
+    let text = String(decoding: out, as: UTF8.self)
+    #expect(text == "uid,cluster_id\n\"a,1\",\"a,1\"\nrow-2,row-2\n\"a\"\"2\",\"a,1\"\n")
+  }
+
+  @Test func explanationIsOneJSONLinePerPairWithoutPersonalData() {
+    let (table, r) = run()
+    var out: [UInt8] = []
+    r.writeExplanation(table: table) { out += $0 }
+    let text = String(decoding: out, as: UTF8.self)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(text.hasPrefix("{\"a\":\"a,1\",\"b\":\"a\\\"2\",\"cluster\":\"a,1\",\"weight\":"))
+    #expect(text.contains("\"keys\":[\"phone\",\"name\"]"))
+    #expect(text.contains("\"levels\":{\"given\":\"exact\",\"family\":\"exact\",\"phone\":\"shared\",\"email\":\"null\",\"birthday\":\"same\",\"address\":\"null\"}"))
+    // No names, phones or e-mails.
+    for secret in ["Ann", "Lee", "312", "x.org", "1970"] { #expect(!text.contains(secret), "\(secret)") }
+  }
+}

@@ -1,0 +1,98 @@
+import OhanaCore
+
+extension DedupeResult {
+  /// The uid of `row` (`row-N`, 1-based, when it has none).
+  static func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
+    let id = table[.uid][row]
+    if id.isAbsent { return Array("row-\(row + 1)".utf8) }
+    return table.pool.bytes(of: id)
+  }
+
+  /// `uid,cluster_id` for every input contact, header first: the cluster id
+  /// is the uid of the cluster's first contact (a contact alone has its
+  /// own). `sink` receives the CSV in pieces of about 1 MiB.
+  public func writeClustersCSV(table: ContactTable, to sink: ([UInt8]) throws -> Void) rethrows {
+    var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
+    buf.reserveCapacity(1 << 20)
+    for r in 0..<min(table.rowCount, clusterOf.count) {
+      Self.appendCSVField(Self.uid(table, r), to: &buf)
+      buf.append(0x2C)
+      Self.appendCSVField(Self.uid(table, Int(clusterOf[r])), to: &buf)
+      buf.append(0x0A)
+      if buf.count >= 1 << 20 {
+        try sink(buf)
+        buf.removeAll(keepingCapacity: true)
+      }
+    }
+    try sink(buf)
+  }
+
+  /// One JSON line per pair with its evidence and no personal data but the
+  /// uids: `{"a":…,"b":…,"cluster":…,"weight":9.50,"keys":["phone"],
+  /// "levels":{"given":"exact",…}}`.
+  public static func writeExplanation(
+    _ pairs: [MatchedPair], clusterOf: [Int32], table: ContactTable, to sink: ([UInt8]) throws -> Void
+  ) rethrows {
+    var buf: [UInt8] = []
+    buf.reserveCapacity(1 << 20)
+    for p in pairs {
+      buf.append(contentsOf: "{\"a\":".utf8)
+      appendJSONString(uid(table, p.first), to: &buf)
+      buf.append(contentsOf: ",\"b\":".utf8)
+      appendJSONString(uid(table, p.second), to: &buf)
+      buf.append(contentsOf: ",\"cluster\":".utf8)
+      appendJSONString(uid(table, Int(clusterOf[p.first])), to: &buf)
+      buf.append(contentsOf: ",\"weight\":\(Deduplicator.formatWeight(p.weight)),\"keys\":[".utf8)
+      let keys = BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map { "\"\($0)\"" }
+      buf.append(contentsOf: keys.joined(separator: ",").utf8)
+      buf.append(contentsOf: "],\"levels\":{".utf8)
+      let levels = Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
+      buf.append(contentsOf: levels.joined(separator: ",").utf8)
+      buf.append(contentsOf: "}}\n".utf8)
+      if buf.count >= 1 << 20 {
+        try sink(buf)
+        buf.removeAll(keepingCapacity: true)
+      }
+    }
+    try sink(buf)
+  }
+
+  /// The accepted pairs as JSON lines (see ``writeExplanation(_:clusterOf:table:to:)``).
+  public func writeExplanation(table: ContactTable, to sink: ([UInt8]) throws -> Void) rethrows {
+    try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, to: sink)
+  }
+
+  static func appendCSVField(_ bytes: [UInt8], to buf: inout [UInt8]) {
+    if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+      buf.append(0x22)
+      for b in bytes {
+        if b == 0x22 { buf.append(0x22) }
+        buf.append(b)
+      }
+      buf.append(0x22)
+    } else {
+      buf.append(contentsOf: bytes)
+    }
+  }
+
+  static func appendJSONString(_ bytes: [UInt8], to buf: inout [UInt8]) {
+    buf.append(0x22)
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      switch scalar {
+      case "\"": buf.append(contentsOf: "\\\"".utf8)
+      case "\\": buf.append(contentsOf: "\\\\".utf8)
+      case "\n": buf.append(contentsOf: "\\n".utf8)
+      case "\r": buf.append(contentsOf: "\\r".utf8)
+      case "\t": buf.append(contentsOf: "\\t".utf8)
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          buf.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        } else {
+          buf.append(contentsOf: String(scalar).utf8)
+        }
+      }
+    }
+    buf.append(0x22)
+  }
+}
