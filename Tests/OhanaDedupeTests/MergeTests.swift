@@ -156,3 +156,25 @@ import Testing
     for secret in ["Ann", "Lee", "312", "x.org", "1970"] { #expect(!text.contains(secret), "\(secret)") }
   }
 }
+
+@Suite struct LargeContactTests {
+  @Test func thousandsOfFieldsStayLinearAndCollapse() {
+    // Two records of one person, each with 3,000 e-mails (1,500 distinct
+    // after normalization, in different case) and 2,000 addresses.
+    func record(_ uid: String, upper: Bool) -> Contact {
+      var fields = [ContactField(kind: .phone, value: "+1 312 644 3332")]
+      for i in 0..<3000 {
+        let e = "user\(i % 1500)@example.org"
+        fields.append(ContactField(kind: .email, value: upper ? e.uppercased() : e))
+      }
+      let addresses = (0..<2000).map { PostalAddress(street: "\($0) Main St", postalCode: "60601") }
+      return Contact(uid: uid, givenName: "Ann", familyName: "Lee", fields: fields, addresses: addresses)
+    }
+    let table = ContactTable(contacts: [record("a", upper: false), record("b", upper: true)])
+    let (result, merged) = Deduplicator().deduplicate(table)
+    #expect(result.clusterOf == [0, 0])
+    let c = merged.contact(at: 0)
+    #expect(c.fields.filter { $0.kind == .email }.count == 1500)
+    #expect(c.addresses.count == 2000)
+  }
+}

@@ -62,7 +62,7 @@ extension Deduplicator {
     var sourceUIDs: [StringID] = []
     var reasons: [StringID] = []
     var mergedCounts: [Int64] = []
-    var seen: [UInt64] = []
+    var seen = SeenKeys()
     var uidBytes: [UInt8] = []
     let attrs = ContactAttribute.allCases
     let nameAttrs: [ContactAttribute] = [.fullName, .givenName, .familyName, .middleName, .prefix, .suffix]
@@ -116,7 +116,7 @@ extension Deduplicator {
       order.removeAll(keepingCapacity: true)
       order.append(Int32(best))
       for m in group where Int(m) != best { order.append(m) }
-      seen.removeAll(keepingCapacity: true)
+      seen.removeAll()
       for m in order {
         for f in table.fieldRange(of: Int(m)) {
           let kind = fieldKinds[f]
@@ -124,29 +124,26 @@ extension Deduplicator {
           let key = k != 0
             ? Hash64.combine(k, UInt64(kind.rawValue))
             : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
-          if seen.contains(key) { continue }
-          seen.append(key)
+          if !seen.insert(key) { continue }
           b.appendField(
             kind: kind, label: fieldLabels[f], value: fieldValues[f],
             group: fieldGroups[f], parameters: fieldParameters[f])
         }
       }
-      seen.removeAll(keepingCapacity: true)
+      seen.removeAll()
       for m in order {
         for a in table.addressRange(of: Int(m)) {
           let key = keys.addressKeys[a]
-          if seen.contains(key) { continue }
-          seen.append(key)
+          if !seen.insert(key) { continue }
           for i in 0..<addressColumns.count { addressValues[i] = addressColumns[i][a] }
           b.appendAddress(addressValues)
         }
       }
-      seen.removeAll(keepingCapacity: true)
+      seen.removeAll()
       for m in order {
         for x in table.extraRange(of: Int(m)) {
           let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
-          if seen.contains(key) { continue }
-          seen.append(key)
+          if !seen.insert(key) { continue }
           b.appendExtra(
             name: table.extras.name[x], group: table.extras.group[x],
             parameters: table.extras.parameters[x], value: table.extras.value[x])
@@ -195,5 +192,34 @@ extension Deduplicator {
     let v = Int(abs(scaled))
     let frac = v % 100
     return "\(sign)\(v / 100).\(frac < 10 ? "0" : "")\(frac)"
+  }
+}
+
+/// The normalized keys already taken for one merged contact: a short array
+/// scanned linearly (clusters are small), turning into a hash set past 32
+/// keys so that a contact with thousands of fields stays linear.
+struct SeenKeys {
+  private var small: [UInt64] = []
+  private var large: Set<UInt64> = []
+  private var usesSet = false
+
+  /// Inserts `key`; false when it was already there.
+  mutating func insert(_ key: UInt64) -> Bool {
+    if usesSet { return large.insert(key).inserted }
+    if small.contains(key) { return false }
+    small.append(key)
+    if small.count > 32 {
+      large = Set(small)
+      usesSet = true
+    }
+    return true
+  }
+
+  mutating func removeAll() {
+    small.removeAll(keepingCapacity: true)
+    if usesSet {
+      large.removeAll()
+      usesSet = false
+    }
   }
 }

@@ -91,12 +91,14 @@ struct PairScorer: Sendable {
     return 2
   }
 
+  /// Compares the first 16 addresses of each side (a bound, so that two
+  /// contacts with thousands of addresses cannot make one pair quadratic).
   func addressLevel(_ a: Int, _ b: Int) -> Int {
     let ra = keys.addresses(of: a), rb = keys.addresses(of: b)
     if ra.isEmpty || rb.isEmpty { return 0 }
     var samePostcode = false
-    for i in ra {
-      for j in rb {
+    for i in ra.prefix(16) {
+      for j in rb.prefix(16) {
         if keys.addresses[i] != 0 && keys.addresses[i] == keys.addresses[j] { return 1 }
         if keys.postcodes[i] == keys.postcodes[j] && keys.postcodes[i] != 0 { samePostcode = true }
       }
