@@ -4,7 +4,7 @@
 #
 # usage: Benchmarks/compare/dedupe/compare.sh [CONTACTS] [DUP_RATE] [SEED]
 #   defaults: 100000 0.2 7; issue 6's scale run: 1000000 0.1 11
-# env:   WORK=/tmp/ohana-dedupe-compare   SPLINK_THRESHOLDS=0.5,0.99,0.9999,0.999999
+# env:   WORK=/tmp/ohana-dedupe-compare   SPLINK_THRESHOLDS=0.99,0.9999,0.999999 SPLINK_MEMORY_LIMIT=6GB
 #        SKIP_SPLINK=1 to run ohana only
 #
 # Prints pairwise precision/recall/F1, wall time and peak memory
@@ -16,7 +16,7 @@ SEED=${3:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 WORK=${WORK:-/tmp/ohana-dedupe-compare}
-THRESHOLDS=${SPLINK_THRESHOLDS:-0.5,0.99,0.9999,0.999999}
+THRESHOLDS=${SPLINK_THRESHOLDS:-0.99,0.9999,0.999999}
 mkdir -p "$WORK"
 
 (cd "$ROOT" && swift build -c release --product ohana >/dev/null)
