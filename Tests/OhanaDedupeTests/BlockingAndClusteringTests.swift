@@ -18,6 +18,27 @@ import Testing
     #expect(result.mergedCount == 20000)
   }
 
+  @Test func bulkIdenticalRecordsStillMeetInsideACappedBlock() {
+    // 1,000 copies of one contact: every key's block is capped; the sorted
+    // neighbourhood on the name key pairs each with its next rows, and the
+    // chaining guard cuts clusters at maxClusterSize.
+    let c = Contact(givenName: "Ann", familyName: "Lee",
+                    fields: [ContactField(kind: .phone, value: "312 644 3332"), ContactField(kind: .email, value: "a@x.org")])
+    let contacts = (0..<1000).map { i -> Contact in
+      var d = c
+      d.uid = "u\(i)"
+      return d
+    }
+    let config = DedupeConfiguration(maxBlockSize: 50, maxClusterSize: 16)
+    let result = Deduplicator(configuration: config).findDuplicates(in: ContactTable(contacts: contacts))
+    #expect(result.statistics.cappedBlocks == 3)
+    #expect(result.statistics.pairsCompared <= 1000 * Blocking.neighbours)
+    var sizes: [Int32: Int] = [:]
+    for id in result.clusterOf { sizes[id, default: 0] += 1 }
+    #expect(sizes.values.allSatisfy { $0 <= 16 })
+    #expect(result.mergedCount <= 1000 / 16 + 1)
+  }
+
   @Test func pairsSharingSeveralKeysAreComparedOnce() {
     let c = Contact(givenName: "Ann", familyName: "Lee",
                     fields: [ContactField(kind: .phone, value: "312 644 3332"), ContactField(kind: .email, value: "a@x.org")],

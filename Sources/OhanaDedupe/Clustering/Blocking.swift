@@ -4,11 +4,21 @@
 /// key, postcode+street keys), packed as `hash bits | row bits` into one
 /// `UInt64`; a radix sort brings rows with the same key together, and each
 /// block of at most `maxBlockSize` rows yields its pairs. Larger blocks are
-/// skipped and counted. Pairs are packed `low row << 32 | high row`, sorted
-/// and made unique, so a pair sharing several keys is compared once.
+/// not compared all against all: they are counted as capped, and within
+/// them only rows that also share the name key are paired, each with its
+/// next ``neighbours`` rows in that order (a sorted neighbourhood), so a
+/// bulk of identical records or a switchboard shared by namesakes still
+/// meets while no block grows quadratic. Pairs are packed
+/// `low row << 32 | high row`, sorted and made unique, so a pair sharing
+/// several keys is compared once.
 ///
-/// - Complexity: O(keys + pairs); pairs ≤ keys × maxBlockSize / 2.
+/// - Complexity: O(keys + pairs); pairs ≤ keys × maxBlockSize / 2 plus
+///   rows in capped blocks × neighbours.
 enum Blocking {
+  /// In a capped block, how many following rows with the same name key
+  /// each row is paired with.
+  static let neighbours = 4
+
   static func candidatePairs(
     keys: ContactKeys, configuration: DedupeConfiguration, statistics: inout DedupeResult.Statistics
   ) -> [UInt64] {
@@ -41,6 +51,7 @@ enum Blocking {
     let cap = max(2, configuration.maxBlockSize)
     var start = 0
     let keyMask = ~rowMask
+    var scratch: [(UInt64, UInt64)] = []
     while start < entries.count {
       let k = entries[start] & keyMask
       var end = start + 1
@@ -50,6 +61,24 @@ enum Blocking {
       if size > cap {
         statistics.cappedBlocks += 1
         statistics.rowsInCappedBlocks += size
+        // Sorted neighbourhood on the name key inside the capped block.
+        scratch.removeAll(keepingCapacity: true)
+        for i in start..<end {
+          let row = entries[i] & rowMask
+          let nk = keys.nameKey[Int(row)]
+          if nk != 0 { scratch.append((nk, row)) }
+        }
+        scratch.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var i = 0
+        while i < scratch.count {
+          var j = i + 1
+          while j < scratch.count && j <= i + neighbours && scratch[j].0 == scratch[i].0 {
+            let a = scratch[i].1, b = scratch[j].1
+            if a != b { pairs.append(min(a, b) << 32 | max(a, b)) }
+            j += 1
+          }
+          i += 1
+        }
       } else if size > 1 {
         for i in start..<(end - 1) {
           let a = entries[i] & rowMask
