@@ -5,7 +5,7 @@
 /// `UInt64`; a radix sort brings rows with the same key together, and each
 /// block of at most `maxBlockSize` rows yields its pairs. Larger blocks are
 /// not compared all against all: they are counted as capped, and within
-/// them only rows that also share the name key are paired, each with its
+/// them only rows that also share the name key and first phone are paired, each with its
 /// next ``neighbours`` rows in that order (a sorted neighbourhood), so a
 /// bulk of identical records or a switchboard shared by namesakes still
 /// meets while no block grows quadratic. Pairs are packed
@@ -61,12 +61,13 @@ enum Blocking {
       if size > cap {
         statistics.cappedBlocks += 1
         statistics.rowsInCappedBlocks += size
-        // Sorted neighbourhood on the name key inside the capped block.
+        // Sorted neighbourhood inside the capped block, on the name key and
+        // first phone together (namesakes with other phones stay apart).
         scratch.removeAll(keepingCapacity: true)
         for i in start..<end {
           let row = entries[i] & rowMask
           let nk = keys.nameKey[Int(row)]
-          if nk != 0 { scratch.append((nk, row)) }
+          if nk != 0 { scratch.append((Hash64.combine(nk, UInt64(keys.sketches[Int(row)].p0)), row)) }
         }
         scratch.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var i = 0
