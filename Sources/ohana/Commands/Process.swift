@@ -35,7 +35,14 @@ extension OhanaCommand {
         let result = try ContactFiles.read(input, quiet: global.quiet)
         let readDone = Clock.seconds()
 
-        let pipeline = Pipeline(processing.stages(), disabled: Set(processing.disable))
+        let stages = processing.stages()
+        let pipeline = Pipeline(stages, disabled: Set(processing.disable))
+        let unknown = Set(processing.disable).subtracting(stages.map(\.name))
+        if !global.quiet {
+          for name in unknown.sorted() {
+            StandardError.write("warning: --disable \(name) matches no stage of this run\n")
+          }
+        }
         let frame: Frame
         let run: RunReport
         do {
