@@ -60,6 +60,8 @@ struct VCardCardParser {
     self.fallbackCharset = Array(fallbackCharset.utf8)
   }
 
+  private static let nameColumns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+  private static let orgColumns: [ContactAttribute] = [.organization, .department]
   private static let v21: [UInt8] = Array("2.1".utf8)
   private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
   private static let b: [UInt8] = Array("B".utf8)
@@ -70,12 +72,34 @@ struct VCardCardParser {
 
   @inline(__always)
   private mutating func intern(_ bytes: ArraySlice<UInt8>) -> StringID {
-    bytes.withUnsafeBytes { builder.pool.intern($0) }
+    if bytes.isEmpty { return .absent }
+    return bytes.withUnsafeBytes { builder.pool.intern($0) }
+  }
+
+  /// A text value: unescaped (3.0 / 4.0) or CRLF-normalized (2.1); interned
+  /// straight from the card when there is nothing to change.
+  private mutating func internText(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    text.removeAll(keepingCapacity: true)
+    if legacy {
+      VCardEscaping.copyLegacyText(v, into: &text)
+    } else {
+      VCardEscaping.unescapeText(v, into: &text)
+    }
+    return intern(text)
+  }
+
+  private mutating func internComponent(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    text.removeAll(keepingCapacity: true)
+    VCardEscaping.unescapeComponent(v, legacy: legacy, into: &text)
+    return intern(text)
   }
 
   @inline(__always)
   private mutating func intern(_ bytes: [UInt8]) -> StringID {
-    bytes.withUnsafeBytes { builder.pool.intern($0) }
+    if bytes.isEmpty { return .absent }
+    return bytes.withUnsafeBytes { builder.pool.intern($0) }
   }
 
   mutating func fail(_ line: Int, _ reason: String) {
@@ -148,23 +172,23 @@ struct VCardCardParser {
     }
 
     // Value bytes: quoted-printable, then charset.
-    value.removeAll(keepingCapacity: true)
     var decoded = false
+    var v = bytes[p.value]
     if isQP {
-      guard QuotedPrintable.decode(bytes[p.value], into: &value) else { return "invalid quoted-printable value" }
+      value.removeAll(keepingCapacity: true)
+      guard QuotedPrintable.decode(v, into: &value) else { return "invalid quoted-printable value" }
       decoded = true
-    } else {
-      value.append(contentsOf: bytes[p.value])
+      v = value[...]
     }
     let charsetIndex = params.index(of: VCardParameters.charsetName)
     if let ci = charsetIndex, ci < 64 { skip |= 1 << UInt64(ci) }
-    if !isBase64 && !value.isASCII && !UTF8Validation.isValid(value) {
+    if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let ci = charsetIndex, let v = params.valueSpans[ci].first {
-        let name = params.bytes[params.values[v]]
+      if let ci = charsetIndex, let vi = params.valueSpans[ci].first {
+        let name = params.bytes[params.values[vi]]
         do {
-          try Charset.toUTF8(value, charset: name, into: &scratch)
+          try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -172,7 +196,7 @@ struct VCardCardParser {
       }
       if !converted, let hint = charsetHint(bytes, legacy: legacy) {
         do {
-          try Charset.toUTF8(value, charset: hint, into: &scratch)
+          try Charset.toUTF8(v, charset: hint, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -180,12 +204,13 @@ struct VCardCardParser {
       }
       if !converted {
         do {
-          try Charset.toUTF8(value, charset: fallbackCharset, into: &scratch)
+          try Charset.toUTF8(v, charset: fallbackCharset, into: &scratch)
         } catch {
           return "value is not valid in any known charset"
         }
       }
       swap(&value, &scratch)
+      v = value[...]
       decoded = true
     }
 
@@ -203,13 +228,7 @@ struct VCardCardParser {
       default: attribute = .note
       }
       if builder.value(attribute).isPresent || !p.group.isEmpty { break }
-      text.removeAll(keepingCapacity: true)
-      if legacy {
-        VCardEscaping.copyLegacyText(value[...], into: &text)
-      } else {
-        VCardEscaping.unescapeText(value[...], into: &text)
-      }
-      builder.set(attribute, intern(text))
+      builder.set(attribute, internText(v, legacy: legacy))
       return nil
     case .name:
       if builder.value(.familyName).isPresent || builder.value(.givenName).isPresent
@@ -218,28 +237,24 @@ struct VCardCardParser {
       {
         break
       }
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 5)
-      let columns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+      let parts = VCardEscaping.splitStructured(v, maxParts: 5)
+      let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        builder.set(columns[k], intern(text))
+        builder.set(columns[k], internComponent(v[r], legacy: legacy))
       }
       return nil
     case .organization:
       if builder.value(.organization).isPresent || builder.value(.department).isPresent || !p.group.isEmpty {
         break
       }
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 2)
-      let columns: [ContactAttribute] = [.organization, .department]
+      let parts = VCardEscaping.splitStructured(v, maxParts: 2)
+      let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        builder.set(columns[k], intern(text))
+        builder.set(columns[k], internComponent(v[r], legacy: legacy))
       }
       return nil
     case .photo:
-      if let reason = photo(p, in: bytes, isBase64: isBase64) {
+      if let reason = photo(p, v, isBase64: isBase64) {
         if reason.isEmpty { break }  // not an inline photo: an extra property
         return reason
       }
@@ -253,13 +268,7 @@ struct VCardCardParser {
       case .impp: fieldKind = .impp
       default: fieldKind = .other
       }
-      text.removeAll(keepingCapacity: true)
-      if legacy {
-        VCardEscaping.copyLegacyText(value[...], into: &text)
-      } else {
-        VCardEscaping.unescapeText(value[...], into: &text)
-      }
-      let valueID = intern(text)
+      let valueID = internText(v, legacy: legacy)
       text.removeAll(keepingCapacity: true)
       params.writeLabel(into: &text)
       let labelID = intern(text)
@@ -270,12 +279,10 @@ struct VCardCardParser {
       builder.appendField(kind: fieldKind, label: labelID, value: valueID, group: groupID, parameters: paramsID)
       return nil
     case .address:
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 7)
+      let parts = VCardEscaping.splitStructured(v, maxParts: 7)
       var ids = [StringID](repeating: .absent, count: 7)
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        ids[k] = intern(text)
+        ids[k] = internComponent(v[r], legacy: legacy)
       }
       text.removeAll(keepingCapacity: true)
       params.writeLabel(into: &text)
@@ -301,10 +308,10 @@ struct VCardCardParser {
     let valueID: StringID
     if decoded {
       text.removeAll(keepingCapacity: true)
-      VCardEscaping.escapeNewlinesOnly(value[...], into: &text)
+      VCardEscaping.escapeNewlinesOnly(v, into: &text)
       valueID = intern(text)
     } else {
-      valueID = intern(value)
+      valueID = intern(v)
     }
     builder.appendExtra(name: nameID, group: groupID, parameters: paramsID, value: valueID)
     return nil
@@ -312,7 +319,7 @@ struct VCardCardParser {
 
   /// The photo column: returns nil when set, "" when the property should be
   /// kept as an extra property instead, or a failure reason.
-  private mutating func photo(_ p: VCardPropertyLine, in bytes: [UInt8], isBase64: Bool) -> String? {
+  private mutating func photo(_ p: VCardPropertyLine, _ value: ArraySlice<UInt8>, isBase64: Bool) -> String? {
     if builder.table.photo.last.map({ !$0.isNone }) ?? true || !p.group.isEmpty { return "" }
     scratch.removeAll(keepingCapacity: true)
     text.removeAll(keepingCapacity: true)
@@ -324,7 +331,7 @@ struct VCardCardParser {
     } else if value.asciiHasPrefixUppercase(Self.dataScheme) {
       // data:[<media type>][;base64],<data>
       guard let comma = value.firstIndex(of: ASCII.comma) else { return "" }
-      let head = value[5..<comma]
+      let head = value[(value.startIndex + 5)..<comma]
       let isB64 = head.count >= 7 && head.suffix(7).asciiEqualsUppercase(Array(";BASE64".utf8))
       guard isB64 else { return "" }
       for b in head.dropLast(7) { text.append(ASCII.lower(b)) }
