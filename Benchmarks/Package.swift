@@ -24,7 +24,10 @@ let package = Package(
     // sort over a names file, timed like the ICU floor and DuckDB baselines.
     .executableTarget(
       name: "ohana-sort-bench",
-      dependencies: [.product(name: "OhanaText", package: parent)],
+      dependencies: [
+        .product(name: "OhanaText", package: parent),
+        .product(name: "OhanaCore", package: parent),
+      ],
       path: "compare/sort/OhanaSortBench",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
