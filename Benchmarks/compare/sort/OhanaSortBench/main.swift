@@ -9,7 +9,8 @@
 //
 // Reading the file is not timed (the ICU floor and DuckDB exclude it too).
 // The checksum (FNV-1a of the sorted lines) matches icu_floor's when the
-// orders agree. Usage: ohana-sort-bench NAMES.txt [--locale de] [--sequential] [--repeat N]
+// orders agree. Usage: ohana-sort-bench NAMES.txt [--locale de] [--sequential]
+//   [--repeat N] [--bench-interner] [--detail]
 import Glibc
 import OhanaCore
 import OhanaText
