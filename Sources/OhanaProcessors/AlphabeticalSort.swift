@@ -7,7 +7,7 @@ import OhanaText
 /// - The primary key is the mode's name; ties are broken by the secondary
 ///   key (family name in given-name mode, given name in family-name mode),
 ///   then by the incoming order (the sort is stable).
-/// - Contacts without a primary key go last (in their incoming order);
+/// - Contacts without a primary key go last, in their incoming order;
 ///   among equal primaries, contacts without a secondary key go last.
 /// - In full-name mode a missing full name is composed from the name parts,
 ///   in the locale's order: `given middle family` in most locales,
@@ -69,7 +69,11 @@ public struct AlphabeticalSort: PostProcessor {
     }
     var order = rows
     if let secondary = names.secondary {
-      order = KeySort.stableOrder(order, rankOfRow: rankColumn(secondary), bucketCount: buckets)
+      // Rows without a primary key keep their incoming order: give them one
+      // secondary rank so that the secondary pass does not move them.
+      var secondaryRank = rankColumn(secondary)
+      for row in rows where names.primary[Int(row)] == KeySort.noKey { secondaryRank[Int(row)] = 0 }
+      order = KeySort.stableOrder(order, rankOfRow: secondaryRank, bucketCount: buckets)
     }
     return KeySort.stableOrder(order, rankOfRow: rankColumn(names.primary), bucketCount: buckets)
   }

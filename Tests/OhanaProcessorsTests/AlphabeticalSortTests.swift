@@ -36,6 +36,17 @@ import Testing
       == ["ü", "u"])
   }
 
+  @Test func contactsWithoutPrimaryKeepIncomingOrder() throws {
+    let contacts = [
+      Contact(uid: "p", givenName: "Zed"),
+      Contact(uid: "q", givenName: "Abe"),
+      Contact(uid: "r", givenName: "Max", familyName: "Young"),
+    ]
+    #expect(try sorted(contacts, AlphabeticalSort(mode: .familyName, locale: "en")) == ["r", "p", "q"])
+    #expect(try sorted(contacts, AlphabeticalSort(mode: .familyName, locale: "en"), order: [1, 0, 2])
+      == ["r", "q", "p"])
+  }
+
   @Test func givenNameModeBreaksTiesByFamilyName() throws {
     #expect(try sorted(people, AlphabeticalSort(mode: .givenName, locale: "de"))
       == ["7", "2", "3", "4", "5", "1", "6"])
@@ -127,7 +138,7 @@ import Testing
       let (pa, sa) = keyParts(contacts[i])
       let (pb, sb) = keyParts(contacts[j])
       var c = cmp(pa, pb)
-      if c == .same { c = cmp(sa, sb) }
+      if c == .same && pa != nil { c = cmp(sa, sb) }
       #expect(c != .descending, "\(contacts[i]) after \(contacts[j])")
       if c == .same { #expect(i < j) }
     }
