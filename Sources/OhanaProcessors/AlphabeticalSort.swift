@@ -40,7 +40,8 @@ public struct AlphabeticalSort: PostProcessor {
     self.strength = strength
   }
 
-  public var name: String { "alphabetical-sort(\(mode.rawValue), \(locale))" }
+  /// `sort-fullName`, `sort-givenName` or `sort-familyName`.
+  public var name: String { "sort-\(mode.rawValue)" }
 
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     let collator: Collator
