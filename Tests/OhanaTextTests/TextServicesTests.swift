@@ -181,3 +181,22 @@ import Testing
     #expect(CharsetConverter.detectUnicodeEncoding([UInt8]()) == nil)
   }
 }
+
+@Suite struct BulkTransformTests {
+  @Test func bulkTransformsMatchOneByOne() throws {
+    let names = randomNames(count: 5_000, seed: 21)
+    let strings = ByteStrings(names)
+    let t = try Transliterator("Any-Latin; Latin-ASCII")
+    let latin = t.transliterate(strings)
+    let folded = CaseFolder.default.fold(strings)
+    let nfkc = try Normalizer.nfkcCasefold.normalize(strings)
+    #expect(latin.count == names.count && folded.count == names.count && nfkc.count == names.count)
+    #expect(latin == t.transliterate(strings, parallel: false))
+    for i in stride(from: 0, to: names.count, by: 37) {
+      #expect(latin.string(i) == t.transliterate(names[i]))
+      #expect(folded.string(i) == caseFold(names[i]))
+      #expect(nfkc.string(i) == (try Normalizer.nfkcCasefold.normalize(names[i])))
+    }
+    #expect(t.transliterate(ByteStrings()).isEmpty)
+  }
+}
