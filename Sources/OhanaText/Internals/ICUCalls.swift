@@ -137,13 +137,6 @@ func icu_collatorSetAttribute(_ collator: ICUHandle, _ attribute: Int32, _ value
   return ICUStatus(rawValue: status)
 }
 
-/// `ucol_getAttribute`.
-func icu_collatorAttribute(_ collator: ICUHandle, _ attribute: Int32) -> Int32 {
-  var status = ICUStatus.zeroError.rawValue
-  let value = ohana_icu_collator_get_attribute(collator.raw, attribute, &status)
-  return status > 0 ? OHANA_ICU_COL_DEFAULT : value
-}
-
 /// `ucol_getLocaleByType`.
 func icu_collatorLocale(_ collator: ICUHandle, actual: Bool) -> String {
   var status = ICUStatus.zeroError.rawValue
