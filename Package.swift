@@ -27,6 +27,8 @@ let package = Package(
     .library(name: "OhanaIO", targets: ["OhanaIO"]),
     .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
     .executable(name: "ohana", targets: ["ohana"]),
+    // Unstable: seeded data and the array-of-objects reference, for tests and Benchmarks/.
+    .library(name: "_OhanaTestSupport", targets: ["_OhanaTestSupport"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -4,11 +4,13 @@
 // carries no benchmark dependencies. Run from this folder:
 //   swift package --allow-writing-to-package-directory benchmark
 // or one suite: swift package benchmark --target CoreBenchmarks
+import Foundation
 import PackageDescription
 
-// SwiftPM names a path dependency after its folder, so the parent package is
-// "main" in /work/main but "h-text" in a clone at /work/h-text. Derive it.
-let parent = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+// SwiftPM names a path dependency after its folder, so find the parent
+// package's identity from where this manifest lives (any clone name works).
+let parent = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .lastPathComponent.lowercased()
 
 let suites = ["CoreBenchmarks", "PhoneBenchmarks", "TextBenchmarks", "IOBenchmarks", "DedupeBenchmarks"]
 
@@ -24,8 +26,20 @@ let package = Package(
     // sort over a names file, timed like the ICU floor and DuckDB baselines.
     .executableTarget(
       name: "ohana-sort-bench",
-      dependencies: [.product(name: "OhanaText", package: parent)],
+      dependencies: [
+        .product(name: "OhanaText", package: parent),
+        .product(name: "OhanaCore", package: parent),
+      ],
       path: "compare/sort/OhanaSortBench",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .executableTarget(
+      name: "core-memory",
+      dependencies: [
+        .product(name: "Ohana", package: parent),
+        .product(name: "_OhanaTestSupport", package: parent),
+      ],
+      path: "Benchmarks/core-memory",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
   ] + suites.map { suite in
@@ -34,6 +48,7 @@ let package = Package(
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Ohana", package: parent),
+        .product(name: "_OhanaTestSupport", package: parent),
       ],
       path: "Benchmarks/\(suite)",
       swiftSettings: [.swiftLanguageMode(.v6)],

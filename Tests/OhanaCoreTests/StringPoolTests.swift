@@ -98,3 +98,13 @@ import _OhanaTestSupport
     #expect(m.appending(Bitmap(count: 2, allSet: true)).setRows.suffix(2) == [200, 201])
   }
 }
+
+@Suite struct PoolCapacityTests {
+  @Test func presizedPoolGrowsPastItsCapacity() {
+    var pool = StringPool(capacity: 100)
+    var ids: [StringID] = []
+    for i in 0..<1000 { ids.append(pool.intern("s\(i)")) }
+    for i in 0..<1000 { #expect(pool.lookup("s\(i)") == ids[i]) }
+    pool.checkInvariants()
+  }
+}

@@ -24,7 +24,9 @@ public final class RefField {
 }
 
 public final class RefContact {
-  public var attributes: [ContactAttribute: String] = [:]
+  // Stored properties, as Ohana's OHContact had them.
+  public var uid, fullName, givenName, familyName, middleName, prefix, suffix, nickname: String?
+  public var organization, department, jobTitle, birthday, note, sourceProvider: String?
   public var photo: Photo?
   public var sourceLine: Int
   public var fields: [RefField]
@@ -34,11 +36,33 @@ public final class RefContact {
   public var tags: Set<String>
 
   public init(_ c: Contact) {
-    for a in ContactAttribute.allCases { if let v = c[a] { attributes[a] = v } }
+    uid = c.uid; fullName = c.fullName; givenName = c.givenName; familyName = c.familyName
+    middleName = c.middleName; prefix = c.prefix; suffix = c.suffix; nickname = c.nickname
+    organization = c.organization; department = c.department; jobTitle = c.jobTitle
+    birthday = c.birthday; note = c.note; sourceProvider = c.sourceProvider
     photo = c.photo; sourceLine = c.sourceLine
     fields = c.fields.map(RefField.init)
     addresses = c.addresses; extras = c.extras
     customProperties = c.properties; tags = c.tags
+  }
+
+  public subscript(_ a: ContactAttribute) -> String? {
+    switch a {
+    case .uid: uid
+    case .fullName: fullName
+    case .givenName: givenName
+    case .familyName: familyName
+    case .middleName: middleName
+    case .prefix: prefix
+    case .suffix: suffix
+    case .nickname: nickname
+    case .organization: organization
+    case .department: department
+    case .jobTitle: jobTitle
+    case .birthday: birthday
+    case .note: note
+    case .sourceProvider: sourceProvider
+    }
   }
 
   public func copy() -> RefContact { RefContact(value()) }
@@ -46,7 +70,7 @@ public final class RefContact {
   public func value() -> Contact {
     var c = Contact(photo: photo, sourceLine: sourceLine, fields: fields.map { $0.snapshot() },
                     addresses: addresses, extras: extras, properties: customProperties, tags: tags)
-    for (a, v) in attributes { c[a] = v }
+    for a in ContactAttribute.allCases { c[a] = self[a] }
     return c
   }
 }
@@ -63,7 +87,7 @@ public enum Reference {
   }
 
   public static func requiredAttribute(_ cs: [RefContact], _ a: ContactAttribute) -> [RefContact] {
-    cs.filter { ($0.attributes[a] ?? "").isEmpty == false }
+    cs.filter { ($0[a] ?? "").isEmpty == false }
   }
 
   public static func requiredPhoto(_ cs: [RefContact]) -> [RefContact] { cs.filter { $0.photo != nil } }

@@ -5,8 +5,9 @@
 /// ```
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
 ///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
-///  hashes   [ 0 | h1 | h2 | h3 | ... ]                   cached hash per id (for rehashing)
 ///  slots    [ 0 0 3 0 1 0 0 2 ... ]                      open addressing, linear probing, 0 = empty
+///                                                        (load factor at most 3/4; hashes are not
+///                                                        stored: growing rehashes the arena)
 /// ```
 /// Id 0 is the empty (absent) string: `ends[0] == 0`.
 ///
@@ -19,19 +20,17 @@
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   @usableFromInline var ends: [Int] = [0]
-  @usableFromInline var hashes: [UInt32] = [0]
   @usableFromInline var slots: [UInt32]
   @usableFromInline var mask: Int
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
     var size = 16
-    while size < capacity * 2 { size <<= 1 }
+    while size * 3 < capacity * 4 { size <<= 1 }
     slots = Array(repeating: 0, count: size)
     mask = size - 1
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
-      hashes.reserveCapacity(capacity + 1)
     }
   }
 
@@ -43,7 +42,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 8 + hashes.capacity * 4 + slots.capacity * 4
+    arena.capacity + ends.capacity * 8 + slots.capacity * 4
   }
 
   // MARK: Lookup
@@ -102,7 +101,7 @@ public struct StringPool: Sendable {
     while true {
       let id = slots[slot]
       if id == 0 { return nil }
-      if hashes[Int(id)] == h && equals(Int(id), bytes) { return StringID(rawValue: id) }
+      if equals(Int(id), bytes) { return StringID(rawValue: id) }
       slot = (slot + 1) & mask
     }
   }
@@ -124,7 +123,7 @@ public struct StringPool: Sendable {
     while true {
       let id = slots[slot]
       if id == 0 { break }
-      if hashes[Int(id)] == h && equals(Int(id), bytes) { return StringID(rawValue: id) }
+      if equals(Int(id), bytes) { return StringID(rawValue: id) }
       slot = (slot + 1) & mask
     }
     // Not found: append. Ids are dense and fit UInt32 (a pool of more than
@@ -132,9 +131,8 @@ public struct StringPool: Sendable {
     let newID = UInt32(truncatingIfNeeded: ends.count)
     arena.append(contentsOf: bytes)
     ends.append(arena.count)
-    hashes.append(h)
     slots[slot] = newID
-    if ends.count * 2 > slots.count { grow() }
+    if ends.count * 4 > slots.count * 3 { grow() }
     return StringID(rawValue: newID)
   }
 
@@ -197,9 +195,8 @@ public struct StringPool: Sendable {
   /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
   public mutating func reserve(additional: Int, bytes: Int = 0) {
     ends.reserveCapacity(ends.count + additional)
-    hashes.reserveCapacity(hashes.count + additional)
     if bytes > 0 { arena.reserveCapacity(arena.count + bytes) }
-    while (ends.count + additional) * 2 > slots.count { grow() }
+    while (ends.count + additional) * 4 > slots.count * 3 { grow() }
   }
 
   // MARK: Internals
@@ -217,10 +214,11 @@ public struct StringPool: Sendable {
     let size = slots.count * 2
     var newSlots = [UInt32](repeating: 0, count: size)
     let newMask = size - 1
-    hashes.withUnsafeBufferPointer { hs in
+    withStorage { arena, ends in
       newSlots.withUnsafeMutableBufferPointer { ns in
-        for id in 1..<hs.count {
-          var slot = Int(hs[id]) & newMask
+        for id in 1..<ends.count {
+          let h = Self.hash(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
+          var slot = Int(h) & newMask
           while ns[slot] != 0 { slot = (slot + 1) & newMask }
           ns[slot] = UInt32(truncatingIfNeeded: id)
         }
@@ -284,11 +282,10 @@ extension StringPool {
   /// Checks the pool's invariants (debug builds with OHANA_INTERNAL_CHECKS).
   public func checkInvariants() {
     #if OHANA_INTERNAL_CHECKS
-    precondition(ends.count == hashes.count, "ends/hashes out of step")
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(ends.last == arena.count, "arena length mismatch")
     precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
-    precondition(ends.count * 2 <= slots.count, "load factor exceeded")
+    precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif
   }
 }
