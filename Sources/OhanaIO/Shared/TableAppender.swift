@@ -42,7 +42,8 @@ struct TableAppender {
     if part.rowCount == 0 { return }
     remap.removeAll(keepingCapacity: true)
     remap.append(.absent)
-    r.pool.reserve(additional: part.pool.count, bytes: part.pool.arenaByteCount)
+    // No reserve calls here: Array.reserveCapacity grows to exactly what is
+    // asked, so reserving per part would copy the whole table every time.
     part.pool.withStorage { arena, ends in
       for id in 1..<ends.count {
         remap.append(r.pool.intern(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]])))
@@ -50,7 +51,6 @@ struct TableAppender {
     }
     for i in 0..<r.attributes.count {
       let src = part.attributes[i]
-      r.attributes[i].reserveCapacity(r.attributes[i].count + src.count)
       for id in src { r.attributes[i].append(remap[id.index]) }
     }
     for b in part.photo {
@@ -69,7 +69,6 @@ struct TableAppender {
     for o in part.addressOffsets.dropFirst() { r.addressOffsets.append(o + aBase) }
     for o in part.extraOffsets.dropFirst() { r.extraOffsets.append(o + xBase) }
     let f = part.fields
-    r.fields.reserve(r.fields.count + f.count)
     for i in 0..<f.count {
       r.fields.append(
         kind: f.kind[i], label: remap[f.label[i].index], value: remap[f.value[i].index],
