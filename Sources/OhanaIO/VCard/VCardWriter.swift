@@ -12,6 +12,7 @@ struct VCardWriter {
   let table: ContactTable
   let version4: Bool
   private var line: [UInt8] = []
+  private var ids: [StringID] = []
 
   init(table: ContactTable, version4: Bool) {
     self.table = table
@@ -28,10 +29,10 @@ struct VCardWriter {
     let uid = a[ContactAttribute.uid.rawValue][row]
     if uid.isPresent { text("UID", uid, commas: false, into: &out) }
     text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true, into: &out)
-    let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
-    let nameIDs = nameParts.map { a[$0.rawValue][row] }
-    if !version4 || nameIDs.contains(where: \.isPresent) {
-      structured("N", nameIDs, group: .absent, params: .absent, into: &out)
+    ids.removeAll(keepingCapacity: true)
+    for p in Self.nameParts { ids.append(a[p.rawValue][row]) }
+    if !version4 || ids.contains(where: \.isPresent) {
+      structured("N", ids, group: .absent, params: .absent, into: &out)
     }
     let nick = a[ContactAttribute.nickname.rawValue][row]
     if nick.isPresent { text("NICKNAME", nick, commas: false, into: &out) }
@@ -40,7 +41,7 @@ struct VCardWriter {
     if org.isPresent || dept.isPresent {
       // ORG components are text: commas escaped.
       line.removeAll(keepingCapacity: true)
-      line.append(contentsOf: Array("ORG:".utf8))
+      appendStatic("ORG:")
       appendEscaped(org, commas: true)
       if dept.isPresent {
         line.append(ASCII.semicolon)
@@ -80,12 +81,8 @@ struct VCardWriter {
     let addresses = table.addresses
     for i in table.addressRange(of: row) {
       let c = addresses.columns
-      let ids = [
-        c[AddressAttribute.poBox.rawValue][i], c[AddressAttribute.extended.rawValue][i],
-        c[AddressAttribute.street.rawValue][i], c[AddressAttribute.locality.rawValue][i],
-        c[AddressAttribute.region.rawValue][i], c[AddressAttribute.postalCode.rawValue][i],
-        c[AddressAttribute.country.rawValue][i],
-      ]
+      ids.removeAll(keepingCapacity: true)
+      for p in Self.adrParts { ids.append(c[p.rawValue][i]) }
       structured(
         "ADR", ids, group: c[AddressAttribute.group.rawValue][i], params: c[AddressAttribute.parameters.rawValue][i],
         label: c[AddressAttribute.label.rawValue][i], into: &out)
@@ -110,6 +107,13 @@ struct VCardWriter {
   }
 
   // MARK: Pieces
+
+  private static let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+  private static let adrParts: [AddressAttribute] = [.poBox, .extended, .street, .locality, .region, .postalCode, .country]
+
+  private mutating func appendStatic(_ s: StaticString) {
+    line.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+  }
 
   private static let beginLine: [UInt8] = Array("BEGIN:VCARD\r\n".utf8)
   private static let endLine: [UInt8] = Array("END:VCARD\r\n".utf8)
@@ -175,11 +179,11 @@ struct VCardWriter {
     line.removeAll(keepingCapacity: true)
     let media = table.blobs.mediaType(photo)
     if version4 {
-      line.append(contentsOf: Array("PHOTO:data:".utf8))
+      appendStatic("PHOTO:data:")
       table.pool.withBytes(of: media) { line.append(contentsOf: $0) }
-      line.append(contentsOf: Array(";base64,".utf8))
+      appendStatic(";base64,")
     } else {
-      line.append(contentsOf: Array("PHOTO;ENCODING=b".utf8))
+      appendStatic("PHOTO;ENCODING=b")
       if media.isPresent {
         line.append(contentsOf: Self.typeEquals)
         table.pool.withBytes(of: media) { m in
