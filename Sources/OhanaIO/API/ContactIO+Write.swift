@@ -127,16 +127,18 @@ extension ContactIO {
     _ table: ContactTable, rows: ArraySlice<UInt32>, format: ContactFormat, layout: CSVLayout?,
     into out: inout [UInt8]
   ) {
-    switch format {
-    case .vcard3, .vcard4, .vcard21:
-      var w = VCardWriter(table: table, version4: format != .vcard3)
-      for r in rows { w.write(row: Int(r), into: &out) }
-    case .csv:
-      var w = CSVWriter(table: table, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
-      for r in rows { w.write(row: Int(r), into: &out) }
-    case .ndjson:
-      var w = NDJSONWriter(table: table)
-      for r in rows { w.write(row: Int(r), into: &out) }
+    table.withPoolBytes { bytes in
+      switch format {
+      case .vcard3, .vcard4, .vcard21:
+        var w = VCardWriter(table: table, bytes: bytes, version4: format != .vcard3)
+        for r in rows { w.write(row: Int(r), into: &out) }
+      case .csv:
+        var w = CSVWriter(table: table, bytes: bytes, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
+        for r in rows { w.write(row: Int(r), into: &out) }
+      case .ndjson:
+        var w = NDJSONWriter(table: table, bytes: bytes)
+        for r in rows { w.write(row: Int(r), into: &out) }
+      }
     }
   }
 }

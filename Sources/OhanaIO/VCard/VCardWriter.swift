@@ -10,12 +10,14 @@ import OhanaCore
 /// `VCardParameters`), which is already RFC 6868-encoded.
 struct VCardWriter {
   let table: ContactTable
+  let bytes: PoolBytes
   let version4: Bool
   private var line: [UInt8] = []
   private var ids: [StringID] = []
 
-  init(table: ContactTable, version4: Bool) {
+  init(table: ContactTable, bytes: PoolBytes, version4: Bool) {
     self.table = table
+    self.bytes = bytes
     self.version4 = version4
     line.reserveCapacity(256)
   }
@@ -73,7 +75,7 @@ struct VCardWriter {
       line.append(contentsOf: name)
       appendParams(fields.parameters[i], label: fields.label[i])
       line.append(ASCII.colon)
-      table.pool.withBytes(of: fields.value[i]) { v in
+      withPoolBytes(bytes, fields.value[i]) { v in
         VCardEscaping.escapeText(v, commas: false, semicolons: false, into: &line)
       }
       endLine(into: &out)
@@ -91,10 +93,10 @@ struct VCardWriter {
     for i in table.extraRange(of: row) {
       line.removeAll(keepingCapacity: true)
       appendGroup(extras.group[i])
-      table.pool.withBytes(of: extras.name[i]) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, extras.name[i]) { line.append(contentsOf: $0) }
       appendParams(extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
-      table.pool.withBytes(of: extras.value[i]) { v in
+      withPoolBytes(bytes, extras.value[i]) { v in
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &line)
         } else {
@@ -128,7 +130,7 @@ struct VCardWriter {
 
   private mutating func appendGroup(_ group: StringID) {
     guard group.isPresent else { return }
-    table.pool.withBytes(of: group) { line.append(contentsOf: $0) }
+    withPoolBytes(bytes, group) { line.append(contentsOf: $0) }
     line.append(ASCII.dot)
   }
 
@@ -136,16 +138,16 @@ struct VCardWriter {
   private mutating func appendParams(_ params: StringID, label: StringID) {
     if params.isPresent {
       line.append(ASCII.semicolon)
-      table.pool.withBytes(of: params) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, params) { line.append(contentsOf: $0) }
     } else if label.isPresent {
       line.append(contentsOf: Self.typeEquals)
-      table.pool.withBytes(of: label) { VCardEscaping.writeParameterValue($0, into: &line) }
+      withPoolBytes(bytes, label) { VCardEscaping.writeParameterValue($0, into: &line) }
     }
   }
 
   private mutating func appendEscaped(_ id: StringID, commas: Bool, semicolons: Bool = true) {
     guard id.isPresent else { return }
-    table.pool.withBytes(of: id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
+    withPoolBytes(bytes, id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
   }
 
   private mutating func text(
@@ -180,13 +182,13 @@ struct VCardWriter {
     let media = table.blobs.mediaType(photo)
     if version4 {
       appendStatic("PHOTO:data:")
-      table.pool.withBytes(of: media) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, media) { line.append(contentsOf: $0) }
       appendStatic(";base64,")
     } else {
       appendStatic("PHOTO;ENCODING=b")
       if media.isPresent {
         line.append(contentsOf: Self.typeEquals)
-        table.pool.withBytes(of: media) { m in
+        withPoolBytes(bytes, media) { m in
           let sub = m.split(separator: UInt8(ascii: "/"), maxSplits: 1).last ?? m[...]
           for b in sub { line.append(ASCII.upper(b)) }
         }
