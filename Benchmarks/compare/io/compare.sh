@@ -47,7 +47,9 @@ mkdir -p "$WORK/java"
 javac -d "$WORK/java" -cp "$EZ_CP" "$HERE/EzVcardCount.java"
 
 say "building the OhanaIO harness (release)"
-(cd "$HERE" && swift build -c release --product ohana-io-bench 2>&1 | tail -1)
+# (a second build picks up source files added since the last one)
+(cd "$HERE" && { swift build -c release --product ohana-io-bench >/dev/null 2>&1 \
+  || swift build -c release --product ohana-io-bench 2>&1 | tail -3; })
 BENCH="$(cd "$HERE" && swift build -c release --product ohana-io-bench --show-bin-path)/ohana-io-bench"
 
 # --- input -----------------------------------------------------------------

@@ -15,7 +15,19 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
-    for (n, k) in table where name.count == n.count && name.asciiEqualsUppercase(n) { return k }
+    guard let first = name.first else { return .extra }
+    // Most names are told apart by length and first letter.
+    switch ASCII.upper(first) {
+    case UInt8(ascii: "T"), UInt8(ascii: "E"), UInt8(ascii: "F"), UInt8(ascii: "N"), UInt8(ascii: "A"),
+      UInt8(ascii: "V"), UInt8(ascii: "U"), UInt8(ascii: "O"), UInt8(ascii: "B"), UInt8(ascii: "P"),
+      UInt8(ascii: "I"), UInt8(ascii: "X"):
+      break
+    default:
+      return .extra
+    }
+    for (n, k) in table where name.count == n.count && ASCII.upper(first) == n[0] && name.asciiEqualsUppercase(n) {
+      return k
+    }
     return .extra
   }
 }
@@ -54,6 +66,17 @@ struct VCardCardParser {
   /// label one property and leave the others in the same charset.
   private var cardCharset: [UInt8]?? = nil
   private var cardParams = VCardParameters()
+  /// Bit `attribute.rawValue` is set once the current card has set it.
+  private var seen: UInt32 = 0
+
+  @inline(__always)
+  private func isSet(_ a: ContactAttribute) -> Bool { seen & (1 << UInt32(a.rawValue)) != 0 }
+
+  @inline(__always)
+  private mutating func set(_ a: ContactAttribute, _ id: StringID) {
+    seen |= 1 << UInt32(a.rawValue)
+    builder.set(a, id)
+  }
 
   init(fallbackCharset: String) {
     builder = ContactTableBuilder()
@@ -121,6 +144,7 @@ struct VCardCardParser {
       props.append(p)
     }
     cardCharset = nil
+    seen = 0
     builder.beginContact(sourceLine: card.startLine)
     for p in props {
       if let reason = property(p, in: card.bytes, legacy: legacy) {
@@ -227,31 +251,26 @@ struct VCardCardParser {
       case .birthday: attribute = .birthday
       default: attribute = .note
       }
-      if builder.value(attribute).isPresent || !p.group.isEmpty { break }
-      builder.set(attribute, internText(v, legacy: legacy))
+      if isSet(attribute) || !p.group.isEmpty { break }
+      set(attribute, internText(v, legacy: legacy))
       return nil
     case .name:
-      if builder.value(.familyName).isPresent || builder.value(.givenName).isPresent
-        || builder.value(.middleName).isPresent || builder.value(.prefix).isPresent
-        || builder.value(.suffix).isPresent || !p.group.isEmpty
-      {
-        break
-      }
+      if isSet(.familyName) || !p.group.isEmpty { break }
       let parts = VCardEscaping.splitStructured(v, maxParts: 5)
       let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
-        builder.set(columns[k], internComponent(v[r], legacy: legacy))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
       return nil
     case .organization:
-      if builder.value(.organization).isPresent || builder.value(.department).isPresent || !p.group.isEmpty {
-        break
-      }
+      if isSet(.organization) || !p.group.isEmpty { break }
       let parts = VCardEscaping.splitStructured(v, maxParts: 2)
       let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
-        builder.set(columns[k], internComponent(v[r], legacy: legacy))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil
     case .photo:
       if let reason = photo(p, v, isBase64: isBase64) {
