@@ -115,7 +115,9 @@ struct ChunkedReader {
     var searchable = 0
     while true {
       if !atEnd {
-        let want = max(chunkSize - buffer.count, chunkSize / 2, 1)
+        // A record longer than a chunk doubles the buffer, so the splitter's
+        // scans stay linear in the record's size.
+        let want = buffer.count >= chunkSize ? buffer.count : max(chunkSize - buffer.count, 1)
         let n = try source.read(into: &buffer, maxCount: want)
         bytesRead += n
         if n == 0 { atEnd = true }
