@@ -171,29 +171,67 @@ struct VCardCardParser {
     return found
   }
 
+  /// What a property's parameter text means, cached per chunk: the same
+  /// few parameter strings (`;TYPE=CELL,VOICE`, `;CHARSET=UTF-8;ENCODING=
+  /// QUOTED-PRINTABLE`) repeat on most lines.
+  struct ParamInfo {
+    var key: [UInt8] = []
+    var legacy = false
+    var isQP = false
+    var isBase64 = false
+    var failure: String?
+    var charset: [UInt8]?
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+  }
+
+  private static let paramCacheSize = 256
+  private var paramCache = [ParamInfo?](repeating: nil, count: 256)
+  private static let noParams = ParamInfo()
+
+  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamInfo {
+    if raw.isEmpty { return Self.noParams }
+    let h = raw.withUnsafeBytes { StringPool.hash($0) }
+    let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
+    if let hit = paramCache[slot], hit.legacy == legacy, hit.key.elementsEqual(raw) { return hit }
+    var info = ParamInfo(key: Array(raw), legacy: legacy)
+    params.parse(raw, legacy: legacy)
+    var skip: UInt64 = 0
+    if let i = params.index(of: VCardParameters.encodingName) {
+      let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
+      if enc.asciiEqualsUppercase(Self.qp) {
+        info.isQP = true
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
+        info.isBase64 = true
+      } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else {
+        info.failure = "unknown ENCODING parameter"
+      }
+    }
+    if let ci = params.index(of: VCardParameters.charsetName) {
+      if ci < 64 { skip |= 1 << UInt64(ci) }
+      if let vi = params.valueSpans[ci].first { info.charset = Array(params.bytes[params.values[vi]]) }
+    }
+    text.removeAll(keepingCapacity: true)
+    params.writeCanonical(skipping: skip, into: &text)
+    info.paramsID = intern(text)
+    text.removeAll(keepingCapacity: true)
+    params.writeLabel(into: &text)
+    info.labelID = intern(text)
+    paramCache[slot] = info
+    return info
+  }
+
   /// Handles one property; returns a failure reason or nil.
   private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
     let kind = VCardPropertyKind.of(bytes[p.name])
     if kind == .version && p.group.isEmpty { return nil }
-    params.parse(bytes[p.params], legacy: legacy)
-
-    // ENCODING
-    var skip: UInt64 = 0
-    var isQP = false
-    var isBase64 = false
-    if let i = params.index(of: VCardParameters.encodingName) {
-      let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
-      if enc.asciiEqualsUppercase(Self.qp) {
-        isQP = true
-        if i < 64 { skip |= 1 << UInt64(i) }
-      } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
-        isBase64 = true
-      } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
-        if i < 64 { skip |= 1 << UInt64(i) }
-      } else {
-        return "unknown ENCODING parameter"
-      }
-    }
+    let info = paramInfo(bytes[p.params], legacy: legacy)
+    if let reason = info.failure { return reason }
+    let isQP = info.isQP
+    let isBase64 = info.isBase64
 
     // Value bytes: quoted-printable, then charset.
     var decoded = false
@@ -204,13 +242,10 @@ struct VCardCardParser {
       decoded = true
       v = value[...]
     }
-    let charsetIndex = params.index(of: VCardParameters.charsetName)
-    if let ci = charsetIndex, ci < 64 { skip |= 1 << UInt64(ci) }
     if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let ci = charsetIndex, let vi = params.valueSpans[ci].first {
-        let name = params.bytes[params.values[vi]]
+      if let name = info.charset {
         do {
           try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
@@ -273,6 +308,7 @@ struct VCardCardParser {
       seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil
     case .photo:
+      params.parse(bytes[p.params], legacy: legacy)
       if let reason = photo(p, v, isBase64: isBase64) {
         if reason.isEmpty { break }  // not an inline photo: an extra property
         return reason
@@ -288,14 +324,9 @@ struct VCardCardParser {
       default: fieldKind = .other
       }
       let valueID = internText(v, legacy: legacy)
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
       let groupID = intern(bytes[p.group])
-      builder.appendField(kind: fieldKind, label: labelID, value: valueID, group: groupID, parameters: paramsID)
+      builder.appendField(
+        kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
     case .address:
       let parts = VCardEscaping.splitStructured(v, maxParts: 7)
@@ -303,16 +334,10 @@ struct VCardCardParser {
       for (k, r) in parts.enumerated() {
         ids[k] = internComponent(v[r], legacy: legacy)
       }
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
       let groupID = intern(bytes[p.group])
       builder.appendAddress(
-        label: labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
-        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: paramsID)
+        label: info.labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
+        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: info.paramsID)
       return nil
     case .extra:
       break
@@ -321,9 +346,7 @@ struct VCardCardParser {
     // An extra property, kept whole.
     let nameID = intern(bytes[p.name])
     let groupID = intern(bytes[p.group])
-    text.removeAll(keepingCapacity: true)
-    params.writeCanonical(skipping: skip, into: &text)
-    let paramsID = intern(text)
+    let paramsID = info.paramsID
     let valueID: StringID
     if decoded {
       text.removeAll(keepingCapacity: true)
