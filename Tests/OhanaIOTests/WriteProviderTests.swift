@@ -1,3 +1,4 @@
+import Foundation
 import OhanaCore
 import Testing
 
@@ -22,5 +23,35 @@ import Testing
     #expect(try await nd.loadContacts().table.contacts.map(\.fullName) == ["y"])
     let missing = VCardProvider(path: "/nonexistent/file.vcf")
     await #expect(throws: ProviderError.self) { try await missing.loadContacts() }
+  }
+}
+
+@Suite struct DescriptorTests {
+  /// Reading from a pipe: no size known, chunks cut as bytes arrive.
+  @Test func readFromPipe() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    var text = ""
+    for i in 0..<2000 { text += card("BEGIN:VCARD", "VERSION:3.0", "FN:P \(i)", "TEL;TYPE=CELL:\(i)", "END:VCARD") }
+    let bytes = Array(text.utf8)
+    let writer = fds[1]
+    let thread = Thread {
+      bytes.withUnsafeBytes { raw in
+        var off = 0
+        while off < raw.count {
+          let n = write(writer, raw.baseAddress! + off, min(4096, raw.count - off))
+          if n <= 0 { break }
+          off += n
+        }
+      }
+      close(writer)
+    }
+    thread.start()
+    let r = try ContactIO.read(fileDescriptor: fds[0], options: ReadOptions(chunkSize: 1000))
+    close(fds[0])
+    #expect(r.table.rowCount == 2000)
+    #expect(r.table.contacts.last?.fullName == "P 1999")
+    #expect(r.table.contacts.last?.sourceLine == 1999 * 5 + 1)
+    #expect(r.bytesRead == bytes.count)
   }
 }

@@ -11,8 +11,10 @@ extension ContactIO {
 
   /// Writes the visible rows of `frame`, in order, to `path`: into a
   /// temporary file in the same directory, renamed into place at the end, so
-  /// an interrupted run never leaves a half-written file.
+  /// an interrupted run never leaves a half-written file. `-` is standard
+  /// output.
   public static func write(_ frame: Frame, format: ContactFormat, to path: String) throws(ContactIOError) {
+    if path == "-" { return try writeStandardOutput(frame, format: format) }
     let dir: String
     if let slash = path.lastIndex(of: "/") {
       dir = slash == path.startIndex ? "/" : String(path[..<slash])

@@ -21,10 +21,12 @@ import OhanaCore
 public enum ContactIO {
   // MARK: Reading
 
-  /// Reads a file. `format` nil: from the extension, else from the content.
+  /// Reads a file (`-` is standard input). `format` nil: from the
+  /// extension, else from the content.
   public static func read(
     path: String, format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
   ) throws(ContactIOError) -> ReadResult {
+    if path == "-" { return try readStandardInput(format: format, options: options) }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw ContactIOError(.io, "cannot open \(path) (errno \(errno))") }
     defer { close(fd) }
