@@ -15,19 +15,29 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
+    // Dispatch on length and first letter, then confirm the whole name.
     guard let first = name.first else { return .extra }
-    // Most names are told apart by length and first letter.
-    switch ASCII.upper(first) {
-    case UInt8(ascii: "T"), UInt8(ascii: "E"), UInt8(ascii: "F"), UInt8(ascii: "N"), UInt8(ascii: "A"),
-      UInt8(ascii: "V"), UInt8(ascii: "U"), UInt8(ascii: "O"), UInt8(ascii: "B"), UInt8(ascii: "P"),
-      UInt8(ascii: "I"), UInt8(ascii: "X"):
-      break
-    default:
-      return .extra
+    let candidate: VCardPropertyKind
+    switch (name.count, ASCII.upper(first)) {
+    case (1, UInt8(ascii: "N")): return .name
+    case (2, UInt8(ascii: "F")): candidate = .fullName
+    case (3, UInt8(ascii: "T")): candidate = .tel
+    case (3, UInt8(ascii: "A")): candidate = .address
+    case (3, UInt8(ascii: "U")):
+      candidate = ASCII.upper(name[name.startIndex + 1]) == UInt8(ascii: "I") ? .uid : .url
+    case (3, UInt8(ascii: "O")): candidate = .organization
+    case (4, UInt8(ascii: "N")): candidate = .note
+    case (4, UInt8(ascii: "B")): candidate = .birthday
+    case (4, UInt8(ascii: "I")): candidate = .impp
+    case (5, UInt8(ascii: "E")): candidate = .email
+    case (5, UInt8(ascii: "T")): candidate = .title
+    case (5, UInt8(ascii: "P")): candidate = .photo
+    case (7, UInt8(ascii: "V")): candidate = .version
+    case (8, UInt8(ascii: "N")): candidate = .nickname
+    case (13, UInt8(ascii: "X")): candidate = .otherField
+    default: return .extra
     }
-    for (n, k) in table where name.count == n.count && ASCII.upper(first) == n[0] && name.asciiEqualsUppercase(n) {
-      return k
-    }
+    for (n, k) in table where k == candidate { return name.asciiEqualsUppercase(n) ? k : .extra }
     return .extra
   }
 }
