@@ -251,3 +251,11 @@ import Testing
     ])
   }
 }
+
+@Suite struct LineEndTests {
+  @Test func carriageReturnOnlyLineEnds() throws {
+    let c = try contacts("BEGIN:VCARD\rVERSION:3.0\rFN:Old Mac\rNOTE:a\r b\rEND:VCARD\r")
+    #expect(c.map(\.fullName) == ["Old Mac"])
+    #expect(c.first?.note == "ab")
+  }
+}

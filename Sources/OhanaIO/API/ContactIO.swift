@@ -90,6 +90,17 @@ public enum ContactIO {
       result.bytesRead = all.count
       return result
     }
+    // Old Mac line ends (CR only): rare and small; converted whole to LF.
+    if head.contains(ASCII.cr) && !head.contains(ASCII.lf) {
+      var all = head
+      while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
+      let total = all.count + (headRead - head.count)
+      for i in all.indices where all[i] == ASCII.cr { all[i] = ASCII.lf }
+      var result = try read(
+        source: ByteSource(storage: .memory(all, offset: 0)), total: all.count, format: format, options: options)
+      result.bytesRead = total
+      return result
+    }
     let format = format ?? ContactFormat.sniff(head[...])
     var reader: ChunkedReader
     switch format {
