@@ -55,3 +55,19 @@ import Testing
     #expect(r.bytesRead == bytes.count)
   }
 }
+
+@Suite struct WriteProgressTests {
+  @Test func progressReachesTotal() throws {
+    var b = ContactTableBuilder()
+    for i in 0..<10_000 {
+      b.beginContact()
+      b.set(.fullName, b.pool.intern("P \(i)"))
+      b.endContact()
+    }
+    let box = ProgressBox()
+    var out: [UInt8] = []
+    try ContactIO.write(Frame(table: b.build()), format: .vcard4, to: &out, progress: { box.record($0, $1) })
+    #expect(box.values.last?.0 == 10_000)
+    #expect(box.values.last?.1 == 10_000)
+  }
+}
