@@ -15,7 +15,29 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
-    for (n, k) in table where name.count == n.count && name.asciiEqualsUppercase(n) { return k }
+    // Dispatch on length and first letter, then confirm the whole name.
+    guard let first = name.first else { return .extra }
+    let candidate: VCardPropertyKind
+    switch (name.count, ASCII.upper(first)) {
+    case (1, UInt8(ascii: "N")): return .name
+    case (2, UInt8(ascii: "F")): candidate = .fullName
+    case (3, UInt8(ascii: "T")): candidate = .tel
+    case (3, UInt8(ascii: "A")): candidate = .address
+    case (3, UInt8(ascii: "U")):
+      candidate = ASCII.upper(name[name.startIndex + 1]) == UInt8(ascii: "I") ? .uid : .url
+    case (3, UInt8(ascii: "O")): candidate = .organization
+    case (4, UInt8(ascii: "N")): candidate = .note
+    case (4, UInt8(ascii: "B")): candidate = .birthday
+    case (4, UInt8(ascii: "I")): candidate = .impp
+    case (5, UInt8(ascii: "E")): candidate = .email
+    case (5, UInt8(ascii: "T")): candidate = .title
+    case (5, UInt8(ascii: "P")): candidate = .photo
+    case (7, UInt8(ascii: "V")): candidate = .version
+    case (8, UInt8(ascii: "N")): candidate = .nickname
+    case (13, UInt8(ascii: "X")): candidate = .otherField
+    default: return .extra
+    }
+    for (n, k) in table where k == candidate { return name.asciiEqualsUppercase(n) ? k : .extra }
     return .extra
   }
 }
@@ -54,6 +76,17 @@ struct VCardCardParser {
   /// label one property and leave the others in the same charset.
   private var cardCharset: [UInt8]?? = nil
   private var cardParams = VCardParameters()
+  /// Bit `attribute.rawValue` is set once the current card has set it.
+  private var seen: UInt32 = 0
+
+  @inline(__always)
+  private func isSet(_ a: ContactAttribute) -> Bool { seen & (1 << UInt32(a.rawValue)) != 0 }
+
+  @inline(__always)
+  private mutating func set(_ a: ContactAttribute, _ id: StringID) {
+    seen |= 1 << UInt32(a.rawValue)
+    builder.set(a, id)
+  }
 
   init(fallbackCharset: String) {
     builder = ContactTableBuilder()
@@ -121,6 +154,7 @@ struct VCardCardParser {
       props.append(p)
     }
     cardCharset = nil
+    seen = 0
     builder.beginContact(sourceLine: card.startLine)
     for p in props {
       if let reason = property(p, in: card.bytes, legacy: legacy) {
@@ -147,29 +181,67 @@ struct VCardCardParser {
     return found
   }
 
+  /// What a property's parameter text means, cached per chunk: the same
+  /// few parameter strings (`;TYPE=CELL,VOICE`, `;CHARSET=UTF-8;ENCODING=
+  /// QUOTED-PRINTABLE`) repeat on most lines.
+  struct ParamInfo {
+    var key: [UInt8] = []
+    var legacy = false
+    var isQP = false
+    var isBase64 = false
+    var failure: String?
+    var charset: [UInt8]?
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+  }
+
+  private static let paramCacheSize = 256
+  private var paramCache = [ParamInfo?](repeating: nil, count: 256)
+  private static let noParams = ParamInfo()
+
+  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamInfo {
+    if raw.isEmpty { return Self.noParams }
+    let h = raw.withUnsafeBytes { StringPool.hash($0) }
+    let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
+    if let hit = paramCache[slot], hit.legacy == legacy, hit.key.elementsEqual(raw) { return hit }
+    var info = ParamInfo(key: Array(raw), legacy: legacy)
+    params.parse(raw, legacy: legacy)
+    var skip: UInt64 = 0
+    if let i = params.index(of: VCardParameters.encodingName) {
+      let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
+      if enc.asciiEqualsUppercase(Self.qp) {
+        info.isQP = true
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
+        info.isBase64 = true
+      } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
+        if i < 64 { skip |= 1 << UInt64(i) }
+      } else {
+        info.failure = "unknown ENCODING parameter"
+      }
+    }
+    if let ci = params.index(of: VCardParameters.charsetName) {
+      if ci < 64 { skip |= 1 << UInt64(ci) }
+      if let vi = params.valueSpans[ci].first { info.charset = Array(params.bytes[params.values[vi]]) }
+    }
+    text.removeAll(keepingCapacity: true)
+    params.writeCanonical(skipping: skip, into: &text)
+    info.paramsID = intern(text)
+    text.removeAll(keepingCapacity: true)
+    params.writeLabel(into: &text)
+    info.labelID = intern(text)
+    paramCache[slot] = info
+    return info
+  }
+
   /// Handles one property; returns a failure reason or nil.
   private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
     let kind = VCardPropertyKind.of(bytes[p.name])
     if kind == .version && p.group.isEmpty { return nil }
-    params.parse(bytes[p.params], legacy: legacy)
-
-    // ENCODING
-    var skip: UInt64 = 0
-    var isQP = false
-    var isBase64 = false
-    if let i = params.index(of: VCardParameters.encodingName) {
-      let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
-      if enc.asciiEqualsUppercase(Self.qp) {
-        isQP = true
-        if i < 64 { skip |= 1 << UInt64(i) }
-      } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
-        isBase64 = true
-      } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
-        if i < 64 { skip |= 1 << UInt64(i) }
-      } else {
-        return "unknown ENCODING parameter"
-      }
-    }
+    let info = paramInfo(bytes[p.params], legacy: legacy)
+    if let reason = info.failure { return reason }
+    let isQP = info.isQP
+    let isBase64 = info.isBase64
 
     // Value bytes: quoted-printable, then charset.
     var decoded = false
@@ -180,13 +252,10 @@ struct VCardCardParser {
       decoded = true
       v = value[...]
     }
-    let charsetIndex = params.index(of: VCardParameters.charsetName)
-    if let ci = charsetIndex, ci < 64 { skip |= 1 << UInt64(ci) }
     if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let ci = charsetIndex, let vi = params.valueSpans[ci].first {
-        let name = params.bytes[params.values[vi]]
+      if let name = info.charset {
         do {
           try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
@@ -227,33 +296,29 @@ struct VCardCardParser {
       case .birthday: attribute = .birthday
       default: attribute = .note
       }
-      if builder.value(attribute).isPresent || !p.group.isEmpty { break }
-      builder.set(attribute, internText(v, legacy: legacy))
+      if isSet(attribute) || !p.group.isEmpty { break }
+      set(attribute, internText(v, legacy: legacy))
       return nil
     case .name:
-      if builder.value(.familyName).isPresent || builder.value(.givenName).isPresent
-        || builder.value(.middleName).isPresent || builder.value(.prefix).isPresent
-        || builder.value(.suffix).isPresent || !p.group.isEmpty
-      {
-        break
-      }
+      if isSet(.familyName) || !p.group.isEmpty { break }
       let parts = VCardEscaping.splitStructured(v, maxParts: 5)
       let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
-        builder.set(columns[k], internComponent(v[r], legacy: legacy))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
       return nil
     case .organization:
-      if builder.value(.organization).isPresent || builder.value(.department).isPresent || !p.group.isEmpty {
-        break
-      }
+      if isSet(.organization) || !p.group.isEmpty { break }
       let parts = VCardEscaping.splitStructured(v, maxParts: 2)
       let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
-        builder.set(columns[k], internComponent(v[r], legacy: legacy))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil
     case .photo:
+      params.parse(bytes[p.params], legacy: legacy)
       if let reason = photo(p, v, isBase64: isBase64) {
         if reason.isEmpty { break }  // not an inline photo: an extra property
         return reason
@@ -269,14 +334,9 @@ struct VCardCardParser {
       default: fieldKind = .other
       }
       let valueID = internText(v, legacy: legacy)
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
       let groupID = intern(bytes[p.group])
-      builder.appendField(kind: fieldKind, label: labelID, value: valueID, group: groupID, parameters: paramsID)
+      builder.appendField(
+        kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
     case .address:
       let parts = VCardEscaping.splitStructured(v, maxParts: 7)
@@ -284,16 +344,10 @@ struct VCardCardParser {
       for (k, r) in parts.enumerated() {
         ids[k] = internComponent(v[r], legacy: legacy)
       }
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
       let groupID = intern(bytes[p.group])
       builder.appendAddress(
-        label: labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
-        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: paramsID)
+        label: info.labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
+        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: info.paramsID)
       return nil
     case .extra:
       break
@@ -302,9 +356,7 @@ struct VCardCardParser {
     // An extra property, kept whole.
     let nameID = intern(bytes[p.name])
     let groupID = intern(bytes[p.group])
-    text.removeAll(keepingCapacity: true)
-    params.writeCanonical(skipping: skip, into: &text)
-    let paramsID = intern(text)
+    let paramsID = info.paramsID
     let valueID: StringID
     if decoded {
       text.removeAll(keepingCapacity: true)

@@ -18,7 +18,7 @@ func now() -> Double {
 
 var args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else {
-  FileHandle.standardError.write("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n".data(using: .utf8)!)
+  FileHandle.standardError.write(Data("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n".utf8))
   exit(2)
 }
 let mode = args.removeFirst()
@@ -46,6 +46,7 @@ do {
     String(
       format: "read: %.1f MB, %d contacts, %d errors, %.3f s, %.1f MB/s, %.0f contacts/s, workers %d",
       mb, r.recordsRead, r.errors.count, secs, mb / secs, Double(r.recordsRead) / secs, options.workers))
+  print(String(format: "store: %.1f MB (table memory footprint)", Double(r.table.memoryFootprint) / 1e6))
   if mode == "write" {
     let frame = Frame(table: r.table)
     var out: [UInt8] = []
@@ -63,6 +64,6 @@ do {
     print(String(format: "write %@ (file):   %.1f MB, %.3f s, %.1f MB/s", format.rawValue, wmb, f1 - f0, wmb / (f1 - f0)))
   }
 } catch {
-  FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+  FileHandle.standardError.write(Data("error: \(error)\n".utf8))
   exit(1)
 }
