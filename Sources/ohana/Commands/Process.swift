@@ -52,7 +52,7 @@ extension OhanaCommand {
         }
         let pipelineDone = Clock.seconds()
 
-        try ContactFiles.write(frame, format: format, to: output.output)
+        try ContactFiles.write(frame, format: format, to: output.output, quiet: global.quiet)
         let end = Clock.seconds()
 
         if let report {
