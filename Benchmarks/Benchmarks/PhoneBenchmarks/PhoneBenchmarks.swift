@@ -85,7 +85,7 @@ final class PhoneInputs: Sendable {
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .instructions],
-    scalingFactor: .mega, warmupIterations: 0, maxDuration: .seconds(10), maxIterations: 3)
+    warmupIterations: 0, scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 3)
 
   Benchmark("phone parse + 4 formats, 1M numbers") { benchmark in
     let (bytes, offsets, regions) = PhoneInputs.shared.inputs
