@@ -49,6 +49,19 @@ import Testing
     #expect(s.count == 2 && s[0] == 0xFFFD)
   }
 
+  @Test func handBuiltNumbersNeverTrap() {
+    let odd = [
+      PhoneNumber(countryCode: -3, nationalNumber: .max, nationalNumberLength: 400),
+      PhoneNumber(countryCode: 99_999, nationalNumber: 0, nationalNumberLength: -1),
+      PhoneNumber(countryCode: 44, nationalNumber: 12, nationalNumberLength: 5, numberExtension: ""),
+    ]
+    for n in odd {
+      for f in PhoneNumberFormat.allCases { _ = engine.format(n, as: f) }
+      _ = engine.classify(n)
+    }
+    #expect(engine.format(odd[2], as: .e164) == "+4400012")
+  }
+
   @Test func regionCodes() {
     #expect(RegionCode("us") == RegionCode("US"))
     #expect(RegionCode("U") == nil)
