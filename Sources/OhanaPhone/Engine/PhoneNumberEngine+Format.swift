@@ -118,15 +118,7 @@ extension PhoneNumberEngine {
     let count = Int(intl ? tables.entryIntlFormatCount[e] : tables.entryFormatCount[e])
     let length = nsn.count
     for f in start..<(start + count) {
-      let g0 = Int(tables.formatGroupStart[f])
-      let gn = Int(tables.formatGroupCount[f])
-      var minTotal = 0
-      var maxTotal = 0
-      for g in g0..<(g0 + gn) {
-        minTotal += Int(tables.groupMin[g])
-        maxTotal += Int(tables.groupMax[g])
-      }
-      guard length >= minTotal, length <= maxTotal else { continue }
+      guard length >= Int(tables.formatMinLength[f]), length <= Int(tables.formatMaxLength[f]) else { continue }
       let leading = tables.formatLeadingDigits[f]
       if leading != 0 && !tables.prefixMatch(leading, nsn) { continue }
       return f
@@ -139,8 +131,7 @@ extension PhoneNumberEngine {
   private func applyFormat(_ f: Int, _ nsn: DigitString, format: PhoneNumberFormat, to out: inout [UInt8]) {
     let g0 = Int(tables.formatGroupStart[f])
     let gn = Swift.min(Int(tables.formatGroupCount[f]), 9)
-    var minTotal = 0
-    for g in g0..<(g0 + gn) { minTotal += Int(tables.groupMin[g]) }
+    let minTotal = Int(tables.formatMinLength[f])
     var bounds = InlineArray<10, Int16>(repeating: 0)
     var position = 0
     for k in 0..<gn {

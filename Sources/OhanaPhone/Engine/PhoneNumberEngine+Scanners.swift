@@ -22,7 +22,7 @@ enum PhoneScanners {
       end -= 1
     }
     // A second number: `[\\/] *x`.
-    var i = start
+    var i = s.mayContain(ScalarBuffer.Kind.slash) ? start : end
     while i < end {
       let c = s[i]
       if c == 0x5C || c == 0x2F {
@@ -87,6 +87,8 @@ enum PhoneScanners {
   /// Whether an extension may be present at all (cheap pre-filter): every
   /// extension form needs a letter, `#`, `;`, `,`, `~` or a non-ASCII label.
   static func mayHaveExtension(_ s: ScalarBuffer, _ range: Range<Int>) -> Bool {
+    typealias K = ScalarBuffer.Kind
+    guard s.mayContain(K.nonASCII | K.letter | K.semicolon | K.extensionMark) else { return false }
     for i in range {
       let c = s[i]
       if c >= 0x80 || UnicodeClasses.isASCIILetter(c) || c == 0x23 || c == 0x3B || c == 0x2C || c == 0x7E {

@@ -68,6 +68,9 @@ final class PhoneMetadataTables: Sendable {
   let wordRanges: [UInt32]
 
   // Derived at load.
+  /// Total digits a format's pattern accepts, per format.
+  let formatMinLength: [UInt8]
+  let formatMaxLength: [UInt8]
   /// Entry index per two-letter region (`(a - 65) * 26 + (b - 65)`), -1 if none.
   let regionEntry: [Int16]
   /// Compiled prefix patterns, and per entry an index into them (-1 = none).
@@ -108,14 +111,32 @@ final class PhoneMetadataTables: Sendable {
     entryLocalOnlyLengths = reader.u32()
     descPattern = reader.u16()
     descLengths = reader.u32()
-    formatGroupStart = reader.u16()
-    formatGroupCount = reader.u16()
+    let groupStarts = reader.u16()
+    let groupCounts = reader.u16()
+    formatGroupStart = groupStarts
+    formatGroupCount = groupCounts
     formatTemplate = reader.u16()
     formatNationalTemplate = reader.u16()
     formatRFCTemplate = reader.u16()
     formatLeadingDigits = reader.u16()
-    groupMin = reader.u8()
-    groupMax = reader.u8()
+    let mins = reader.u8()
+    let maxs = reader.u8()
+    groupMin = mins
+    groupMax = maxs
+    var minLengths: [UInt8] = []
+    var maxLengths: [UInt8] = []
+    for (start, n) in zip(groupStarts, groupCounts) {
+      var lo = 0
+      var hi = 0
+      for g in Int(start)..<Int(start) + Int(n) where g < mins.count && g < maxs.count {
+        lo += Int(mins[g])
+        hi += Int(maxs[g])
+      }
+      minLengths.append(UInt8(clamping: lo))
+      maxLengths.append(UInt8(clamping: hi))
+    }
+    formatMinLength = minLengths
+    formatMaxLength = maxLengths
     countryStart = reader.u16()
     countryCount = reader.u8()
     countryEntries = reader.u16()

@@ -4,6 +4,39 @@
 struct ScalarBuffer {
   static let capacity = 256
   private var storage: [UInt32] = []
+  /// Which kinds of characters occur (a superset after cutting), so that
+  /// scanners can skip work: see the `Kind` bits.
+  private(set) var kinds: UInt8 = 0
+
+  /// Character kinds recorded in `kinds`.
+  enum Kind {
+    static let nonASCII: UInt8 = 1
+    static let letter: UInt8 = 2
+    static let semicolon: UInt8 = 4
+    static let slash: UInt8 = 8
+    /// `#`, `,`, `~`: extension markers.
+    static let extensionMark: UInt8 = 16
+  }
+
+  /// The kind bits of one ASCII byte.
+  private static let asciiKinds: [UInt8] = (0..<128).map { b -> UInt8 in
+    switch b {
+    case 0x41...0x5A, 0x61...0x7A: return Kind.letter
+    case 0x3B: return Kind.semicolon
+    case 0x2F, 0x5C: return Kind.slash
+    case 0x23, 0x2C, 0x7E: return Kind.extensionMark
+    default: return 0
+    }
+  }
+
+  @inline(__always)
+  static func kind(of scalar: UInt32) -> UInt8 {
+    scalar < 0x80 ? asciiKinds[Int(scalar)] : Kind.nonASCII
+  }
+
+  /// Whether any character of one of `mask`'s kinds may occur.
+  @inline(__always)
+  func mayContain(_ mask: UInt8) -> Bool { kinds & mask != 0 }
 
   init() {}
 
@@ -18,6 +51,7 @@ struct ScalarBuffer {
   mutating func append(_ scalar: UInt32) -> Bool {
     guard storage.count < Self.capacity else { return false }
     storage.append(scalar)
+    kinds |= Self.kind(of: scalar)
     return true
   }
 
@@ -67,15 +101,19 @@ struct ScalarBuffer {
   private mutating func decode(contiguous bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
     storage.removeAll(keepingCapacity: true)
     storage.reserveCapacity(Swift.min(bytes.count, limit + 1))
+    var k: UInt8 = 0
+    defer { kinds = k }
     var i = 0
     while i < bytes.count {
       let b = bytes[i]
       if b < 0x80 {
         if storage.count >= limit { return false }
         storage.append(UInt32(b))
+        k |= Self.asciiKinds[Int(b)]
         i += 1
         continue
       }
+      k |= Kind.nonASCII
       // Non-ASCII: decode the rest with the standard decoder.
       var iterator = bytes[i...].makeIterator()
       var decoder = UTF8()
@@ -84,6 +122,7 @@ struct ScalarBuffer {
         case .scalarValue(let s):
           if storage.count >= limit { return false }
           storage.append(s.value)
+          k |= Self.kind(of: s.value)
         case .error:
           if storage.count >= limit { return false }
           storage.append(0xFFFD)
@@ -96,6 +135,7 @@ struct ScalarBuffer {
   }
 
   private mutating func decode(generic bytes: some Collection<UInt8>, limit: Int) -> Bool {
+    kinds = 0xFF
     storage.removeAll(keepingCapacity: true)
     storage.reserveCapacity(Swift.min(bytes.count, limit + 1))
     var iterator = bytes.makeIterator()
