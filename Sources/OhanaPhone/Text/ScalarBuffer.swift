@@ -96,42 +96,48 @@ struct ScalarBuffer {
     return decode(generic: bytes, limit: limit)
   }
 
-  /// ASCII fast path over contiguous bytes; other sequences go through the
-  /// standard decoder.
+  /// ASCII fast path over contiguous bytes (one pass, no per-byte append);
+  /// other input goes through the standard decoder.
   private mutating func decode(contiguous bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
-    storage.removeAll(keepingCapacity: true)
-    storage.reserveCapacity(Swift.min(bytes.count, limit + 1))
+    let n = bytes.count
     var k: UInt8 = 0
-    defer { kinds = k }
-    var i = 0
-    while i < bytes.count {
-      let b = bytes[i]
-      if b < 0x80 {
-        if storage.count >= limit { return false }
-        storage.append(UInt32(b))
-        k |= Self.asciiKinds[Int(b)]
-        i += 1
-        continue
+    var allASCII = true
+    for b in bytes {
+      if b >= 0x80 {
+        allASCII = false
+        break
       }
-      k |= Kind.nonASCII
-      // Non-ASCII: decode the rest with the standard decoder.
-      var iterator = bytes[i...].makeIterator()
-      var decoder = UTF8()
-      while true {
-        switch decoder.decode(&iterator) {
-        case .scalarValue(let s):
-          if storage.count >= limit { return false }
-          storage.append(s.value)
-          k |= Self.kind(of: s.value)
-        case .error:
-          if storage.count >= limit { return false }
-          storage.append(0xFFFD)
-        case .emptyInput:
-          return true
-        }
+      k |= Self.asciiKinds[Int(b)]
+    }
+    if allASCII {
+      guard n <= limit else { return false }
+      // Safe: exactly `n` elements are initialized, and `n` is the capacity.
+      storage = [UInt32](unsafeUninitializedCapacity: n) { buffer, initialized in
+        for i in 0..<n { buffer[i] = UInt32(bytes[i]) }
+        initialized = n
+      }
+      kinds = k
+      return true
+    }
+    storage.removeAll(keepingCapacity: true)
+    storage.reserveCapacity(Swift.min(n, limit + 1))
+    k = Kind.nonASCII
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    defer { kinds = k }
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let s):
+        if storage.count >= limit { return false }
+        storage.append(s.value)
+        k |= Self.kind(of: s.value)
+      case .error:
+        if storage.count >= limit { return false }
+        storage.append(0xFFFD)
+      case .emptyInput:
+        return true
       }
     }
-    return true
   }
 
   private mutating func decode(generic bytes: some Collection<UInt8>, limit: Int) -> Bool {
