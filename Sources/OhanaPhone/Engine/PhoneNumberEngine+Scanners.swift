@@ -76,7 +76,7 @@ enum PhoneScanners {
     let tail = ExtensionTail(s, end)
     var k = j
     while k >= i {
-      if extensionMatch(s, k, tail) != nil { return true }
+      if mayStartExtension(s[k]) && extensionMatch(s, k, tail) != nil { return true }
       k -= 1
     }
     return false
@@ -106,7 +106,7 @@ enum PhoneScanners {
     let tail = ExtensionTail(s, range.upperBound)
     var k = range.lowerBound
     while k < range.upperBound {
-      if let digits = extensionMatch(s, k, tail) {
+      if mayStartExtension(s[k]), let digits = extensionMatch(s, k, tail) {
         guard isViable(s, range.lowerBound..<k) else { return nil }
         return (k, digits)
       }
@@ -183,6 +183,15 @@ enum PhoneScanners {
   /// returns the range of the extension digits.
   static func extensionMatch(_ s: ScalarBuffer, _ k: Int, _ end: Int) -> Range<Int>? {
     extensionMatch(s, k, ExtensionTail(s, end))
+  }
+
+  /// Every extension form starts with a separator, `,`, `;` or a label.
+  @inline(__always)
+  static func mayStartExtension(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x20, 0xA0, 0x09, 0x2C, 0x3B, 0x2D: return true
+    default: return mayStartLabel(c)
+    }
   }
 
   /// Labels start with one of these (lower-cased): x e ｘ ｅ д a # ＃ ~ ～ i ｉ.

@@ -18,20 +18,24 @@ struct ScalarBuffer {
     static let extensionMark: UInt8 = 16
   }
 
-  /// The kind bits of one ASCII byte.
-  private static let asciiKinds: [UInt8] = (0..<128).map { b -> UInt8 in
-    switch b {
-    case 0x41...0x5A, 0x61...0x7A: return Kind.letter
-    case 0x3B: return Kind.semicolon
-    case 0x2F, 0x5C: return Kind.slash
-    case 0x23, 0x2C, 0x7E: return Kind.extensionMark
-    default: return 0
-    }
-  }
-
   @inline(__always)
   static func kind(of scalar: UInt32) -> UInt8 {
-    scalar < 0x80 ? asciiKinds[Int(scalar)] : Kind.nonASCII
+    scalar < 0x80 ? asciiKind(UInt8(truncatingIfNeeded: scalar)) : Kind.nonASCII
+  }
+
+  /// The kind bits of one ASCII byte, by comparisons (no table lookup).
+  @inline(__always)
+  static func asciiKind(_ b: UInt8) -> UInt8 {
+    if (b | 0x20) &- 0x61 < 26 { return Kind.letter }
+    if b < 0x30 || b > 0x39 {
+      switch b {
+      case 0x3B: return Kind.semicolon
+      case 0x2F, 0x5C: return Kind.slash
+      case 0x23, 0x2C, 0x7E: return Kind.extensionMark
+      default: return 0
+      }
+    }
+    return 0
   }
 
   /// Whether any character of one of `mask`'s kinds may occur.
@@ -107,7 +111,7 @@ struct ScalarBuffer {
         allASCII = false
         break
       }
-      k |= Self.asciiKinds[Int(b)]
+      k |= Self.asciiKind(b)
     }
     if allASCII {
       guard n <= limit else { return false }
