@@ -11,6 +11,7 @@ struct OhanaCommand: ParsableCommand {
       Convert.self,
       Process.self,
       Stats.self,
+      Phone.self,
       Generate.self,
     ]
   )
