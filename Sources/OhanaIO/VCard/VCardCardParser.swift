@@ -67,6 +67,7 @@ struct VCardCardParser {
   var fallbackCharset: [UInt8]
 
   private var props: [VCardPropertyLine] = []
+  private var kinds: [VCardPropertyKind] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -142,22 +143,25 @@ struct VCardCardParser {
 
   mutating func parse(card: inout VCardCard) {
     props.removeAll(keepingCapacity: true)
+    kinds.removeAll(keepingCapacity: true)
     var legacy = false
     for r in card.lines {
       guard let p = VCardPropertyLine.split(card.bytes, r) else {
         fail(card.startLine, "malformed property line")
         return
       }
-      if p.group.isEmpty && VCardPropertyKind.of(card.bytes[p.name]) == .version {
+      let kind = VCardPropertyKind.of(card.bytes[p.name])
+      if p.group.isEmpty && kind == .version {
         legacy = card.bytes[p.value].elementsEqual(Self.v21)
       }
       props.append(p)
+      kinds.append(kind)
     }
     cardCharset = nil
     seen = 0
     builder.beginContact(sourceLine: card.startLine)
-    for p in props {
-      if let reason = property(p, in: card.bytes, legacy: legacy) {
+    for i in props.indices {
+      if let reason = property(props[i], kind: kinds[i], in: card.bytes, legacy: legacy) {
         builder.discardContact()
         fail(card.startLine, reason)
         return
@@ -235,8 +239,9 @@ struct VCardCardParser {
   }
 
   /// Handles one property; returns a failure reason or nil.
-  private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
-    let kind = VCardPropertyKind.of(bytes[p.name])
+  private mutating func property(
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: [UInt8], legacy: Bool
+  ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
     let info = paramInfo(bytes[p.params], legacy: legacy)
     if let reason = info.failure { return reason }
