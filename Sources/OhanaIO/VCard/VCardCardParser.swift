@@ -1,5 +1,9 @@
 import OhanaCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The properties that have a home in the table; everything else is an
 /// extra property.
 enum VCardPropertyKind {
@@ -68,6 +72,7 @@ struct VCardCardParser {
 
   private var props: [VCardPropertyLine] = []
   private var kinds: [VCardPropertyKind] = []
+  private var parts: [Range<Int>] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -203,11 +208,21 @@ struct VCardCardParser {
   private var paramCache = [ParamInfo?](repeating: nil, count: 256)
   private static let noParams = ParamInfo()
 
+  private static func sameBytes(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in
+      b.withUnsafeBytes { y in
+        guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+        return memcmp(p, q, x.count) == 0
+      }
+    }
+  }
+
   private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamInfo {
     if raw.isEmpty { return Self.noParams }
     let h = raw.withUnsafeBytes { StringPool.hash($0) }
     let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
-    if let hit = paramCache[slot], hit.legacy == legacy, hit.key.elementsEqual(raw) { return hit }
+    if let hit = paramCache[slot], hit.legacy == legacy, Self.sameBytes(hit.key, raw) { return hit }
     var info = ParamInfo(key: Array(raw), legacy: legacy)
     params.parse(raw, legacy: legacy)
     var skip: UInt64 = 0
@@ -306,7 +321,7 @@ struct VCardCardParser {
       return nil
     case .name:
       if isSet(.familyName) || !p.group.isEmpty { break }
-      let parts = VCardEscaping.splitStructured(v, maxParts: 5)
+      VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
       let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
         set(columns[k], internComponent(v[r], legacy: legacy))
@@ -315,7 +330,7 @@ struct VCardCardParser {
       return nil
     case .organization:
       if isSet(.organization) || !p.group.isEmpty { break }
-      let parts = VCardEscaping.splitStructured(v, maxParts: 2)
+      VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
       let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
         set(columns[k], internComponent(v[r], legacy: legacy))
@@ -344,7 +359,7 @@ struct VCardCardParser {
         kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
     case .address:
-      let parts = VCardEscaping.splitStructured(v, maxParts: 7)
+      VCardEscaping.splitStructured(v, maxParts: 7, into: &parts)
       var ids = [StringID](repeating: .absent, count: 7)
       for (k, r) in parts.enumerated() {
         ids[k] = internComponent(v[r], legacy: legacy)
