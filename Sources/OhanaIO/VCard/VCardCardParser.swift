@@ -202,13 +202,34 @@ struct VCardCardParser {
     var charset: [UInt8]?
     var paramsID = StringID.absent
     var labelID = StringID.absent
+
+    /// The trivially copyable part, handed out per property.
+    var summary: ParamSummary {
+      ParamSummary(
+        isQP: isQP, isBase64: isBase64, unknownEncoding: failure != nil, hasCharset: charset != nil,
+        paramsID: paramsID, labelID: labelID)
+    }
+  }
+
+  struct ParamSummary {
+    var isQP = false
+    var isBase64 = false
+    var unknownEncoding = false
+    var hasCharset = false
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+    /// Cache slot holding the charset name when `hasCharset`.
+    var slot = 0
   }
 
   private static let paramCacheSize = 256
-  private var paramCache = [ParamInfo?](repeating: nil, count: 256)
-  private static let noParams = ParamInfo()
+  // The cache as parallel arrays, so a hit copies no reference-counted value.
+  private var paramKeys = [[UInt8]](repeating: [], count: 256)
+  private var paramLegacy = [Bool](repeating: false, count: 256)
+  private var paramSummaries = [ParamSummary?](repeating: nil, count: 256)
+  private var paramCharsets = [[UInt8]?](repeating: nil, count: 256)
 
-  private static func sameBytes(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+  private static func sameBytes(_ a: borrowing [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     return a.withUnsafeBytes { x in
       b.withUnsafeBytes { y in
@@ -218,11 +239,13 @@ struct VCardCardParser {
     }
   }
 
-  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamInfo {
-    if raw.isEmpty { return Self.noParams }
+  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamSummary {
+    if raw.isEmpty { return ParamSummary() }
     let h = raw.withUnsafeBytes { StringPool.hash($0) }
     let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
-    if let hit = paramCache[slot], hit.legacy == legacy, Self.sameBytes(hit.key, raw) { return hit }
+    if let hit = paramSummaries[slot], paramLegacy[slot] == legacy, Self.sameBytes(paramKeys[slot], raw) {
+      return hit
+    }
     var info = ParamInfo(key: Array(raw), legacy: legacy)
     params.parse(raw, legacy: legacy)
     var skip: UInt64 = 0
@@ -249,8 +272,13 @@ struct VCardCardParser {
     text.removeAll(keepingCapacity: true)
     params.writeLabel(into: &text)
     info.labelID = intern(text)
-    paramCache[slot] = info
-    return info
+    var summary = info.summary
+    summary.slot = slot
+    paramKeys[slot] = info.key
+    paramLegacy[slot] = legacy
+    paramSummaries[slot] = summary
+    paramCharsets[slot] = info.charset
+    return summary
   }
 
   /// Handles one property; returns a failure reason or nil.
@@ -259,7 +287,7 @@ struct VCardCardParser {
   ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
     let info = paramInfo(bytes[p.params], legacy: legacy)
-    if let reason = info.failure { return reason }
+    if info.unknownEncoding { return "unknown ENCODING parameter" }
     let isQP = info.isQP
     let isBase64 = info.isBase64
 
@@ -275,7 +303,7 @@ struct VCardCardParser {
     if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let name = info.charset {
+      if info.hasCharset, let name = paramCharsets[info.slot] {
         do {
           try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
