@@ -1,5 +1,9 @@
 import OhanaCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The properties that have a home in the table; everything else is an
 /// extra property.
 enum VCardPropertyKind {
@@ -67,6 +71,8 @@ struct VCardCardParser {
   var fallbackCharset: [UInt8]
 
   private var props: [VCardPropertyLine] = []
+  private var kinds: [VCardPropertyKind] = []
+  private var parts: [Range<Int>] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -142,22 +148,25 @@ struct VCardCardParser {
 
   mutating func parse(card: inout VCardCard) {
     props.removeAll(keepingCapacity: true)
+    kinds.removeAll(keepingCapacity: true)
     var legacy = false
     for r in card.lines {
       guard let p = VCardPropertyLine.split(card.bytes, r) else {
         fail(card.startLine, "malformed property line")
         return
       }
-      if p.group.isEmpty && VCardPropertyKind.of(card.bytes[p.name]) == .version {
+      let kind = VCardPropertyKind.of(card.bytes[p.name])
+      if p.group.isEmpty && kind == .version {
         legacy = card.bytes[p.value].elementsEqual(Self.v21)
       }
       props.append(p)
+      kinds.append(kind)
     }
     cardCharset = nil
     seen = 0
     builder.beginContact(sourceLine: card.startLine)
-    for p in props {
-      if let reason = property(p, in: card.bytes, legacy: legacy) {
+    for i in props.indices {
+      if let reason = property(props[i], kind: kinds[i], in: card.bytes, legacy: legacy) {
         builder.discardContact()
         fail(card.startLine, reason)
         return
@@ -193,17 +202,50 @@ struct VCardCardParser {
     var charset: [UInt8]?
     var paramsID = StringID.absent
     var labelID = StringID.absent
+
+    /// The trivially copyable part, handed out per property.
+    var summary: ParamSummary {
+      ParamSummary(
+        isQP: isQP, isBase64: isBase64, unknownEncoding: failure != nil, hasCharset: charset != nil,
+        paramsID: paramsID, labelID: labelID)
+    }
+  }
+
+  struct ParamSummary {
+    var isQP = false
+    var isBase64 = false
+    var unknownEncoding = false
+    var hasCharset = false
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+    /// Cache slot holding the charset name when `hasCharset`.
+    var slot = 0
   }
 
   private static let paramCacheSize = 256
-  private var paramCache = [ParamInfo?](repeating: nil, count: 256)
-  private static let noParams = ParamInfo()
+  // The cache as parallel arrays, so a hit copies no reference-counted value.
+  private var paramKeys = [[UInt8]](repeating: [], count: 256)
+  private var paramLegacy = [Bool](repeating: false, count: 256)
+  private var paramSummaries = [ParamSummary?](repeating: nil, count: 256)
+  private var paramCharsets = [[UInt8]?](repeating: nil, count: 256)
 
-  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamInfo {
-    if raw.isEmpty { return Self.noParams }
+  private static func sameBytes(_ a: borrowing [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in
+      b.withUnsafeBytes { y in
+        guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+        return memcmp(p, q, x.count) == 0
+      }
+    }
+  }
+
+  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamSummary {
+    if raw.isEmpty { return ParamSummary() }
     let h = raw.withUnsafeBytes { StringPool.hash($0) }
     let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
-    if let hit = paramCache[slot], hit.legacy == legacy, hit.key.elementsEqual(raw) { return hit }
+    if let hit = paramSummaries[slot], paramLegacy[slot] == legacy, Self.sameBytes(paramKeys[slot], raw) {
+      return hit
+    }
     var info = ParamInfo(key: Array(raw), legacy: legacy)
     params.parse(raw, legacy: legacy)
     var skip: UInt64 = 0
@@ -230,16 +272,22 @@ struct VCardCardParser {
     text.removeAll(keepingCapacity: true)
     params.writeLabel(into: &text)
     info.labelID = intern(text)
-    paramCache[slot] = info
-    return info
+    var summary = info.summary
+    summary.slot = slot
+    paramKeys[slot] = info.key
+    paramLegacy[slot] = legacy
+    paramSummaries[slot] = summary
+    paramCharsets[slot] = info.charset
+    return summary
   }
 
   /// Handles one property; returns a failure reason or nil.
-  private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
-    let kind = VCardPropertyKind.of(bytes[p.name])
+  private mutating func property(
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: [UInt8], legacy: Bool
+  ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
     let info = paramInfo(bytes[p.params], legacy: legacy)
-    if let reason = info.failure { return reason }
+    if info.unknownEncoding { return "unknown ENCODING parameter" }
     let isQP = info.isQP
     let isBase64 = info.isBase64
 
@@ -255,7 +303,7 @@ struct VCardCardParser {
     if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let name = info.charset {
+      if info.hasCharset, let name = paramCharsets[info.slot] {
         do {
           try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
@@ -301,7 +349,7 @@ struct VCardCardParser {
       return nil
     case .name:
       if isSet(.familyName) || !p.group.isEmpty { break }
-      let parts = VCardEscaping.splitStructured(v, maxParts: 5)
+      VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
       let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
         set(columns[k], internComponent(v[r], legacy: legacy))
@@ -310,7 +358,7 @@ struct VCardCardParser {
       return nil
     case .organization:
       if isSet(.organization) || !p.group.isEmpty { break }
-      let parts = VCardEscaping.splitStructured(v, maxParts: 2)
+      VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
       let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
         set(columns[k], internComponent(v[r], legacy: legacy))
@@ -339,7 +387,7 @@ struct VCardCardParser {
         kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
     case .address:
-      let parts = VCardEscaping.splitStructured(v, maxParts: 7)
+      VCardEscaping.splitStructured(v, maxParts: 7, into: &parts)
       var ids = [StringID](repeating: .absent, count: 7)
       for (k, r) in parts.enumerated() {
         ids[k] = internComponent(v[r], legacy: legacy)
