@@ -22,6 +22,17 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
+    // Side-by-side sort comparison (Benchmarks/compare/sort/compare.sh): our
+    // sort over a names file, timed like the ICU floor and DuckDB baselines.
+    .executableTarget(
+      name: "ohana-sort-bench",
+      dependencies: [
+        .product(name: "OhanaText", package: parent),
+        .product(name: "OhanaCore", package: parent),
+      ],
+      path: "compare/sort/OhanaSortBench",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .executableTarget(
       name: "core-memory",
       dependencies: [
@@ -29,14 +40,6 @@ let package = Package(
         .product(name: "_OhanaTestSupport", package: parent),
       ],
       path: "Benchmarks/core-memory",
-      swiftSettings: [.swiftLanguageMode(.v6)]
-    ),
-    // Side-by-side sort comparison (Benchmarks/compare/sort/compare.sh): our
-    // sort over a names file, timed like the ICU floor and DuckDB baselines.
-    .executableTarget(
-      name: "ohana-sort-bench",
-      dependencies: [.product(name: "OhanaText", package: parent)],
-      path: "compare/sort/OhanaSortBench",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
   ] + suites.map { suite in

@@ -155,9 +155,12 @@ def fuzz(rng):
   return "".join(rng.choice(FUZZ_TOKENS) for _ in range(rng.randint(1, 24)))
 
 
+FUZZ_RATE = 0.05
+
+
 def make_raw(rng, regions, ex):
   """One (raw, default region) pair."""
-  if rng.random() < 0.05:
+  if rng.random() < FUZZ_RATE:
     return fuzz(rng), rng.choice(regions)
   if rng.random() < 0.06:
     raw = rng.choice(GARBAGE)
@@ -234,7 +237,10 @@ def main():
   ap.add_argument("--seed", type=int, default=20261121)
   ap.add_argument("--out", default=DEFAULT_OUT)
   ap.add_argument("--inputs-only", action="store_true", help="write raw<TAB>region only")
+  ap.add_argument("--fuzz-rate", type=float, default=0.05, help="share of random token soups")
   args = ap.parse_args()
+  global FUZZ_RATE
+  FUZZ_RATE = args.fuzz_rate
   rng = random.Random(args.seed)
   regions, ex = examples()
   with open(args.out, "w", encoding="utf-8", newline="\n") as f:

@@ -163,6 +163,21 @@ void ohana_icu_converter_close(ohana_icu_converter *converter) {
   ucnv_close((UConverter *)converter);
 }
 
+int32_t ohana_icu_converter_to_utf16(ohana_icu_converter *converter, uint16_t *dest,
+                                     int32_t capacity, const uint8_t *src, int32_t length,
+                                     int8_t flush, int32_t *consumed, int32_t *status) {
+  UChar *target = (UChar *)dest;
+  const char *source = (const char *)src;
+  ucnv_toUnicode((UConverter *)converter, &target, (const UChar *)dest + capacity, &source,
+                 (const char *)src + length, NULL, (UBool)(flush != 0), STATUS(status));
+  *consumed = (int32_t)(source - (const char *)src);
+  return (int32_t)(target - (UChar *)dest);
+}
+
+void ohana_icu_converter_reset(ohana_icu_converter *converter) {
+  ucnv_reset((UConverter *)converter);
+}
+
 // MARK: Normalization
 
 const ohana_icu_normalizer *ohana_icu_normalizer_nfc(int32_t *status) {

@@ -4,6 +4,7 @@ public struct RegionCode: Hashable, Sendable, CustomStringConvertible {
   /// Characters packed big-endian, one byte each; unused bytes are zero.
   public let rawValue: UInt32
 
+  @inlinable
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Upper-cases ASCII letters; returns nil unless 2-3 ASCII letters or digits.
@@ -12,6 +13,7 @@ public struct RegionCode: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// From UTF-8 bytes (ASCII letters are upper-cased).
+  @inlinable
   public init?(utf8 bytes: some Collection<UInt8>) {
     guard bytes.count >= 2, bytes.count <= 3 else { return nil }
     var value: UInt32 = 0

@@ -11,8 +11,8 @@ struct OhanaCommand: ParsableCommand {
       Convert.self,
       Process.self,
       Stats.self,
-      Generate.self,
       Phone.self,
+      Generate.self,
       Dedupe.self,
     ]
   )

@@ -30,6 +30,7 @@ extension OhanaCommand {
         throw ValidationError("Invalid region code: \(region)")
       }
       let engine = PhoneNumberEngine()
+      var regions = RegionCache(defaultRegion: defaultRegion)
       var output = [UInt8]()
       output.reserveCapacity(1 << 20)
       var pending = [UInt8]()
@@ -45,30 +46,47 @@ extension OhanaCommand {
         pending.append(contentsOf: chunk[0..<n])
         var lineStart = 0
         while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
-          Self.process(pending[lineStart..<newline], engine, defaultRegion, &output)
+          Self.process(pending[lineStart..<newline], engine, &regions, &output)
           lineStart = newline + 1
           if output.count >= 1 << 20 { try Self.flush(&output) }
         }
         pending.removeFirst(lineStart)
       }
-      if !pending.isEmpty { Self.process(pending[...], engine, defaultRegion, &output) }
+      if !pending.isEmpty { Self.process(pending[...], engine, &regions, &output) }
       try Self.flush(&output)
     }
 
+    /// Region codes of the lines, with the last one remembered (inputs
+    /// usually repeat a region many times).
+    struct RegionCache {
+      let defaultRegion: RegionCode
+      var lastText: [UInt8] = []
+      var last: RegionCode = .unknown
+
+      mutating func region(_ text: ArraySlice<UInt8>) -> RegionCode {
+        if text.isEmpty { return defaultRegion }
+        if !text.elementsEqual(lastText) {
+          lastText = Array(text)
+          last = RegionCode(utf8: text) ?? .unknown
+        }
+        return last
+      }
+    }
+
     static func process(
-      _ line: ArraySlice<UInt8>, _ engine: PhoneNumberEngine, _ defaultRegion: RegionCode, _ out: inout [UInt8]
+      _ line: ArraySlice<UInt8>, _ engine: PhoneNumberEngine, _ regions: inout RegionCache, _ out: inout [UInt8]
     ) {
       var line = line
       if line.last == 0x0D { line = line.dropLast() }
       let raw: ArraySlice<UInt8>
-      var region = defaultRegion
+      var region = regions.defaultRegion
       var regionText: ArraySlice<UInt8> = []
       if let tab = line.firstIndex(of: 0x09) {
         raw = line[line.startIndex..<tab]
         var rest = line[(tab + 1)...]
         if let nextTab = rest.firstIndex(of: 0x09) { rest = rest[rest.startIndex..<nextTab] }
         regionText = rest
-        if !rest.isEmpty { region = RegionCode(utf8: rest) ?? .unknown }
+        region = regions.region(rest)
       } else {
         raw = line
       }

@@ -45,6 +45,29 @@ struct GenerateTests {
     #expect(adjacent < 20, "adjacent duplicates: \(adjacent)")
   }
 
+  /// Distinct people who share a household phone: dedupe must not merge them.
+  @Test func hardNegativesShareAPhoneAcrossClusters() throws {
+    let dir = try TempDir()
+    let vcf = try generate(dir, "g.vcf", ["--contacts", "1500", "--seed", "21", "--version", "3.0", "--truth", dir.path("t.csv")])
+    var clusterOf: [String: String] = [:]
+    for row in try dir.read("t.csv").lines.dropFirst() {
+      let parts = row.split(separator: ",")
+      clusterOf[String(parts[0])] = String(parts[1])
+    }
+    var clustersByPhone: [String: Set<String>] = [:]
+    for card in String(decoding: vcf, as: UTF8.self).components(separatedBy: "BEGIN:VCARD").dropFirst() {
+      let lines = card.components(separatedBy: "\r\n")
+      guard let uid = lines.first(where: { $0.hasPrefix("UID:") })?.dropFirst(4),
+        let cluster = clusterOf[String(uid)]
+      else { continue }
+      for line in lines where line.contains("TEL") && line.contains("HOME") {
+        let digits = String(line.split(separator: ":").last?.filter(\.isNumber).suffix(8) ?? "")
+        clustersByPhone[digits, default: []].insert(cluster)
+      }
+    }
+    #expect(clustersByPhone.values.filter { $0.count > 1 }.count >= 10)
+  }
+
   @Test(arguments: ["2.1", "3.0", "4.0"])
   func versionAsAsked(_ version: String) throws {
     let dir = try TempDir()

@@ -35,6 +35,9 @@ struct ProcessTests {
 
   @Test func disableSkipsAStageByName() throws {
     #expect(try uids(["--require", "phone", "--disable", "required-phone"]).count == 8)
+    let r = try CLI.run(["process", example, "-o", "-", "--to", "ndjson", "--disable", "no-such-stage"])
+    #expect(r.status == 0)
+    #expect(r.stderr.contains("warning: --disable no-such-stage matches no stage"))
   }
 
   @Test func reportHasStagesErrorsAndMemory() throws {

@@ -90,3 +90,24 @@ import Testing
     }
   }
 }
+
+@Suite struct HugeRecordTests {
+  /// A card that never ends, far bigger than a chunk: one error, no hang
+  /// (chunks grow geometrically, so the boundary search stays linear).
+  @Test func unterminatedCardMuchLargerThanAChunk() throws {
+    var text = "BEGIN:VCARD\r\nFN:first\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:open\r\n"
+    text += String(repeating: "NOTE:filler line that never ends the card\r\n", count: 50_000)
+    let r = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: 512))
+    #expect(r.table.contacts.map(\.fullName) == ["first"])
+    #expect(r.errors.map(\.line) == [4])
+    #expect(r.errors.first?.reason == "missing END:VCARD at end of input")
+  }
+
+  @Test func csvWithStrayQuoteMuchLargerThanAChunk() throws {
+    var text = "fullName,note\r\nok,1\r\n\"open,2\r\n"
+    text += String(repeating: "more,text\r\n", count: 50_000)
+    let r = try ContactIO.read(bytes: Array(text.utf8), format: .csv, options: ReadOptions(chunkSize: 256))
+    #expect(r.table.contacts.map(\.fullName) == ["ok"])
+    #expect(r.errors.map(\.reason) == ["unterminated quoted cell"])
+  }
+}

@@ -236,3 +236,26 @@ import Testing
     #expect(c.map(\.fullName) == ["x", "y"])
   }
 }
+
+@Suite struct VCardRepeatTests {
+  @Test func secondOccurrencesBecomeExtras() throws {
+    let text = card(
+      "BEGIN:VCARD", "VERSION:3.0", "FN:One", "FN:Two", "N:A;B;;;", "N:C;D;;;", "ORG:X", "ORG:Y", "END:VCARD")
+    let c = try #require(try contacts(text).first)
+    #expect(c.fullName == "One")
+    #expect(c.familyName == "A")
+    #expect(c.organization == "X")
+    #expect(c.extras == [
+      ExtraProperty(name: "FN", value: "Two"), ExtraProperty(name: "N", value: "C;D;;;"),
+      ExtraProperty(name: "ORG", value: "Y"),
+    ])
+  }
+}
+
+@Suite struct LineEndTests {
+  @Test func carriageReturnOnlyLineEnds() throws {
+    let c = try contacts("BEGIN:VCARD\rVERSION:3.0\rFN:Old Mac\rNOTE:a\r b\rEND:VCARD\r")
+    #expect(c.map(\.fullName) == ["Old Mac"])
+    #expect(c.first?.note == "ab")
+  }
+}

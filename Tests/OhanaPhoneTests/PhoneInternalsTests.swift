@@ -49,6 +49,56 @@ import Testing
     #expect(s.count == 2 && s[0] == 0xFFFD)
   }
 
+  @Test func handBuiltNumbersNeverTrap() {
+    let odd = [
+      PhoneNumber(countryCode: -3, nationalNumber: .max, nationalNumberLength: 400),
+      PhoneNumber(countryCode: 99_999, nationalNumber: 0, nationalNumberLength: -1),
+      PhoneNumber(countryCode: 44, nationalNumber: 12, nationalNumberLength: 5, numberExtension: ""),
+    ]
+    for n in odd {
+      for f in PhoneNumberFormat.allCases { _ = engine.format(n, as: f) }
+      _ = engine.classify(n)
+    }
+    #expect(engine.format(odd[2], as: .e164) == "+4400012")
+  }
+
+  @Test func byteWriterSpillsWithoutLoss() {
+    var w = ByteWriter()
+    var out: [UInt8] = [9]
+    for i in 0..<600 { w.append(UInt8(truncatingIfNeeded: i)) }
+    w.flush(into: &out)
+    #expect(out.count == 601)
+    #expect(Array(out.dropFirst()) == (0..<600).map { UInt8(truncatingIfNeeded: $0) })
+    w.append(7)
+    w.flush(into: &out)
+    #expect(out.last == 7 && out.count == 602)
+  }
+
+  @Test func base64Decoding() {
+    #expect(BlobReader.decodeBase64("aGVsbG8=") == Array("hello".utf8))
+    #expect(BlobReader.decodeBase64("aGVs\nbG8h") == Array("hello!".utf8))
+    #expect(BlobReader.decodeBase64("") == [])
+  }
+
+  @Test func metadataTablesAreConsistent() {
+    let t = PhoneMetadataTables.shared
+    #expect(PhoneNumberEngine.metadataVersion == "9.0.43")
+    #expect(t.entryRegion.count == 254)
+    #expect(t.transitions.count == t.accepting.count * 10)
+    #expect(t.descPattern.count == t.entryRegion.count * 11)
+    #expect(t.transitions.allSatisfy { Int($0) < t.accepting.count })
+    #expect(t.prefixPatterns.count > 50)
+    // Every IDD and national-prefix pattern compiled.
+    for e in 0..<t.entryRegion.count {
+      #expect((t.entryIDD[e] == PhoneMetadataTables.stringNone) == (t.entryIDDPattern[e] < 0))
+      #expect((t.entryNationalPrefixForParsing[e] == PhoneMetadataTables.stringNone) == (t.entryNationalPrefixPattern[e] < 0))
+    }
+    #expect(engine.regionCode(forCountryCode: 1) == RegionCode("US"))
+    #expect(engine.regionCode(forCountryCode: 800) == .nonGeographic)
+    #expect(engine.isSupportedRegion(RegionCode("GB") ?? .unknown))
+    #expect(!engine.isSupportedRegion(.unknown))
+  }
+
   @Test func regionCodes() {
     #expect(RegionCode("us") == RegionCode("US"))
     #expect(RegionCode("U") == nil)

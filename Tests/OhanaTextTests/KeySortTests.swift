@@ -68,6 +68,29 @@ import Testing
     }
   }
 
+  /// Many equal keys with long shared prefixes: equal groups larger than the
+  /// insertion threshold, prefix reloads past 8 bytes, the parallel path.
+  @Test func largeEqualGroupsStayInInputOrder() throws {
+    let en = try Collator(locale: "en")
+    let stem = "Maximilian Alexander von Hohenzollern-Sigmaringen "
+    var rng = SeededRNG(seed: 5)
+    let variants = (0..<50).map { stem + String(repeating: "x", count: $0 % 5) + String($0) }
+    let names = (0..<40_000).map { _ in variants[Int(rng.next() % 50)] }
+    let keys = en.sortKeys(for: ByteStrings(names))
+    for parallel in [true, false] {
+      let order = KeySort.order(keys, parallel: parallel)
+      for k in 1..<order.count {
+        let (i, j) = (Int(order[k - 1]), Int(order[k]))
+        let c = en.compare(names[i], names[j])
+        if c == .descending || (c == .same && i > j) {
+          Issue.record("out of order at \(k) (parallel: \(parallel))")
+          break
+        }
+      }
+    }
+    #expect(KeySort.ranks(keys).distinctCount == 50)
+  }
+
   @Test func rowsSharingKeysAreOrderedByRankWithMissingLast() throws {
     let sv = try Collator(locale: "sv")
     let distinct = ["Östen", "Adam", "Zorn"]

@@ -126,3 +126,77 @@ import Testing
     #expect(CollationStatus(rawValue: 0) == .zeroError)
   }
 }
+
+@Suite struct CharsetDecoderTests {
+  @Test func utf16ChunksSplitInsideCharactersAndSurrogatePairs() throws {
+    let text = "BEGIN:VCARD\nFN:Jürgen 😀 山田\nEND:VCARD\n"
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    for chunkSize in [1, 2, 3, 5, 7, 64] {
+      let decoder = try CharsetDecoder(charset: "UTF-16")
+      var out: [UInt8] = []
+      var i = 0
+      while i < bytes.count {
+        out += try decoder.decode(bytes[i..<min(bytes.count, i + chunkSize)])
+        i += chunkSize
+      }
+      out += try decoder.finish()
+      #expect(String(decoding: out, as: UTF8.self) == text, "chunk size \(chunkSize)")
+    }
+  }
+
+  @Test func shiftJISSplitInsideADoubleByteCharacter() throws {
+    let decoder = try CharsetDecoder(charset: "Shift_JIS")
+    var out = try decoder.decode([0x93, 0xFA, 0x96])
+    out += try decoder.decode([0x7B])
+    out += try decoder.finish()
+    #expect(String(decoding: out, as: UTF8.self) == "日本")
+  }
+
+  @Test func truncatedInputBecomesReplacementCharacter() throws {
+    let decoder = try CharsetDecoder(charset: "UTF-16LE")
+    var out = try decoder.decode([0x41, 0x00, 0x42])
+    out += try decoder.finish()
+    let s = String(decoding: out, as: UTF8.self)
+    #expect(s.hasPrefix("A") && s.unicodeScalars.last == "\u{FFFD}")
+  }
+
+  @Test func unknownCharsetThrows() {
+    #expect(throws: TextError.self) { try CharsetDecoder(charset: "x-no-such-charset") }
+  }
+
+  @Test func detectsUnicodeEncodings() {
+    let ascii = Array("BEGIN:VCARD\r\nVERSION:3.0\r\n".utf8)
+    let le: [UInt8] = ascii.flatMap { b -> [UInt8] in [b, 0] }
+    let be: [UInt8] = ascii.flatMap { b -> [UInt8] in [0, b] }
+    #expect(CharsetConverter.detectUnicodeEncoding(le)?.charset == "UTF-16LE")
+    #expect(CharsetConverter.detectUnicodeEncoding(be)?.charset == "UTF-16BE")
+    #expect(CharsetConverter.detectUnicodeEncoding([0xFF, 0xFE] + le)
+      == .init(charset: "UTF-16LE", byteOrderMarkLength: 2))
+    #expect(CharsetConverter.detectUnicodeEncoding([0xFE, 0xFF] + be)?.byteOrderMarkLength == 2)
+    #expect(CharsetConverter.detectUnicodeEncoding([0xEF, 0xBB, 0xBF] + ascii)?.charset == "UTF-8")
+    #expect(CharsetConverter.detectUnicodeEncoding([0xFF, 0xFE, 0, 0, 0x41, 0, 0, 0])?.charset
+      == "UTF-32LE")
+    #expect(CharsetConverter.detectUnicodeEncoding(ascii) == nil)
+    #expect(CharsetConverter.detectUnicodeEncoding([UInt8]()) == nil)
+  }
+}
+
+@Suite struct BulkTransformTests {
+  @Test func bulkTransformsMatchOneByOne() throws {
+    let names = randomNames(count: 5_000, seed: 21)
+    let strings = ByteStrings(names)
+    let t = try Transliterator("Any-Latin; Latin-ASCII")
+    let latin = t.transliterate(strings)
+    let folded = CaseFolder.default.fold(strings)
+    let nfkc = try Normalizer.nfkcCasefold.normalize(strings)
+    #expect(latin.count == names.count && folded.count == names.count && nfkc.count == names.count)
+    #expect(latin == t.transliterate(strings, parallel: false))
+    for i in stride(from: 0, to: names.count, by: 37) {
+      #expect(latin.string(i) == t.transliterate(names[i]))
+      #expect(folded.string(i) == caseFold(names[i]))
+      #expect(nfkc.string(i) == (try Normalizer.nfkcCasefold.normalize(names[i])))
+    }
+    #expect(t.transliterate(ByteStrings()).isEmpty)
+  }
+}

@@ -5,13 +5,13 @@
 // seeded synthetic set of 1,000,000 names with 640,000 distinct.
 //
 //   Text.sort.1M.de      intern + parallel keys + radix sort + row order (the whole sort)
-//   Text.sortKeys.640K   parallel sort keys of the distinct names
+//   Text.sortKeys.640K   parallel sort keys of the distinct names (interned by StringPool)
 //   Text.radix.640K      radix sort + ranks of the precomputed keys
 //
 // Run from Benchmarks/: swift package benchmark --target TextBenchmarks
 import Benchmark
 import Glibc
-import OhanaText
+import Ohana
 
 let benchmarks: @Sendable () -> Void = {
   let configuration = Benchmark.Configuration(
@@ -93,55 +93,22 @@ enum SortPipeline {
     return ranges
   }
 
-  /// Interns lines (a stand-in for the store's StringPool): distinct strings
-  /// in first-seen order, and the distinct id of each row.
+  /// Interns the lines into OhanaCore's StringPool (the engine's interner)
+  /// and returns the distinct strings as ByteStrings (string i = pool id i,
+  /// id 0 being the empty string) with the id of each row.
   static func intern(_ text: [UInt8], lines: [Range<Int>]) -> (distinct: ByteStrings, keyOfRow: [UInt32]) {
-    var capacity = 16
-    while capacity < lines.count * 2 { capacity <<= 1 }
-    let mask = capacity - 1
-    // Slot: fingerprint (high 32 bits of the hash) << 32 | (id + 1); 0 = empty.
-    var slots = [UInt64](repeating: 0, count: capacity)
+    var pool = StringPool(capacity: lines.count)
+    var ids: [StringID] = []
+    ids.reserveCapacity(lines.count)
+    text.withUnsafeBytes { pool.intern(separatedBy: UInt8(ascii: "\n"), in: $0, into: &ids) }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.count)
     var offsets: [Int] = [0]
-    var keyOfRow = [UInt32](repeating: 0, count: lines.count)
-    text.withUnsafeBufferPointer { t in
-      for (row, r) in lines.enumerated() {
-        let s = UnsafeBufferPointer(rebasing: t[r])
-        let h = hash(s)
-        let fingerprint = h & 0xFFFF_FFFF_0000_0000
-        var i = Int(truncatingIfNeeded: h) & mask
-        while true {
-          let slot = slots[i]
-          if slot == 0 {
-            let id = offsets.count - 1
-            slots[i] = fingerprint | UInt64(id + 1)
-            bytes.append(contentsOf: s)
-            offsets.append(bytes.count)
-            keyOfRow[row] = UInt32(id)
-            break
-          }
-          if slot & 0xFFFF_FFFF_0000_0000 == fingerprint {
-            let id = Int(slot & 0xFFFF_FFFF) - 1
-            let range = offsets[id]..<offsets[id + 1]
-            if range.count == s.count && bytes[range].elementsEqual(s) {
-              keyOfRow[row] = UInt32(id)
-              break
-            }
-          }
-          i = (i + 1) & mask
-        }
-      }
+    pool.withStorage { arena, ends in
+      bytes = Array(arena)
+      offsets.reserveCapacity(ends.count + 1)
+      offsets.append(contentsOf: ends)
     }
-    return (ByteStrings(bytes: bytes, offsets: offsets), keyOfRow)
-  }
-
-  static func hash(_ s: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(s.count)
-    for b in s { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-    h ^= h >> 29
-    h = h &* 0xBF58_476D_1CE4_E5B9
-    return h ^ (h >> 32)
+    return (ByteStrings(bytes: bytes, offsets: offsets), ids.map(\.rawValue))
   }
 }
 

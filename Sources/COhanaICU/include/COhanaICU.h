@@ -126,6 +126,14 @@ ohana_icu_converter *ohana_icu_converter_open(const char *charset, int32_t *stat
 const char *ohana_icu_converter_name(const ohana_icu_converter *converter, int32_t *status);
 /// ucnv_close.
 void ohana_icu_converter_close(ohana_icu_converter *converter);
+/// ucnv_toUnicode over one chunk: converts as much of src as fits into dest,
+/// keeping partial characters in the converter for the next call (flush != 0
+/// on the last chunk). Sets *consumed to the bytes read; returns units written.
+int32_t ohana_icu_converter_to_utf16(ohana_icu_converter *converter, uint16_t *dest,
+                                     int32_t capacity, const uint8_t *src, int32_t length,
+                                     int8_t flush, int32_t *consumed, int32_t *status);
+/// ucnv_reset.
+void ohana_icu_converter_reset(ohana_icu_converter *converter);
 
 // MARK: Normalization (unorm2.h)
 

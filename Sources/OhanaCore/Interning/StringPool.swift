@@ -193,9 +193,13 @@ public struct StringPool: Sendable {
   }
 
   /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
+  /// Capacity grows geometrically, so calling this once per part of a
+  /// concatenation stays linear.
   public mutating func reserve(additional: Int, bytes: Int = 0) {
-    ends.reserveCapacity(ends.count + additional)
-    if bytes > 0 { arena.reserveCapacity(arena.count + bytes) }
+    let needEnds = ends.count + additional
+    if needEnds > ends.capacity { ends.reserveCapacity(max(needEnds, ends.capacity * 2)) }
+    let needBytes = arena.count + bytes
+    if bytes > 0 && needBytes > arena.capacity { arena.reserveCapacity(max(needBytes, arena.capacity * 2)) }
     while (ends.count + additional) * 4 > slots.count * 3 { grow() }
   }
 

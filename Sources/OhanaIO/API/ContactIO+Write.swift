@@ -6,13 +6,23 @@ import OhanaCore
   import Glibc
 #endif
 
+/// Write progress: (rows written, rows to write).
+public typealias WriteProgress = @Sendable (_ done: Int, _ total: Int) -> Void
+
 extension ContactIO {
   // MARK: Writing
 
   /// Writes the visible rows of `frame`, in order, to `path`: into a
   /// temporary file in the same directory, renamed into place at the end, so
-  /// an interrupted run never leaves a half-written file.
-  public static func write(_ frame: Frame, format: ContactFormat, to path: String) throws(ContactIOError) {
+  /// an interrupted run never leaves a half-written file. `-` is standard
+  /// output.
+  ///
+  /// `progress` is called after each block of rows with (rows written, rows
+  /// in the frame), on the calling thread.
+  public static func write(
+    _ frame: Frame, format: ContactFormat, to path: String, progress: WriteProgress? = nil
+  ) throws(ContactIOError) {
+    if path == "-" { return try writeStandardOutput(frame, format: format, progress: progress) }
     let dir: String
     if let slash = path.lastIndex(of: "/") {
       dir = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -28,7 +38,7 @@ extension ContactIO {
     guard fd >= 0 else { throw ContactIOError(.io, "cannot create a temporary file in \(dir) (errno \(errno))") }
     let tmp = String(cString: template.map { UInt8(bitPattern: $0) })
     do throws(ContactIOError) {
-      try write(frame, format: format, toFileDescriptor: fd)
+      try write(frame, format: format, toFileDescriptor: fd, progress: progress)
       _ = fchmod(fd, 0o644)
       if fsync(fd) != 0 { throw ContactIOError(.io, "cannot write \(path) (errno \(errno))") }
       close(fd)
@@ -41,14 +51,18 @@ extension ContactIO {
   }
 
   /// Writes the visible rows of `frame` to standard output.
-  public static func writeStandardOutput(_ frame: Frame, format: ContactFormat) throws(ContactIOError) {
-    try write(frame, format: format, toFileDescriptor: 1)
+  public static func writeStandardOutput(
+    _ frame: Frame, format: ContactFormat, progress: WriteProgress? = nil
+  ) throws(ContactIOError) {
+    try write(frame, format: format, toFileDescriptor: 1, progress: progress)
   }
 
   /// Writes the visible rows of `frame` to an open file descriptor (not closed).
-  public static func write(_ frame: Frame, format: ContactFormat, toFileDescriptor fd: Int32) throws(ContactIOError) {
+  public static func write(
+    _ frame: Frame, format: ContactFormat, toFileDescriptor fd: Int32, progress: WriteProgress? = nil
+  ) throws(ContactIOError) {
     var failure: ContactIOError?
-    try encode(frame, format: format) { bytes in
+    try encode(frame, format: format, progress: progress) { bytes in
       guard failure == nil else { return }
       bytes.withUnsafeBytes { raw in
         guard let base = raw.baseAddress else { return }
@@ -68,8 +82,10 @@ extension ContactIO {
   }
 
   /// Appends the visible rows of `frame` to `out`.
-  public static func write(_ frame: Frame, format: ContactFormat, to out: inout [UInt8]) throws(ContactIOError) {
-    try encode(frame, format: format) { out.append(contentsOf: $0) }
+  public static func write(
+    _ frame: Frame, format: ContactFormat, to out: inout [UInt8], progress: WriteProgress? = nil
+  ) throws(ContactIOError) {
+    try encode(frame, format: format, progress: progress) { out.append(contentsOf: $0) }
   }
 
   /// Writes every row of `table`.
@@ -88,7 +104,7 @@ extension ContactIO {
   /// Encodes the frame in blocks of rows, in parallel, handing each block's
   /// bytes to `sink` in row order.
   static func encode(
-    _ frame: Frame, format: ContactFormat, sink: (borrowing [UInt8]) -> Void
+    _ frame: Frame, format: ContactFormat, progress: WriteProgress? = nil, sink: (borrowing [UInt8]) -> Void
   ) throws(ContactIOError) {
     guard format.canWrite else { throw ContactIOError(.unsupportedFormat, "cannot write \(format)") }
     let rows = frame.rows
@@ -120,6 +136,7 @@ extension ContactIO {
         outputs.set(b, out)
       }
       for b in 0..<blocks.count { sink(outputs.get(b)) }
+      progress?(start, rows.count)
     }
   }
 
@@ -127,16 +144,18 @@ extension ContactIO {
     _ table: ContactTable, rows: ArraySlice<UInt32>, format: ContactFormat, layout: CSVLayout?,
     into out: inout [UInt8]
   ) {
-    switch format {
-    case .vcard3, .vcard4, .vcard21:
-      var w = VCardWriter(table: table, version4: format != .vcard3)
-      for r in rows { w.write(row: Int(r), into: &out) }
-    case .csv:
-      var w = CSVWriter(table: table, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
-      for r in rows { w.write(row: Int(r), into: &out) }
-    case .ndjson:
-      var w = NDJSONWriter(table: table)
-      for r in rows { w.write(row: Int(r), into: &out) }
+    table.withPoolBytes { bytes in
+      switch format {
+      case .vcard3, .vcard4, .vcard21:
+        var w = VCardWriter(table: table, bytes: bytes, version4: format != .vcard3)
+        for r in rows { w.write(row: Int(r), into: &out) }
+      case .csv:
+        var w = CSVWriter(table: table, bytes: bytes, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
+        for r in rows { w.write(row: Int(r), into: &out) }
+      case .ndjson:
+        var w = NDJSONWriter(table: table, bytes: bytes)
+        for r in rows { w.write(row: Int(r), into: &out) }
+      }
     }
   }
 }

@@ -21,10 +21,12 @@ import OhanaCore
 public enum ContactIO {
   // MARK: Reading
 
-  /// Reads a file. `format` nil: from the extension, else from the content.
+  /// Reads a file (`-` is standard input). `format` nil: from the
+  /// extension, else from the content.
   public static func read(
     path: String, format: ContactFormat? = nil, options: ReadOptions = ReadOptions()
   ) throws(ContactIOError) -> ReadResult {
+    if path == "-" { return try readStandardInput(format: format, options: options) }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw ContactIOError(.io, "cannot open \(path) (errno \(errno))") }
     defer { close(fd) }
@@ -86,6 +88,17 @@ public enum ContactIO {
       var result = try read(
         source: ByteSource(storage: .memory(utf8, offset: 0)), total: utf8.count, format: format, options: options)
       result.bytesRead = all.count
+      return result
+    }
+    // Old Mac line ends (CR only): rare and small; converted whole to LF.
+    if head.contains(ASCII.cr) && !head.contains(ASCII.lf) {
+      var all = head
+      while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
+      let total = all.count + (headRead - head.count)
+      for i in all.indices where all[i] == ASCII.cr { all[i] = ASCII.lf }
+      var result = try read(
+        source: ByteSource(storage: .memory(all, offset: 0)), total: all.count, format: format, options: options)
+      result.bytesRead = total
       return result
     }
     let format = format ?? ContactFormat.sniff(head[...])

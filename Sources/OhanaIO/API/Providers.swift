@@ -45,65 +45,66 @@ func loadFromSource(
   }
 }
 
+/// A provider that reads one contact file format from a ``ContactSource``.
+public protocol ContactFileProvider: DataProvider {
+  /// The format read (vCard readers take every version).
+  static var format: ContactFormat { get }
+  /// The identifier prefix (`vcard`, `csv`, `ndjson`).
+  static var scheme: String { get }
+  var source: ContactSource { get }
+  var options: ReadOptions { get }
+  init(source: ContactSource, options: ReadOptions, identifier: String?)
+}
+
+extension ContactFileProvider {
+  /// Reads the file at `path` (`-` is standard input).
+  public init(path: String, options: ReadOptions = ReadOptions()) {
+    self.init(source: .path(path), options: options, identifier: nil)
+  }
+
+  public func loadContacts() async throws -> ProviderResult {
+    try loadFromSource(source, format: Self.format, options: options, identifier: identifier)
+  }
+}
+
 /// Loads a vCard file (2.1, 3.0, 4.0), a file descriptor or stdin.
-public struct VCardProvider: DataProvider {
+public struct VCardProvider: ContactFileProvider {
+  public static let format = ContactFormat.vcard4
+  public static let scheme = "vcard"
   public let identifier: String
   public let source: ContactSource
   public let options: ReadOptions
 
   public init(source: ContactSource, options: ReadOptions = ReadOptions(), identifier: String? = nil) {
-    self.source = source
-    self.options = options
-    self.identifier = identifier ?? "vcard:\(source.name)"
-  }
-
-  public init(path: String, options: ReadOptions = ReadOptions()) {
-    self.init(source: .path(path), options: options)
-  }
-
-  public func loadContacts() async throws -> ProviderResult {
-    try loadFromSource(source, format: .vcard4, options: options, identifier: identifier)
+    (self.source, self.options) = (source, options)
+    self.identifier = identifier ?? "\(Self.scheme):\(source.name)"
   }
 }
 
 /// Loads CSV (our header, Google Contacts or Outlook exports).
-public struct CSVProvider: DataProvider {
+public struct CSVProvider: ContactFileProvider {
+  public static let format = ContactFormat.csv
+  public static let scheme = "csv"
   public let identifier: String
   public let source: ContactSource
   public let options: ReadOptions
 
   public init(source: ContactSource, options: ReadOptions = ReadOptions(), identifier: String? = nil) {
-    self.source = source
-    self.options = options
-    self.identifier = identifier ?? "csv:\(source.name)"
-  }
-
-  public init(path: String, options: ReadOptions = ReadOptions()) {
-    self.init(source: .path(path), options: options)
-  }
-
-  public func loadContacts() async throws -> ProviderResult {
-    try loadFromSource(source, format: .csv, options: options, identifier: identifier)
+    (self.source, self.options) = (source, options)
+    self.identifier = identifier ?? "\(Self.scheme):\(source.name)"
   }
 }
 
 /// Loads NDJSON, one contact per line.
-public struct NDJSONProvider: DataProvider {
+public struct NDJSONProvider: ContactFileProvider {
+  public static let format = ContactFormat.ndjson
+  public static let scheme = "ndjson"
   public let identifier: String
   public let source: ContactSource
   public let options: ReadOptions
 
   public init(source: ContactSource, options: ReadOptions = ReadOptions(), identifier: String? = nil) {
-    self.source = source
-    self.options = options
-    self.identifier = identifier ?? "ndjson:\(source.name)"
-  }
-
-  public init(path: String, options: ReadOptions = ReadOptions()) {
-    self.init(source: .path(path), options: options)
-  }
-
-  public func loadContacts() async throws -> ProviderResult {
-    try loadFromSource(source, format: .ndjson, options: options, identifier: identifier)
+    (self.source, self.options) = (source, options)
+    self.identifier = identifier ?? "\(Self.scheme):\(source.name)"
   }
 }

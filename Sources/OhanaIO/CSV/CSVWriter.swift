@@ -26,11 +26,13 @@ struct CSVLayout: Sendable {
 /// extra properties and photos are not written.
 struct CSVWriter {
   let table: ContactTable
+  let bytes: PoolBytes
   let layout: CSVLayout
   private var cell: [UInt8] = []
 
-  init(table: ContactTable, layout: CSVLayout) {
+  init(table: ContactTable, bytes: PoolBytes, layout: CSVLayout) {
     self.table = table
+    self.bytes = bytes
     self.layout = layout
   }
 
@@ -85,7 +87,7 @@ struct CSVWriter {
     if !first { out.append(ASCII.comma) }
     first = false
     guard id.isPresent else { return }
-    table.pool.withBytes(of: id) { Self.writeCell($0, into: &out) }
+    withPoolBytes(bytes, id) { Self.writeCell($0, into: &out) }
   }
 
   mutating func write(row: Int, into out: inout [UInt8]) {

@@ -20,8 +20,12 @@ import OhanaCore
 /// text syntax, as the store keeps them.
 struct NDJSONWriter {
   let table: ContactTable
+  let bytes: PoolBytes
 
-  init(table: ContactTable) { self.table = table }
+  init(table: ContactTable, bytes: PoolBytes) {
+    self.table = table
+    self.bytes = bytes
+  }
 
   static let attributeKeys: [(ContactAttribute, StaticString)] = [
     (.uid, "uid"), (.fullName, "fullName"), (.givenName, "givenName"), (.familyName, "familyName"),
@@ -39,7 +43,7 @@ struct NDJSONWriter {
   private func str(_ key: StaticString, _ id: StringID, first: inout Bool, into out: inout [UInt8]) {
     guard id.isPresent else { return }
     JSONWriter.key(key, first: &first, into: &out)
-    table.pool.withBytes(of: id) { JSONWriter.string($0, into: &out) }
+    withPoolBytes(bytes, id) { JSONWriter.string($0, into: &out) }
   }
 
   private func properties(_ values: [String: PropertyValue], first: inout Bool, into out: inout [UInt8]) {
@@ -93,7 +97,7 @@ struct NDJSONWriter {
         JSONWriter.string(Array(f.kind[i].name.utf8), into: &out)
         str("label", f.label[i], first: &ff, into: &out)
         JSONWriter.key("value", first: &ff, into: &out)
-        table.pool.withBytes(of: f.value[i]) { JSONWriter.string($0, into: &out) }
+        withPoolBytes(bytes, f.value[i]) { JSONWriter.string($0, into: &out) }
         str("group", f.group[i], first: &ff, into: &out)
         str("parameters", f.parameters[i], first: &ff, into: &out)
         if annotated { properties(f.annotations.properties(at: i, pool: table.pool), first: &ff, into: &out) }
@@ -127,11 +131,11 @@ struct NDJSONWriter {
         out.append(UInt8(ascii: "{"))
         var ff = true
         JSONWriter.key("name", first: &ff, into: &out)
-        table.pool.withBytes(of: x.name[i]) { JSONWriter.string($0, into: &out) }
+        withPoolBytes(bytes, x.name[i]) { JSONWriter.string($0, into: &out) }
         str("group", x.group[i], first: &ff, into: &out)
         str("parameters", x.parameters[i], first: &ff, into: &out)
         JSONWriter.key("value", first: &ff, into: &out)
-        table.pool.withBytes(of: x.value[i]) { JSONWriter.string($0, into: &out) }
+        withPoolBytes(bytes, x.value[i]) { JSONWriter.string($0, into: &out) }
         out.append(UInt8(ascii: "}"))
       }
       out.append(UInt8(ascii: "]"))

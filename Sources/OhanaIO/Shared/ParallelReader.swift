@@ -27,15 +27,37 @@ private final class Slots: @unchecked Sendable {
   }
 }
 
+/// The merged table, touched by one task at a time.
+private final class Merger: @unchecked Sendable {
+  var appender = TableAppender()
+  var pending: [PartialResult] = []
+  var errors: [InputError] = []
+  var read = 0
+  var skipped = 0
+
+  /// Moves the pending parts into the table (runs beside the next batch).
+  func mergePending() {
+    let parts = pending
+    pending = []
+    for p in parts {
+      appender.append(p.table)
+      errors.append(contentsOf: p.errors)
+      read += p.recordsRead
+      skipped += p.recordsSkipped
+    }
+  }
+}
+
 /// Reads chunks in batches of `workers` and parses each batch in parallel,
-/// one ``ContactTableBuilder`` per chunk; then concatenates the partial
-/// tables in input order. Memory: one batch of input plus the store.
+/// one ``ContactTableBuilder`` per chunk. While a batch is parsed, the parts
+/// of the previous batch are merged into the result table by one more task,
+/// so merging overlaps parsing. Memory: one batch of input plus the store.
 enum ParallelReader {
   static func run(
     _ reader: inout ChunkedReader, options: ReadOptions, totalBytes: Int?,
     parse: @escaping @Sendable (InputChunk) -> PartialResult
   ) throws(ContactIOError) -> ReadResult {
-    var parts: [PartialResult] = []
+    let merger = Merger()
     let workers = max(1, options.workers)
     while true {
       var batch: [InputChunk] = []
@@ -43,34 +65,29 @@ enum ParallelReader {
         batch.append(chunk)
       }
       if batch.isEmpty { break }
-      if batch.count == 1 {
-        parts.append(parse(batch[0]))
-      } else {
-        let slots = Slots(count: batch.count)
-        let work = batch
-        DispatchQueue.concurrentPerform(iterations: work.count) { i in
+      let slots = Slots(count: batch.count)
+      let work = batch
+      let merging = !merger.pending.isEmpty
+      DispatchQueue.concurrentPerform(iterations: work.count + (merging ? 1 : 0)) { i in
+        if i == work.count {
+          merger.mergePending()
+        } else {
           slots.set(i, parse(work[i]))
         }
-        parts.append(contentsOf: slots.take())
       }
-      if options.strict, let first = parts.lazy.flatMap(\.errors).first {
+      let parts = slots.take()
+      merger.pending.append(contentsOf: parts)
+      if options.strict, let first = parts.lazy.flatMap(\.errors).first ?? merger.errors.first {
         throw ContactIOError(.invalidInput, first.reason, line: first.line)
       }
       options.progress?(reader.bytesRead, totalBytes)
       if batch.count < workers { break }
     }
-    var errors: [InputError] = []
-    var read = 0
-    var skipped = 0
-    for p in parts {
-      for var e in p.errors {
-        e.source = options.sourceName
-        errors.append(e)
-      }
-      read += p.recordsRead
-      skipped += p.recordsSkipped
-    }
-    let table = ContactTable.concatenate(parts.map(\.table))
-    return ReadResult(table: table, errors: errors, bytesRead: reader.bytesRead, recordsRead: read, recordsSkipped: skipped)
+    merger.mergePending()
+    var errors = merger.errors
+    for i in errors.indices { errors[i].source = options.sourceName }
+    return ReadResult(
+      table: merger.appender.finish(), errors: errors, bytesRead: reader.bytesRead, recordsRead: merger.read,
+      recordsSkipped: merger.skipped)
   }
 }

@@ -1,5 +1,9 @@
 import OhanaCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The properties that have a home in the table; everything else is an
 /// extra property.
 enum VCardPropertyKind {
@@ -15,7 +19,29 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
-    for (n, k) in table where name.count == n.count && name.asciiEqualsUppercase(n) { return k }
+    // Dispatch on length and first letter, then confirm the whole name.
+    guard let first = name.first else { return .extra }
+    let candidate: VCardPropertyKind
+    switch (name.count, ASCII.upper(first)) {
+    case (1, UInt8(ascii: "N")): return .name
+    case (2, UInt8(ascii: "F")): candidate = .fullName
+    case (3, UInt8(ascii: "T")): candidate = .tel
+    case (3, UInt8(ascii: "A")): candidate = .address
+    case (3, UInt8(ascii: "U")):
+      candidate = ASCII.upper(name[name.startIndex + 1]) == UInt8(ascii: "I") ? .uid : .url
+    case (3, UInt8(ascii: "O")): candidate = .organization
+    case (4, UInt8(ascii: "N")): candidate = .note
+    case (4, UInt8(ascii: "B")): candidate = .birthday
+    case (4, UInt8(ascii: "I")): candidate = .impp
+    case (5, UInt8(ascii: "E")): candidate = .email
+    case (5, UInt8(ascii: "T")): candidate = .title
+    case (5, UInt8(ascii: "P")): candidate = .photo
+    case (7, UInt8(ascii: "V")): candidate = .version
+    case (8, UInt8(ascii: "N")): candidate = .nickname
+    case (13, UInt8(ascii: "X")): candidate = .otherField
+    default: return .extra
+    }
+    for (n, k) in table where k == candidate { return name.asciiEqualsUppercase(n) ? k : .extra }
     return .extra
   }
 }
@@ -45,6 +71,8 @@ struct VCardCardParser {
   var fallbackCharset: [UInt8]
 
   private var props: [VCardPropertyLine] = []
+  private var kinds: [VCardPropertyKind] = []
+  private var parts: [Range<Int>] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -54,12 +82,25 @@ struct VCardCardParser {
   /// label one property and leave the others in the same charset.
   private var cardCharset: [UInt8]?? = nil
   private var cardParams = VCardParameters()
+  /// Bit `attribute.rawValue` is set once the current card has set it.
+  private var seen: UInt32 = 0
+
+  @inline(__always)
+  private func isSet(_ a: ContactAttribute) -> Bool { seen & (1 << UInt32(a.rawValue)) != 0 }
+
+  @inline(__always)
+  private mutating func set(_ a: ContactAttribute, _ id: StringID) {
+    seen |= 1 << UInt32(a.rawValue)
+    builder.set(a, id)
+  }
 
   init(fallbackCharset: String) {
     builder = ContactTableBuilder()
     self.fallbackCharset = Array(fallbackCharset.utf8)
   }
 
+  private static let nameColumns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+  private static let orgColumns: [ContactAttribute] = [.organization, .department]
   private static let v21: [UInt8] = Array("2.1".utf8)
   private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
   private static let b: [UInt8] = Array("B".utf8)
@@ -70,12 +111,34 @@ struct VCardCardParser {
 
   @inline(__always)
   private mutating func intern(_ bytes: ArraySlice<UInt8>) -> StringID {
-    bytes.withUnsafeBytes { builder.pool.intern($0) }
+    if bytes.isEmpty { return .absent }
+    return bytes.withUnsafeBytes { builder.pool.intern($0) }
+  }
+
+  /// A text value: unescaped (3.0 / 4.0) or CRLF-normalized (2.1); interned
+  /// straight from the card when there is nothing to change.
+  private mutating func internText(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    text.removeAll(keepingCapacity: true)
+    if legacy {
+      VCardEscaping.copyLegacyText(v, into: &text)
+    } else {
+      VCardEscaping.unescapeText(v, into: &text)
+    }
+    return intern(text)
+  }
+
+  private mutating func internComponent(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    text.removeAll(keepingCapacity: true)
+    VCardEscaping.unescapeComponent(v, legacy: legacy, into: &text)
+    return intern(text)
   }
 
   @inline(__always)
   private mutating func intern(_ bytes: [UInt8]) -> StringID {
-    bytes.withUnsafeBytes { builder.pool.intern($0) }
+    if bytes.isEmpty { return .absent }
+    return bytes.withUnsafeBytes { builder.pool.intern($0) }
   }
 
   mutating func fail(_ line: Int, _ reason: String) {
@@ -85,21 +148,25 @@ struct VCardCardParser {
 
   mutating func parse(card: inout VCardCard) {
     props.removeAll(keepingCapacity: true)
+    kinds.removeAll(keepingCapacity: true)
     var legacy = false
     for r in card.lines {
       guard let p = VCardPropertyLine.split(card.bytes, r) else {
         fail(card.startLine, "malformed property line")
         return
       }
-      if p.group.isEmpty && VCardPropertyKind.of(card.bytes[p.name]) == .version {
+      let kind = VCardPropertyKind.of(card.bytes[p.name])
+      if p.group.isEmpty && kind == .version {
         legacy = card.bytes[p.value].elementsEqual(Self.v21)
       }
       props.append(p)
+      kinds.append(kind)
     }
     cardCharset = nil
+    seen = 0
     builder.beginContact(sourceLine: card.startLine)
-    for p in props {
-      if let reason = property(p, in: card.bytes, legacy: legacy) {
+    for i in props.indices {
+      if let reason = property(props[i], kind: kinds[i], in: card.bytes, legacy: legacy) {
         builder.discardContact()
         fail(card.startLine, reason)
         return
@@ -123,48 +190,122 @@ struct VCardCardParser {
     return found
   }
 
-  /// Handles one property; returns a failure reason or nil.
-  private mutating func property(_ p: VCardPropertyLine, in bytes: [UInt8], legacy: Bool) -> String? {
-    let kind = VCardPropertyKind.of(bytes[p.name])
-    if kind == .version && p.group.isEmpty { return nil }
-    params.parse(bytes[p.params], legacy: legacy)
-
-    // ENCODING
-    var skip: UInt64 = 0
+  /// What a property's parameter text means, cached per chunk: the same
+  /// few parameter strings (`;TYPE=CELL,VOICE`, `;CHARSET=UTF-8;ENCODING=
+  /// QUOTED-PRINTABLE`) repeat on most lines.
+  struct ParamInfo {
+    var key: [UInt8] = []
+    var legacy = false
     var isQP = false
     var isBase64 = false
+    var failure: String?
+    var charset: [UInt8]?
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+
+    /// The trivially copyable part, handed out per property.
+    var summary: ParamSummary {
+      ParamSummary(
+        isQP: isQP, isBase64: isBase64, unknownEncoding: failure != nil, hasCharset: charset != nil,
+        paramsID: paramsID, labelID: labelID)
+    }
+  }
+
+  struct ParamSummary {
+    var isQP = false
+    var isBase64 = false
+    var unknownEncoding = false
+    var hasCharset = false
+    var paramsID = StringID.absent
+    var labelID = StringID.absent
+    /// Cache slot holding the charset name when `hasCharset`.
+    var slot = 0
+  }
+
+  private static let paramCacheSize = 256
+  // The cache as parallel arrays, so a hit copies no reference-counted value.
+  private var paramKeys = [[UInt8]](repeating: [], count: 256)
+  private var paramLegacy = [Bool](repeating: false, count: 256)
+  private var paramSummaries = [ParamSummary?](repeating: nil, count: 256)
+  private var paramCharsets = [[UInt8]?](repeating: nil, count: 256)
+
+  private static func sameBytes(_ a: borrowing [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in
+      b.withUnsafeBytes { y in
+        guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+        return memcmp(p, q, x.count) == 0
+      }
+    }
+  }
+
+  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamSummary {
+    if raw.isEmpty { return ParamSummary() }
+    let h = raw.withUnsafeBytes { StringPool.hash($0) }
+    let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
+    if let hit = paramSummaries[slot], paramLegacy[slot] == legacy, Self.sameBytes(paramKeys[slot], raw) {
+      return hit
+    }
+    var info = ParamInfo(key: Array(raw), legacy: legacy)
+    params.parse(raw, legacy: legacy)
+    var skip: UInt64 = 0
     if let i = params.index(of: VCardParameters.encodingName) {
       let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
       if enc.asciiEqualsUppercase(Self.qp) {
-        isQP = true
+        info.isQP = true
         if i < 64 { skip |= 1 << UInt64(i) }
       } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
-        isBase64 = true
+        info.isBase64 = true
       } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
         if i < 64 { skip |= 1 << UInt64(i) }
       } else {
-        return "unknown ENCODING parameter"
+        info.failure = "unknown ENCODING parameter"
       }
     }
+    if let ci = params.index(of: VCardParameters.charsetName) {
+      if ci < 64 { skip |= 1 << UInt64(ci) }
+      if let vi = params.valueSpans[ci].first { info.charset = Array(params.bytes[params.values[vi]]) }
+    }
+    text.removeAll(keepingCapacity: true)
+    params.writeCanonical(skipping: skip, into: &text)
+    info.paramsID = intern(text)
+    text.removeAll(keepingCapacity: true)
+    params.writeLabel(into: &text)
+    info.labelID = intern(text)
+    var summary = info.summary
+    summary.slot = slot
+    paramKeys[slot] = info.key
+    paramLegacy[slot] = legacy
+    paramSummaries[slot] = summary
+    paramCharsets[slot] = info.charset
+    return summary
+  }
+
+  /// Handles one property; returns a failure reason or nil.
+  private mutating func property(
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: [UInt8], legacy: Bool
+  ) -> String? {
+    if kind == .version && p.group.isEmpty { return nil }
+    let info = paramInfo(bytes[p.params], legacy: legacy)
+    if info.unknownEncoding { return "unknown ENCODING parameter" }
+    let isQP = info.isQP
+    let isBase64 = info.isBase64
 
     // Value bytes: quoted-printable, then charset.
-    value.removeAll(keepingCapacity: true)
     var decoded = false
+    var v = bytes[p.value]
     if isQP {
-      guard QuotedPrintable.decode(bytes[p.value], into: &value) else { return "invalid quoted-printable value" }
+      value.removeAll(keepingCapacity: true)
+      guard QuotedPrintable.decode(v, into: &value) else { return "invalid quoted-printable value" }
       decoded = true
-    } else {
-      value.append(contentsOf: bytes[p.value])
+      v = value[...]
     }
-    let charsetIndex = params.index(of: VCardParameters.charsetName)
-    if let ci = charsetIndex, ci < 64 { skip |= 1 << UInt64(ci) }
-    if !isBase64 && !value.isASCII && !UTF8Validation.isValid(value) {
+    if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
-      if let ci = charsetIndex, let v = params.valueSpans[ci].first {
-        let name = params.bytes[params.values[v]]
+      if info.hasCharset, let name = paramCharsets[info.slot] {
         do {
-          try Charset.toUTF8(value, charset: name, into: &scratch)
+          try Charset.toUTF8(v, charset: name, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -172,7 +313,7 @@ struct VCardCardParser {
       }
       if !converted, let hint = charsetHint(bytes, legacy: legacy) {
         do {
-          try Charset.toUTF8(value, charset: hint, into: &scratch)
+          try Charset.toUTF8(v, charset: hint, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -180,12 +321,13 @@ struct VCardCardParser {
       }
       if !converted {
         do {
-          try Charset.toUTF8(value, charset: fallbackCharset, into: &scratch)
+          try Charset.toUTF8(v, charset: fallbackCharset, into: &scratch)
         } catch {
           return "value is not valid in any known charset"
         }
       }
       swap(&value, &scratch)
+      v = value[...]
       decoded = true
     }
 
@@ -202,44 +344,30 @@ struct VCardCardParser {
       case .birthday: attribute = .birthday
       default: attribute = .note
       }
-      if builder.value(attribute).isPresent || !p.group.isEmpty { break }
-      text.removeAll(keepingCapacity: true)
-      if legacy {
-        VCardEscaping.copyLegacyText(value[...], into: &text)
-      } else {
-        VCardEscaping.unescapeText(value[...], into: &text)
-      }
-      builder.set(attribute, intern(text))
+      if isSet(attribute) || !p.group.isEmpty { break }
+      set(attribute, internText(v, legacy: legacy))
       return nil
     case .name:
-      if builder.value(.familyName).isPresent || builder.value(.givenName).isPresent
-        || builder.value(.middleName).isPresent || builder.value(.prefix).isPresent
-        || builder.value(.suffix).isPresent || !p.group.isEmpty
-      {
-        break
-      }
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 5)
-      let columns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+      if isSet(.familyName) || !p.group.isEmpty { break }
+      VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
+      let columns = Self.nameColumns
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        builder.set(columns[k], intern(text))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
       return nil
     case .organization:
-      if builder.value(.organization).isPresent || builder.value(.department).isPresent || !p.group.isEmpty {
-        break
-      }
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 2)
-      let columns: [ContactAttribute] = [.organization, .department]
+      if isSet(.organization) || !p.group.isEmpty { break }
+      VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
+      let columns = Self.orgColumns
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        builder.set(columns[k], intern(text))
+        set(columns[k], internComponent(v[r], legacy: legacy))
       }
+      seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil
     case .photo:
-      if let reason = photo(p, in: bytes, isBase64: isBase64) {
+      params.parse(bytes[p.params], legacy: legacy)
+      if let reason = photo(p, v, isBase64: isBase64) {
         if reason.isEmpty { break }  // not an inline photo: an extra property
         return reason
       }
@@ -253,40 +381,21 @@ struct VCardCardParser {
       case .impp: fieldKind = .impp
       default: fieldKind = .other
       }
-      text.removeAll(keepingCapacity: true)
-      if legacy {
-        VCardEscaping.copyLegacyText(value[...], into: &text)
-      } else {
-        VCardEscaping.unescapeText(value[...], into: &text)
-      }
-      let valueID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
+      let valueID = internText(v, legacy: legacy)
       let groupID = intern(bytes[p.group])
-      builder.appendField(kind: fieldKind, label: labelID, value: valueID, group: groupID, parameters: paramsID)
+      builder.appendField(
+        kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
     case .address:
-      let parts = VCardEscaping.splitStructured(value[...], maxParts: 7)
+      VCardEscaping.splitStructured(v, maxParts: 7, into: &parts)
       var ids = [StringID](repeating: .absent, count: 7)
       for (k, r) in parts.enumerated() {
-        text.removeAll(keepingCapacity: true)
-        VCardEscaping.unescapeComponent(value[r], legacy: legacy, into: &text)
-        ids[k] = intern(text)
+        ids[k] = internComponent(v[r], legacy: legacy)
       }
-      text.removeAll(keepingCapacity: true)
-      params.writeLabel(into: &text)
-      let labelID = intern(text)
-      text.removeAll(keepingCapacity: true)
-      params.writeCanonical(skipping: skip, into: &text)
-      let paramsID = intern(text)
       let groupID = intern(bytes[p.group])
       builder.appendAddress(
-        label: labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
-        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: paramsID)
+        label: info.labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
+        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: info.paramsID)
       return nil
     case .extra:
       break
@@ -295,16 +404,14 @@ struct VCardCardParser {
     // An extra property, kept whole.
     let nameID = intern(bytes[p.name])
     let groupID = intern(bytes[p.group])
-    text.removeAll(keepingCapacity: true)
-    params.writeCanonical(skipping: skip, into: &text)
-    let paramsID = intern(text)
+    let paramsID = info.paramsID
     let valueID: StringID
     if decoded {
       text.removeAll(keepingCapacity: true)
-      VCardEscaping.escapeNewlinesOnly(value[...], into: &text)
+      VCardEscaping.escapeNewlinesOnly(v, into: &text)
       valueID = intern(text)
     } else {
-      valueID = intern(value)
+      valueID = intern(v)
     }
     builder.appendExtra(name: nameID, group: groupID, parameters: paramsID, value: valueID)
     return nil
@@ -312,7 +419,7 @@ struct VCardCardParser {
 
   /// The photo column: returns nil when set, "" when the property should be
   /// kept as an extra property instead, or a failure reason.
-  private mutating func photo(_ p: VCardPropertyLine, in bytes: [UInt8], isBase64: Bool) -> String? {
+  private mutating func photo(_ p: VCardPropertyLine, _ value: ArraySlice<UInt8>, isBase64: Bool) -> String? {
     if builder.table.photo.last.map({ !$0.isNone }) ?? true || !p.group.isEmpty { return "" }
     scratch.removeAll(keepingCapacity: true)
     text.removeAll(keepingCapacity: true)
@@ -324,7 +431,7 @@ struct VCardCardParser {
     } else if value.asciiHasPrefixUppercase(Self.dataScheme) {
       // data:[<media type>][;base64],<data>
       guard let comma = value.firstIndex(of: ASCII.comma) else { return "" }
-      let head = value[5..<comma]
+      let head = value[(value.startIndex + 5)..<comma]
       let isB64 = head.count >= 7 && head.suffix(7).asciiEqualsUppercase(Array(";BASE64".utf8))
       guard isB64 else { return "" }
       for b in head.dropLast(7) { text.append(ASCII.lower(b)) }

@@ -52,6 +52,13 @@ enum VCardEscaping {
   /// backslash. Returns ranges into `v`.
   static func splitStructured(_ v: ArraySlice<UInt8>, maxParts: Int = .max) -> [Range<Int>] {
     var parts: [Range<Int>] = []
+    splitStructured(v, maxParts: maxParts, into: &parts)
+    return parts
+  }
+
+  /// `splitStructured` into a reused array (cleared first).
+  static func splitStructured(_ v: ArraySlice<UInt8>, maxParts: Int, into parts: inout [Range<Int>]) {
+    parts.removeAll(keepingCapacity: true)
     var start = v.startIndex
     var i = v.startIndex
     while i < v.endIndex {
@@ -67,7 +74,6 @@ enum VCardEscaping {
       i += 1
     }
     parts.append(start..<min(v.endIndex, max(start, v.endIndex)))
-    return parts
   }
 
   /// Unescapes one structured component: like text, and for 2.1 only `\;`.

@@ -47,6 +47,7 @@ struct VCardParameters {
   /// Parses `raw`, the text between the property name and the value colon
   /// (it starts with `;`, or is empty). `legacy` (2.1) turns off RFC 6868.
   mutating func parse(_ raw: ArraySlice<UInt8>, legacy: Bool) {
+    if raw.isEmpty && names.isEmpty { return }
     removeAll()
     var i = raw.startIndex
     let end = raw.endIndex
@@ -168,9 +169,17 @@ struct VCardParameters {
       out.append(contentsOf: bytes[names[i]])
       out.append(ASCII.equals)
       var firstValue = true
-      let spans: [Range<Int>] = isType ? typeSpans(skipping: skip) : [valueSpans[i]]
-      for span in spans {
-        for v in span {
+      if isType {
+        for j in i..<names.count where bytes[names[j]].elementsEqual(Self.typeName) {
+          if j < 64 && skip & (1 << UInt64(j)) != 0 { continue }
+          for v in valueSpans[j] {
+            if !firstValue { out.append(ASCII.comma) }
+            firstValue = false
+            VCardEscaping.writeParameterValue(bytes[values[v]], into: &out)
+          }
+        }
+      } else {
+        for v in valueSpans[i] {
           if !firstValue { out.append(ASCII.comma) }
           firstValue = false
           VCardEscaping.writeParameterValue(bytes[values[v]], into: &out)
@@ -178,15 +187,6 @@ struct VCardParameters {
       }
       if isType { wroteType = true }
     }
-  }
-
-  private func typeSpans(skipping skip: UInt64) -> [Range<Int>] {
-    var spans: [Range<Int>] = []
-    for i in 0..<names.count where bytes[names[i]].elementsEqual(Self.typeName) {
-      if i < 64 && skip & (1 << UInt64(i)) != 0 { continue }
-      spans.append(valueSpans[i])
-    }
-    return spans
   }
 
   private static let labelNoise: [[UInt8]] = ["PREF", "VOICE", "INTERNET"].map { Array($0.utf8) }

@@ -9,6 +9,10 @@ enum VCardReader {
 
   static func parseChunk(_ chunk: InputChunk, options: ReadOptions) -> PartialResult {
     var parser = VCardCardParser(fallbackCharset: options.fallbackCharset)
+    // About 300 bytes and 3 fields per card in typical exports.
+    let estimate = chunk.bytes.count / 300 + 16
+    parser.builder.reserve(contacts: estimate, fields: estimate * 3, addresses: estimate / 2)
+    parser.builder.pool.reserve(additional: estimate * 6, bytes: chunk.bytes.count / 2)
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
     chunk.bytes.withUnsafeBufferPointer { buf in

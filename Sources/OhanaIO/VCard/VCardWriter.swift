@@ -10,11 +10,14 @@ import OhanaCore
 /// `VCardParameters`), which is already RFC 6868-encoded.
 struct VCardWriter {
   let table: ContactTable
+  let bytes: PoolBytes
   let version4: Bool
   private var line: [UInt8] = []
+  private var ids: [StringID] = []
 
-  init(table: ContactTable, version4: Bool) {
+  init(table: ContactTable, bytes: PoolBytes, version4: Bool) {
     self.table = table
+    self.bytes = bytes
     self.version4 = version4
     line.reserveCapacity(256)
   }
@@ -28,10 +31,10 @@ struct VCardWriter {
     let uid = a[ContactAttribute.uid.rawValue][row]
     if uid.isPresent { text("UID", uid, commas: false, into: &out) }
     text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true, into: &out)
-    let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
-    let nameIDs = nameParts.map { a[$0.rawValue][row] }
-    if !version4 || nameIDs.contains(where: \.isPresent) {
-      structured("N", nameIDs, group: .absent, params: .absent, into: &out)
+    ids.removeAll(keepingCapacity: true)
+    for p in Self.nameParts { ids.append(a[p.rawValue][row]) }
+    if !version4 || ids.contains(where: \.isPresent) {
+      structured("N", ids, group: .absent, params: .absent, into: &out)
     }
     let nick = a[ContactAttribute.nickname.rawValue][row]
     if nick.isPresent { text("NICKNAME", nick, commas: false, into: &out) }
@@ -40,7 +43,7 @@ struct VCardWriter {
     if org.isPresent || dept.isPresent {
       // ORG components are text: commas escaped.
       line.removeAll(keepingCapacity: true)
-      line.append(contentsOf: Array("ORG:".utf8))
+      appendStatic("ORG:")
       appendEscaped(org, commas: true)
       if dept.isPresent {
         line.append(ASCII.semicolon)
@@ -72,7 +75,7 @@ struct VCardWriter {
       line.append(contentsOf: name)
       appendParams(fields.parameters[i], label: fields.label[i])
       line.append(ASCII.colon)
-      table.pool.withBytes(of: fields.value[i]) { v in
+      withPoolBytes(bytes, fields.value[i]) { v in
         VCardEscaping.escapeText(v, commas: false, semicolons: false, into: &line)
       }
       endLine(into: &out)
@@ -80,12 +83,8 @@ struct VCardWriter {
     let addresses = table.addresses
     for i in table.addressRange(of: row) {
       let c = addresses.columns
-      let ids = [
-        c[AddressAttribute.poBox.rawValue][i], c[AddressAttribute.extended.rawValue][i],
-        c[AddressAttribute.street.rawValue][i], c[AddressAttribute.locality.rawValue][i],
-        c[AddressAttribute.region.rawValue][i], c[AddressAttribute.postalCode.rawValue][i],
-        c[AddressAttribute.country.rawValue][i],
-      ]
+      ids.removeAll(keepingCapacity: true)
+      for p in Self.adrParts { ids.append(c[p.rawValue][i]) }
       structured(
         "ADR", ids, group: c[AddressAttribute.group.rawValue][i], params: c[AddressAttribute.parameters.rawValue][i],
         label: c[AddressAttribute.label.rawValue][i], into: &out)
@@ -94,10 +93,10 @@ struct VCardWriter {
     for i in table.extraRange(of: row) {
       line.removeAll(keepingCapacity: true)
       appendGroup(extras.group[i])
-      table.pool.withBytes(of: extras.name[i]) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, extras.name[i]) { line.append(contentsOf: $0) }
       appendParams(extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
-      table.pool.withBytes(of: extras.value[i]) { v in
+      withPoolBytes(bytes, extras.value[i]) { v in
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &line)
         } else {
@@ -110,6 +109,13 @@ struct VCardWriter {
   }
 
   // MARK: Pieces
+
+  private static let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
+  private static let adrParts: [AddressAttribute] = [.poBox, .extended, .street, .locality, .region, .postalCode, .country]
+
+  private mutating func appendStatic(_ s: StaticString) {
+    line.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+  }
 
   private static let beginLine: [UInt8] = Array("BEGIN:VCARD\r\n".utf8)
   private static let endLine: [UInt8] = Array("END:VCARD\r\n".utf8)
@@ -124,7 +130,7 @@ struct VCardWriter {
 
   private mutating func appendGroup(_ group: StringID) {
     guard group.isPresent else { return }
-    table.pool.withBytes(of: group) { line.append(contentsOf: $0) }
+    withPoolBytes(bytes, group) { line.append(contentsOf: $0) }
     line.append(ASCII.dot)
   }
 
@@ -132,16 +138,16 @@ struct VCardWriter {
   private mutating func appendParams(_ params: StringID, label: StringID) {
     if params.isPresent {
       line.append(ASCII.semicolon)
-      table.pool.withBytes(of: params) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, params) { line.append(contentsOf: $0) }
     } else if label.isPresent {
       line.append(contentsOf: Self.typeEquals)
-      table.pool.withBytes(of: label) { VCardEscaping.writeParameterValue($0, into: &line) }
+      withPoolBytes(bytes, label) { VCardEscaping.writeParameterValue($0, into: &line) }
     }
   }
 
   private mutating func appendEscaped(_ id: StringID, commas: Bool, semicolons: Bool = true) {
     guard id.isPresent else { return }
-    table.pool.withBytes(of: id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
+    withPoolBytes(bytes, id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
   }
 
   private mutating func text(
@@ -175,14 +181,14 @@ struct VCardWriter {
     line.removeAll(keepingCapacity: true)
     let media = table.blobs.mediaType(photo)
     if version4 {
-      line.append(contentsOf: Array("PHOTO:data:".utf8))
-      table.pool.withBytes(of: media) { line.append(contentsOf: $0) }
-      line.append(contentsOf: Array(";base64,".utf8))
+      appendStatic("PHOTO:data:")
+      withPoolBytes(bytes, media) { line.append(contentsOf: $0) }
+      appendStatic(";base64,")
     } else {
-      line.append(contentsOf: Array("PHOTO;ENCODING=b".utf8))
+      appendStatic("PHOTO;ENCODING=b")
       if media.isPresent {
         line.append(contentsOf: Self.typeEquals)
-        table.pool.withBytes(of: media) { m in
+        withPoolBytes(bytes, media) { m in
           let sub = m.split(separator: UInt8(ascii: "/"), maxSplits: 1).last ?? m[...]
           for b in sub { line.append(ASCII.upper(b)) }
         }

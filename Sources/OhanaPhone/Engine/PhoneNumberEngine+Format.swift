@@ -12,13 +12,15 @@ extension PhoneNumberEngine {
     var nsn = DigitString()
     nsn.setNationalNumber(number)
     let cc = number.countryCode
-    guard format != .e164, let e = tables.mainEntry(forCountryCode: cc) else {
-      appendE164(cc, nsn, format == .e164, to: &out)
-      return
+    var w = ByteWriter()
+    if format != .e164, let e = tables.mainEntry(forCountryCode: cc) {
+      let intl = format != .national && tables.entryIntlFormatCount[e] > 0
+      let chosen = chooseFormat(nsn, entry: e, intl: intl)
+      appendFormatted(number, nsn, entry: e, format: format, chosen: chosen, to: &w)
+    } else {
+      appendE164(cc, nsn, format == .e164, to: &w)
     }
-    let intl = format != .national && tables.entryIntlFormatCount[e] > 0
-    let chosen = chooseFormat(nsn, entry: e, intl: intl)
-    appendFormatted(number, nsn, entry: e, format: format, chosen: chosen, to: &out)
+    w.flush(into: &out)
   }
 
   /// Appends E164, INTERNATIONAL, NATIONAL and RFC3966, separated by tabs,
@@ -27,26 +29,31 @@ extension PhoneNumberEngine {
     var nsn = DigitString()
     nsn.setNationalNumber(number)
     let cc = number.countryCode
-    appendE164(cc, nsn, true, to: &out)
+    var w = ByteWriter()
+    appendE164(cc, nsn, true, to: &w)
     guard let e = tables.mainEntry(forCountryCode: cc) else {
       for _ in 0..<3 {
-        out.append(separator)
-        appendDigits(nsn, 0..<nsn.count, to: &out)
+        w.append(separator)
+        w.append(nsn, 0..<nsn.count)
       }
+      w.flush(into: &out)
       return
     }
     let national = chooseFormat(nsn, entry: e, intl: false)
     let international = tables.entryIntlFormatCount[e] > 0 ? chooseFormat(nsn, entry: e, intl: true) : national
-    out.append(separator)
-    appendFormatted(number, nsn, entry: e, format: .international, chosen: international, to: &out)
-    out.append(separator)
-    appendFormatted(number, nsn, entry: e, format: .national, chosen: national, to: &out)
-    out.append(separator)
-    appendFormatted(number, nsn, entry: e, format: .rfc3966, chosen: international, to: &out)
+    w.append(separator)
+    appendFormatted(number, nsn, entry: e, format: .international, chosen: international, to: &w)
+    w.flush(into: &out)
+    w.append(separator)
+    appendFormatted(number, nsn, entry: e, format: .national, chosen: national, to: &w)
+    w.flush(into: &out)
+    w.append(separator)
+    appendFormatted(number, nsn, entry: e, format: .rfc3966, chosen: international, to: &w)
+    w.flush(into: &out)
   }
 
   @inline(__always)
-  private func appendE164(_ cc: Int, _ nsn: DigitString, _ withCode: Bool, to out: inout [UInt8]) {
+  private func appendE164(_ cc: Int, _ nsn: DigitString, _ withCode: Bool, to out: inout ByteWriter) {
     if withCode {
       out.append(0x2B)
       appendDecimal(cc, to: &out)
@@ -56,7 +63,7 @@ extension PhoneNumberEngine {
 
   private func appendFormatted(
     _ number: PhoneNumber, _ nsn: DigitString, entry e: Int, format: PhoneNumberFormat, chosen: Int,
-    to out: inout [UInt8]
+    to out: inout ByteWriter
   ) {
     let cc = number.countryCode
     switch format {
@@ -65,7 +72,11 @@ extension PhoneNumberEngine {
       appendDecimal(cc, to: &out)
       out.append(0x20)
     case .rfc3966:
-      out.append(contentsOf: [0x74, 0x65, 0x6C, 0x3A, 0x2B])  // "tel:+"
+      out.append(0x74)  // "tel:+"
+      out.append(0x65)
+      out.append(0x6C)
+      out.append(0x3A)
+      out.append(0x2B)
       appendDecimal(cc, to: &out)
       out.append(0x2D)
     case .national, .e164:
@@ -92,7 +103,7 @@ extension PhoneNumberEngine {
   }
 
   @inline(__always)
-  private func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+  private func appendDecimal(_ value: Int, to out: inout ByteWriter) {
     if value < 10 {
       out.append(UInt8(truncatingIfNeeded: 0x30 + value))
     } else if value < 100 {
@@ -106,8 +117,8 @@ extension PhoneNumberEngine {
   }
 
   @inline(__always)
-  private func appendDigits(_ digits: DigitString, _ range: Range<Int>, to out: inout [UInt8]) {
-    for i in range { out.append(digits[i]) }
+  private func appendDigits(_ digits: DigitString, _ range: Range<Int>, to out: inout ByteWriter) {
+    out.append(digits, range)
   }
 
   /// The first format (index into the format columns) whose last
@@ -118,15 +129,7 @@ extension PhoneNumberEngine {
     let count = Int(intl ? tables.entryIntlFormatCount[e] : tables.entryFormatCount[e])
     let length = nsn.count
     for f in start..<(start + count) {
-      let g0 = Int(tables.formatGroupStart[f])
-      let gn = Int(tables.formatGroupCount[f])
-      var minTotal = 0
-      var maxTotal = 0
-      for g in g0..<(g0 + gn) {
-        minTotal += Int(tables.groupMin[g])
-        maxTotal += Int(tables.groupMax[g])
-      }
-      guard length >= minTotal, length <= maxTotal else { continue }
+      guard length >= Int(tables.formatMinLength[f]), length <= Int(tables.formatMaxLength[f]) else { continue }
       let leading = tables.formatLeadingDigits[f]
       if leading != 0 && !tables.prefixMatch(leading, nsn) { continue }
       return f
@@ -136,11 +139,10 @@ extension PhoneNumberEngine {
 
   /// Applies format `f`'s template for `format` to the NSN: the one
   /// variable-width group takes what the fixed ones leave.
-  private func applyFormat(_ f: Int, _ nsn: DigitString, format: PhoneNumberFormat, to out: inout [UInt8]) {
+  private func applyFormat(_ f: Int, _ nsn: DigitString, format: PhoneNumberFormat, to out: inout ByteWriter) {
     let g0 = Int(tables.formatGroupStart[f])
     let gn = Swift.min(Int(tables.formatGroupCount[f]), 9)
-    var minTotal = 0
-    for g in g0..<(g0 + gn) { minTotal += Int(tables.groupMin[g]) }
+    let minTotal = Int(tables.formatMinLength[f])
     var bounds = InlineArray<10, Int16>(repeating: 0)
     var position = 0
     for k in 0..<gn {

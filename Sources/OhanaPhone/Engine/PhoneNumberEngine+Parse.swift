@@ -57,7 +57,7 @@ extension PhoneNumberEngine {
     if countryCode != 0 {
       entry = tables.mainEntry(forCountryCode: countryCode)
     } else {
-      nsn = normalize(number, 0..<number.count)
+      // `nsn` already holds the whole number normalized (see extractCountryCode).
       if let d = defaultEntry { countryCode = Int(tables.entryCountryCode[d]) }
     }
     if nsn.overflowed {
@@ -88,11 +88,12 @@ extension PhoneNumberEngine {
 
   /// RFC3966 `tel:` with `phone-context`, or the possible number cut from the text; then `;isub=` dropped.
   func buildNationalNumberForParsing(_ input: consuming ScalarBuffer) throws(PhoneNumberError) -> ScalarBuffer {
-    let contextIndex = input.find(";phone-context=")
+    let hasSemicolon = input.mayContain(ScalarBuffer.Kind.semicolon)
+    let contextIndex = hasSemicolon ? input.find(";phone-context=") : -1
     guard contextIndex >= 0 else {
       var out = input
       out.keep(PhoneScanners.possibleNumberRange(out))
-      let isub = out.find(";isub=")
+      let isub = hasSemicolon ? out.find(";isub=") : -1
       if isub > 0 { out.truncate(to: isub) }
       return out
     }
@@ -128,12 +129,19 @@ extension PhoneNumberEngine {
   /// libphonenumber's `_normalize`: keypad letters when there are three or
   /// more ASCII letters (other digits are then dropped), else decimal digits only.
   func normalize(_ s: ScalarBuffer, _ range: Range<Int>) -> DigitString {
+    var out = DigitString()
+    if !s.mayContain(ScalarBuffer.Kind.letter | ScalarBuffer.Kind.nonASCII) {
+      for i in range {
+        let d = s[i] &- 0x30
+        if d < 10 { out.append(UInt8(truncatingIfNeeded: d) &+ 0x30) }
+      }
+      return out
+    }
     var letters = 0
     for i in range where UnicodeClasses.isASCIILetter(s[i]) {
       letters += 1
       if letters >= 3 { break }
     }
-    var out = DigitString()
     if letters >= 3 {
       for i in range {
         let c = s[i]
@@ -153,18 +161,22 @@ extension PhoneNumberEngine {
   }
 
   /// libphonenumber's `_maybe_extract_country_code` on `s[from...]`.
-  /// Returns (0, empty) when no calling code is present.
+  /// Returns the code and the rest of the number, or, when no calling code
+  /// is present, 0 and `s[from...]` normalized.
   func extractCountryCode(_ s: ScalarBuffer, from: Int, entry: Int?) throws(PhoneNumberError) -> (Int, DigitString) {
     guard from < s.count else { return (0, DigitString()) }
+    let normalized: DigitString
     var full: DigitString
     var international = false
     if UnicodeClasses.isPlus(s[from]) {
       var i = from
       while i < s.count && UnicodeClasses.isPlus(s[i]) { i += 1 }
       full = normalize(s, i..<s.count)
+      normalized = full
       international = true
     } else {
       full = normalize(s, from..<s.count)
+      normalized = full
       if let e = entry, tables.entryIDDPattern[e] >= 0,
         let m = tables.prefixPatterns[Int(tables.entryIDDPattern[e])].match(full)
       {
@@ -210,7 +222,7 @@ extension PhoneNumberEngine {
         }
       }
     }
-    return (0, DigitString())
+    return (0, normalized)
   }
 
   /// libphonenumber's `_maybe_strip_national_prefix_carrier_code` (the carrier code itself is not kept).

@@ -22,7 +22,7 @@ enum PhoneScanners {
       end -= 1
     }
     // A second number: `[\\/] *x`.
-    var i = start
+    var i = s.mayContain(ScalarBuffer.Kind.slash) ? start : end
     while i < end {
       let c = s[i]
       if c == 0x5C || c == 0x2F {
@@ -76,7 +76,7 @@ enum PhoneScanners {
     let tail = ExtensionTail(s, end)
     var k = j
     while k >= i {
-      if extensionMatch(s, k, tail) != nil { return true }
+      if mayStartExtension(s[k]) && extensionMatch(s, k, tail) != nil { return true }
       k -= 1
     }
     return false
@@ -87,6 +87,8 @@ enum PhoneScanners {
   /// Whether an extension may be present at all (cheap pre-filter): every
   /// extension form needs a letter, `#`, `;`, `,`, `~` or a non-ASCII label.
   static func mayHaveExtension(_ s: ScalarBuffer, _ range: Range<Int>) -> Bool {
+    typealias K = ScalarBuffer.Kind
+    guard s.mayContain(K.nonASCII | K.letter | K.semicolon | K.extensionMark) else { return false }
     for i in range {
       let c = s[i]
       if c >= 0x80 || UnicodeClasses.isASCIILetter(c) || c == 0x23 || c == 0x3B || c == 0x2C || c == 0x7E {
@@ -104,7 +106,7 @@ enum PhoneScanners {
     let tail = ExtensionTail(s, range.upperBound)
     var k = range.lowerBound
     while k < range.upperBound {
-      if let digits = extensionMatch(s, k, tail) {
+      if mayStartExtension(s[k]), let digits = extensionMatch(s, k, tail) {
         guard isViable(s, range.lowerBound..<k) else { return nil }
         return (k, digits)
       }
@@ -181,6 +183,15 @@ enum PhoneScanners {
   /// returns the range of the extension digits.
   static func extensionMatch(_ s: ScalarBuffer, _ k: Int, _ end: Int) -> Range<Int>? {
     extensionMatch(s, k, ExtensionTail(s, end))
+  }
+
+  /// Every extension form starts with a separator, `,`, `;` or a label.
+  @inline(__always)
+  static func mayStartExtension(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x20, 0xA0, 0x09, 0x2C, 0x3B, 0x2D: return true
+    default: return mayStartLabel(c)
+    }
   }
 
   /// Labels start with one of these (lower-cased): x e ｘ ｅ д a # ＃ ~ ～ i ｉ.

@@ -68,6 +68,9 @@ final class PhoneMetadataTables: Sendable {
   let wordRanges: [UInt32]
 
   // Derived at load.
+  /// Total digits a format's pattern accepts, per format.
+  let formatMinLength: [UInt8]
+  let formatMaxLength: [UInt8]
   /// Entry index per two-letter region (`(a - 65) * 26 + (b - 65)`), -1 if none.
   let regionEntry: [Int16]
   /// Compiled prefix patterns, and per entry an index into them (-1 = none).
@@ -108,14 +111,32 @@ final class PhoneMetadataTables: Sendable {
     entryLocalOnlyLengths = reader.u32()
     descPattern = reader.u16()
     descLengths = reader.u32()
-    formatGroupStart = reader.u16()
-    formatGroupCount = reader.u16()
+    let groupStarts = reader.u16()
+    let groupCounts = reader.u16()
+    formatGroupStart = groupStarts
+    formatGroupCount = groupCounts
     formatTemplate = reader.u16()
     formatNationalTemplate = reader.u16()
     formatRFCTemplate = reader.u16()
     formatLeadingDigits = reader.u16()
-    groupMin = reader.u8()
-    groupMax = reader.u8()
+    let mins = reader.u8()
+    let maxs = reader.u8()
+    groupMin = mins
+    groupMax = maxs
+    var minLengths: [UInt8] = []
+    var maxLengths: [UInt8] = []
+    for (start, n) in zip(groupStarts, groupCounts) {
+      var lo = 0
+      var hi = 0
+      for g in Int(start)..<Int(start) + Int(n) where g < mins.count && g < maxs.count {
+        lo += Int(mins[g])
+        hi += Int(maxs[g])
+      }
+      minLengths.append(UInt8(clamping: lo))
+      maxLengths.append(UInt8(clamping: hi))
+    }
+    formatMinLength = minLengths
+    formatMaxLength = maxLengths
     countryStart = reader.u16()
     countryCount = reader.u8()
     countryEntries = reader.u16()
@@ -278,30 +299,35 @@ struct BlobReader {
   }
 
   static func decodeBase64(_ text: StaticString) -> [UInt8] {
-    var out: [UInt8] = []
-    text.withUTF8Buffer { input in
-      out.reserveCapacity(input.count / 4 * 3)
-      var acc: UInt32 = 0
-      var bits = 0
-      for c in input {
-        let v: UInt32
-        switch c {
-        case 0x41...0x5A: v = UInt32(c - 0x41)
-        case 0x61...0x7A: v = UInt32(c - 0x61 + 26)
-        case 0x30...0x39: v = UInt32(c - 0x30 + 52)
-        case 0x2B: v = 62
-        case 0x2F: v = 63
-        default: continue
+    // Value of each base64 character; 255 for characters to skip (newlines, `=`).
+    var values = [UInt8](repeating: 255, count: 256)
+    for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+      values[Int(c)] = UInt8(i)
+    }
+    return text.withUTF8Buffer { input in
+      // Safe: every 4 input characters give at most 3 bytes, so `capacity`
+      // bounds the writes, and exactly `written` elements are initialized.
+      let capacity = input.count / 4 * 3 + 3
+      return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+        var written = 0
+        var acc: UInt32 = 0
+        var bits = 0
+        values.withUnsafeBufferPointer { table in
+          for c in input {
+            let v = table[Int(c)]
+            if v == 255 { continue }
+            acc = (acc << 6) | UInt32(v)
+            bits += 6
+            if bits >= 8 && written < capacity {
+              bits -= 8
+              buffer[written] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
+              written += 1
+            }
+          }
         }
-        acc = (acc << 6) | v
-        bits += 6
-        if bits >= 8 {
-          bits -= 8
-          out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
-        }
+        initialized = written
       }
     }
-    return out
   }
 
   private mutating func count() -> Int {
@@ -327,9 +353,14 @@ struct BlobReader {
   mutating func u16() -> [UInt16] {
     let n = count()
     guard offset + 2 * n <= bytes.count else { return [] }
-    var out = [UInt16]()
-    out.reserveCapacity(n)
-    for i in 0..<n { out.append(UInt16(bytes[offset + 2 * i]) | UInt16(bytes[offset + 2 * i + 1]) << 8) }
+    let base = offset
+    let out = bytes.withUnsafeBufferPointer { b in
+      // Safe: the guard above keeps every read inside `bytes`; all `n` elements are written.
+      [UInt16](unsafeUninitializedCapacity: n) { buffer, initialized in
+        for i in 0..<n { buffer[i] = UInt16(b[base + 2 * i]) | UInt16(b[base + 2 * i + 1]) << 8 }
+        initialized = n
+      }
+    }
     offset += 2 * n
     align()
     return out

@@ -55,8 +55,12 @@ struct DigitString {
   }
 
   mutating func appendDecimal(_ value: Int) {
-    var divisor = 1
-    while divisor * 10 <= value { divisor *= 10 }
+    appendDecimal(UInt64(clamping: value))
+  }
+
+  mutating func appendDecimal(_ value: UInt64) {
+    var divisor: UInt64 = 1
+    while divisor <= value / 10 { divisor *= 10 }
     var rest = value
     while divisor > 0 {
       append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
@@ -70,7 +74,7 @@ struct DigitString {
     removeAll()
     let zeros = number.leadingZeroCount
     for _ in 0..<zeros { append(0x30) }
-    appendDecimal(Int(truncatingIfNeeded: number.nationalNumber))
+    appendDecimal(number.nationalNumber)
   }
 
   /// The value of the digits (at most 19 digits are meaningful).

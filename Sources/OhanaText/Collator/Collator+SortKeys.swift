@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 extension Collator {
   /// The sort keys of many strings, made in parallel on all cores.
   ///
@@ -37,68 +34,21 @@ extension Collator {
     count: Int, utf8: [UInt8], parallel: Bool = true,
     range: @Sendable (Int) -> Range<Int>
   ) -> SortKeys {
-    if count == 0 { return SortKeys(storage: ByteStrings()) }
-    let workers = parallel ? max(1, activeProcessorCount()) : 1
-    // Chunks are small enough to balance, large enough to amortize a clone checkout.
-    let chunkSize = max(512, min(16_384, count / max(1, workers * 8)))
-    let chunkCount = (count + chunkSize - 1) / chunkSize
-    if workers == 1 || chunkCount == 1 {
-      let chunk = makeKeyChunk(utf8: utf8, range: range, indices: 0..<count)
-      return SortKeys(storage: ByteStrings(bytes: chunk.bytes, offsets: chunk.offsets))
-    }
-    let results = Mutex<[KeyChunk?]>(Array(repeating: nil, count: chunkCount))
-    DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
-      let lower = c * chunkSize
-      let chunk = makeKeyChunk(utf8: utf8, range: range, indices: lower..<min(count, lower + chunkSize))
-      results.withLock { $0[c] = chunk }
-    }
-    let chunks = results.withLock { list in
-      let taken = list
-      list = []
-      return taken
-    }
-    // Join the chunk arenas in order.
-    var totalBytes = 0
-    for chunk in chunks { totalBytes += chunk?.bytes.count ?? 0 }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(totalBytes)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(count + 1)
-    offsets.append(0)
-    for chunk in chunks {
-      guard let chunk else { continue }
-      let base = bytes.count
-      bytes.append(contentsOf: chunk.bytes)
-      for o in chunk.offsets.dropFirst() { offsets.append(base + o) }
-    }
-    return SortKeys(storage: ByteStrings(bytes: bytes, offsets: offsets))
-  }
-
-  private func makeKeyChunk(
-    utf8: [UInt8], range: (Int) -> Range<Int>, indices: Range<Int>
-  ) -> KeyChunk {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(indices.count * 48)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(indices.count + 1)
-    offsets.append(0)
-    utf8.withUnsafeBufferPointer { all in
-      pool.withInstance { handle in
-        var writer = SortKeyWriter()
-        for i in indices {
-          let r = range(i)
-          precondition(r.lowerBound >= 0 && r.upperBound <= all.count, "string range out of bounds")
-          _ = writer.append(UnsafeBufferPointer(rebasing: all[r]), collator: handle, to: &bytes)
-          offsets.append(bytes.count)
+    let pool = self.pool
+    let storage = ByteStrings.build(count: count, parallel: parallel) { indices, chunk in
+      chunk.bytes.reserveCapacity(indices.count * 48)
+      utf8.withUnsafeBufferPointer { all in
+        pool.withInstance { handle in
+          var writer = SortKeyWriter()
+          for i in indices {
+            let r = range(i)
+            precondition(r.lowerBound >= 0 && r.upperBound <= all.count, "string range out of bounds")
+            _ = writer.append(UnsafeBufferPointer(rebasing: all[r]), collator: handle, to: &chunk.bytes)
+            chunk.close()
+          }
         }
       }
     }
-    return KeyChunk(bytes: bytes, offsets: offsets)
+    return SortKeys(storage: storage)
   }
-}
-
-/// One worker's keys: a local arena with offsets from 0.
-private struct KeyChunk: Sendable {
-  var bytes: [UInt8]
-  var offsets: [Int]
 }

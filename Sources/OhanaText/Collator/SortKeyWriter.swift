@@ -23,6 +23,12 @@ struct SortKeyWriter {
         key = [UInt8](repeating: 0, count: length * 2)
         length = key.withUnsafeMutableBufferPointer { icu_sortKey(collator, utf16: source, into: $0) }
       }
+      guard length > 0 else {
+        // ucol_getSortKey returns 0 only on an internal error (out of memory):
+        // keep the arena well-formed with an empty key, which sorts first.
+        out.append(0)
+        return 1
+      }
       out.append(contentsOf: key[0..<length])
       return length
     }

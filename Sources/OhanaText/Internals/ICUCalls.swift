@@ -137,13 +137,6 @@ func icu_collatorSetAttribute(_ collator: ICUHandle, _ attribute: Int32, _ value
   return ICUStatus(rawValue: status)
 }
 
-/// `ucol_getAttribute`.
-func icu_collatorAttribute(_ collator: ICUHandle, _ attribute: Int32) -> Int32 {
-  var status = ICUStatus.zeroError.rawValue
-  let value = ohana_icu_collator_get_attribute(collator.raw, attribute, &status)
-  return status > 0 ? OHANA_ICU_COL_DEFAULT : value
-}
-
 /// `ucol_getLocaleByType`.
 func icu_collatorLocale(_ collator: ICUHandle, actual: Bool) -> String {
   var status = ICUStatus.zeroError.rawValue
@@ -195,6 +188,46 @@ func icu_charsetCanonicalName(_ alias: String) -> String? {
   defer { ohana_icu_converter_close(converter) }
   guard let name = ohana_icu_converter_name(converter, &status), status <= 0 else { return nil }
   return String(cString: name)
+}
+
+/// `ucnv_open`.
+func icu_converterOpen(_ charset: String) -> (ICUHandle?, ICUStatus) {
+  var status = ICUStatus.zeroError.rawValue
+  let raw = ohana_icu_converter_open(charset, &status)
+  guard status <= 0, let raw else { return (nil, ICUStatus(rawValue: status)) }
+  return (ICUHandle(raw: raw), ICUStatus(rawValue: status))
+}
+
+/// `ucnv_close`.
+func icu_converterClose(_ converter: ICUHandle) { ohana_icu_converter_close(converter.raw) }
+
+/// `ucnv_reset`.
+func icu_converterReset(_ converter: ICUHandle) { ohana_icu_converter_reset(converter.raw) }
+
+/// `ucnv_toUnicode` over a whole chunk: returns the UTF-16 it produced
+/// (partial characters at the end stay in the converter unless `flush`).
+func icu_converterToUTF16(_ converter: ICUHandle, _ src: UnsafeBufferPointer<UInt8>, flush: Bool)
+  -> Result<[UInt16], ICUStatus>
+{
+  var out: [UInt16] = []
+  out.reserveCapacity(src.count + 16)
+  var scratch = [UInt16](repeating: 0, count: max(1024, min(src.count + 16, 1 << 20)))
+  var offset = 0
+  while true {
+    var status = ICUStatus.zeroError.rawValue
+    var consumed: Int32 = 0
+    let remaining = src.count - offset
+    let produced = scratch.withUnsafeMutableBufferPointer { dest in
+      ohana_icu_converter_to_utf16(
+        converter.raw, dest.baseAddress, Int32(dest.count), src.baseAddress.map { $0 + offset },
+        Int32(remaining), flush ? 1 : 0, &consumed, &status)
+    }
+    out.append(contentsOf: scratch[0..<Int(produced)])
+    offset += Int(consumed)
+    if status == ICUStatus.bufferOverflowError.rawValue { continue }
+    if status > 0 { return .failure(ICUStatus(rawValue: status)) }
+    return .success(out)
+  }
 }
 
 // MARK: Normalization

@@ -39,12 +39,6 @@ final class ICUClonePool: Sendable {
     close(prototype)
   }
 
-  /// Read-only access to the prototype, for queries that do not use the
-  /// object's mutable state (attributes, locale names).
-  func withPrototype<R>(_ body: (ICUHandle) throws -> R) rethrows -> R {
-    try prototypeLock.withLock { _ in try body(prototype) }
-  }
-
   /// Runs `body` with an instance no other thread uses meanwhile.
   func withInstance<R>(_ body: (ICUHandle) throws -> R) rethrows -> R {
     let taken = free.withLock { list in list.popLast() }

@@ -196,6 +196,19 @@ extension KeySort {
           for i in t.lo..<t.hi { items[i].prefix = loadPrefix(Int(items[i].index), depth: t.depth) }
           continue
         }
+        // Skip the bytes every item shares in one sequential pass (names
+        // often share long prefixes), instead of one histogram per byte.
+        let firstPrefix = items[t.lo].prefix
+        var diff: UInt64 = 0
+        for i in (t.lo + 1)..<t.hi { diff |= items[i].prefix ^ firstPrefix }
+        let common = diff == 0 ? 8 : diff.leadingZeroBitCount / 8
+        if common > t.bytePos {
+          for p in t.bytePos..<common where (firstPrefix &>> UInt64(56 - 8 * p)) & 0xFF == 0 {
+            return  // every key ended inside the shared bytes: all equal
+          }
+          t.bytePos = common
+          if common == 8 { continue }
+        }
         let shift = UInt64(56 - 8 * t.bytePos)
         counts.update(repeating: 0, count: 256)
         for i in t.lo..<t.hi { counts[Int(truncatingIfNeeded: items[i].prefix &>> shift) & 0xFF] += 1 }

@@ -36,6 +36,16 @@ public final class CaseFolder: Sendable {
     }
   }
 
+  /// Case-folds many strings on all cores; output `i` belongs to input `i`.
+  public func fold(_ strings: ByteStrings, parallel: Bool = true) -> ByteStrings {
+    ByteStrings.build(count: strings.count, parallel: parallel) { indices, chunk in
+      for i in indices {
+        chunk.bytes.append(contentsOf: self.fold(utf8: strings[i]))
+        chunk.close()
+      }
+    }
+  }
+
   /// Case-folds a string. The corresponding C function is `ucasemap_utf8FoldCase`.
   public func fold(_ string: String) -> String {
     String(decoding: fold(utf8: string.utf8), as: UTF8.self)

@@ -51,6 +51,24 @@ public struct Normalizer: Sendable, Hashable {
     }
   }
 
+  /// Normalizes many strings on all cores; output `i` belongs to input `i`.
+  /// - Throws: ``TextError`` (``TextError/Code/transformFailed``) if ICU's data is missing.
+  public func normalize(_ strings: ByteStrings, parallel: Bool = true) throws(TextError)
+    -> ByteStrings
+  {
+    let (instance, status) = icu_normalizerInstance(form)
+    guard instance != nil else { throw failure(status) }
+    let normalizer = self
+    return ByteStrings.build(count: strings.count, parallel: parallel) { indices, chunk in
+      for i in indices {
+        let source = strings[i]
+        let out = (try? normalizer.normalize(utf8: source)) ?? Array(source)
+        chunk.bytes.append(contentsOf: out)
+        chunk.close()
+      }
+    }
+  }
+
   /// Normalizes a string. The corresponding C function is `unorm2_normalize`.
   public func normalize(_ string: String) throws(TextError) -> String {
     String(decoding: try normalize(utf8: string.utf8), as: UTF8.self)

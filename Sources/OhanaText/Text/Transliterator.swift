@@ -32,14 +32,35 @@ public final class Transliterator: Sendable {
   /// If ICU fails (out of memory), the input is returned unchanged.
   public func transliterate<Bytes: Collection<UInt8>>(utf8: Bytes) -> [UInt8] {
     withContiguousBytes(utf8) { bytes in
-      let units = icu_utf16(fromUTF8: bytes)
-      let result = pool.withInstance { handle in
-        units.withUnsafeBufferPointer { icu_transliterate(handle, $0) }
+      pool.withInstance { Transliterator.transliterate(bytes, with: $0) }
+    }
+  }
+
+  /// Transliterates many strings on all cores, one clone per worker; output
+  /// `i` belongs to input `i`. For name matching over a string pool's
+  /// distinct values.
+  public func transliterate(_ strings: ByteStrings, parallel: Bool = true) -> ByteStrings {
+    let pool = self.pool
+    return ByteStrings.build(count: strings.count, parallel: parallel) { indices, chunk in
+      strings.bytes.withUnsafeBufferPointer { all in
+        pool.withInstance { handle in
+          for i in indices {
+            let source = UnsafeBufferPointer(rebasing: all[strings.range(i)])
+            chunk.bytes.append(contentsOf: Transliterator.transliterate(source, with: handle))
+            chunk.close()
+          }
+        }
       }
-      switch result {
-      case .success(let out): return out.withUnsafeBufferPointer { icu_utf8(fromUTF16: $0) }
-      case .failure: return Array(bytes)
-      }
+    }
+  }
+
+  private static func transliterate(_ bytes: UnsafeBufferPointer<UInt8>, with handle: ICUHandle)
+    -> [UInt8]
+  {
+    let units = icu_utf16(fromUTF8: bytes)
+    switch units.withUnsafeBufferPointer({ icu_transliterate(handle, $0) }) {
+    case .success(let out): return out.withUnsafeBufferPointer { icu_utf8(fromUTF16: $0) }
+    case .failure: return Array(bytes)
     }
   }
 

@@ -21,7 +21,7 @@ extension OhanaCommand {
         let start = Clock.seconds()
         let format = try output.format()
         let result = try ContactFiles.read(input, quiet: global.quiet)
-        try ContactFiles.write(Frame(table: result.table), format: format, to: output.output)
+        try ContactFiles.write(Frame(table: result.table), format: format, to: output.output, quiet: global.quiet)
         if !global.quiet {
           StandardError.write(
             "converted \(result.recordsRead) contacts (\(result.recordsSkipped) skipped) "

@@ -6,7 +6,8 @@ extension OhanaCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run contacts through a pipeline of processors and write the result.",
       discussion: """
-        Stages run in this order: --require filters, --split, --stats, --reverse.
+        Stages run in this order: --require filters, --format-phones, --split,
+        --stats, --sort (then --descending), --reverse.
         --disable NAME skips a stage by name (see the report). --report writes a
         JSON report: input counts, read errors with line numbers, per-stage rows
         in/out and timings, and peak memory.
@@ -35,7 +36,14 @@ extension OhanaCommand {
         let result = try ContactFiles.read(input, quiet: global.quiet)
         let readDone = Clock.seconds()
 
-        let pipeline = Pipeline(processing.stages(), disabled: Set(processing.disable))
+        let stages = processing.stages()
+        let pipeline = Pipeline(stages, disabled: Set(processing.disable))
+        let unknown = Set(processing.disable).subtracting(stages.map(\.name))
+        if !global.quiet {
+          for name in unknown.sorted() {
+            StandardError.write("warning: --disable \(name) matches no stage of this run\n")
+          }
+        }
         let frame: Frame
         let run: RunReport
         do {
@@ -45,7 +53,7 @@ extension OhanaCommand {
         }
         let pipelineDone = Clock.seconds()
 
-        try ContactFiles.write(frame, format: format, to: output.output)
+        try ContactFiles.write(frame, format: format, to: output.output, quiet: global.quiet)
         let end = Clock.seconds()
 
         if let report {

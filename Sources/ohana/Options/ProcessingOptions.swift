@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ohana
 
 /// The processors `ohana process` can run, one flag each.
@@ -11,11 +12,28 @@ struct ProcessingOptions: ParsableArguments {
     help: "Keep contacts that have this (repeatable): phone, email, url, impp, address, photo, or an attribute such as givenName.")
   var require: [RequirementName] = []
 
+  @Option(
+    name: .customLong("format-phones"),
+    help: "Parse phone fields and add derived columns in these formats (comma-separated): e164, international, national, rfc3966.")
+  var formatPhones: PhoneFormatList?
+
+  @Option(name: .customLong("region"), help: "Default region for national phone numbers (ISO 3166 code, e.g. US, GB, DE).")
+  var region: RegionName = RegionName(code: .us)
+
   @Option(name: .customLong("split"), help: "One contact per field of this kind: phone or email.")
   var split: FieldKindName?
 
   @Flag(help: "Add per-contact statistics (stats.phoneCount, stats.emailCount, stats.hasMobile...).")
   var stats = false
+
+  @Option(name: .customLong("sort"), help: "Sort by name with ICU collation: full, given or family.")
+  var sort: SortModeName?
+
+  @Option(name: .customLong("locale"), help: "ICU locale for --sort (en, de, de-u-co-phonebk, sv, ja, zh-u-co-pinyin, root...).")
+  var locale: String = "root"
+
+  @Flag(help: "With --sort: descending (the sort followed by a reverse, as in Ohana).")
+  var descending = false
 
   @Flag(help: "Reverse the order of the contacts.")
   var reverse = false
@@ -27,8 +45,15 @@ struct ProcessingOptions: ParsableArguments {
   func stages() -> [any PostProcessor] {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
+    if let formatPhones {
+      s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code))
+    }
     if let split { s.append(SplitOnFieldType(split.kind)) }
     if stats { s.append(Statistics()) }
+    if let sort {
+      s.append(AlphabeticalSort(mode: sort.mode, locale: locale))
+      if descending { s.append(ReverseOrder().stage(name: "descending")) }
+    }
     if reverse { s.append(ReverseOrder()) }
     return s
   }
@@ -49,4 +74,44 @@ struct FieldKindName: ExpressibleByArgument, Sendable {
     kind = k
   }
   static var defaultCompletionKind: CompletionKind { .list(["phone", "email", "url", "impp"]) }
+}
+
+struct PhoneFormatList: ExpressibleByArgument, Sendable {
+  var formats: [PhoneNumberFormat]
+  init?(argument: String) {
+    var out: [PhoneNumberFormat] = []
+    for part in argument.split(separator: ",") {
+      switch part.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "e164": out.append(.e164)
+      case "international": out.append(.international)
+      case "national": out.append(.national)
+      case "rfc3966": out.append(.rfc3966)
+      default: return nil
+      }
+    }
+    guard !out.isEmpty else { return nil }
+    formats = out
+  }
+}
+
+struct RegionName: ExpressibleByArgument, Sendable {
+  var code: RegionCode
+  init(code: RegionCode) { self.code = code }
+  init?(argument: String) {
+    guard let c = RegionCode(argument), PhoneNumberEngine().isSupportedRegion(c) else { return nil }
+    code = c
+  }
+}
+
+struct SortModeName: ExpressibleByArgument, Sendable {
+  var mode: AlphabeticalSort.Mode
+  init?(argument: String) {
+    switch argument.lowercased() {
+    case "full", "fullname": mode = .fullName
+    case "given", "givenname", "first": mode = .givenName
+    case "family", "familyname", "last": mode = .familyName
+    default: return nil
+    }
+  }
+  static var defaultCompletionKind: CompletionKind { .list(["full", "given", "family"]) }
 }

@@ -47,12 +47,14 @@ enum ContactFiles {
     }
   }
 
-  static func write(_ frame: Frame, format: ContactFormat, to path: String) throws {
+  static func write(_ frame: Frame, format: ContactFormat, to path: String, quiet: Bool) throws {
+    let bar = ProgressBar(label: "write", total: frame.count, quiet: quiet)
+    defer { bar.finish() }
     do {
       if path == "-" {
-        try ContactIO.writeStandardOutput(frame, format: format)
+        try ContactIO.writeStandardOutput(frame, format: format, progress: { done, _ in bar.update(done) })
       } else {
-        try ContactIO.write(frame, format: format, to: path)
+        try ContactIO.write(frame, format: format, to: path, progress: { done, _ in bar.update(done) })
       }
     } catch {
       throw CLIError("cannot write \(path): \(error.message)", exitCode: CLIError.cannotCreate)

@@ -1,15 +1,18 @@
 // ohana-sort-bench: sorts the rows of a names file (one per line) with
 // OhanaText, the way the engine does it, and prints CPU and wall times.
 //
-//   intern the rows (distinct strings get ids; a string pool does this)
+//   intern the rows into OhanaCore's StringPool (--bench-interner: a local
+//   open-addressing interner instead)
 //   one sort key per distinct string, in parallel (Collator.sortKeys)
 //   radix-sort the distinct keys into ranks (KeySort.ranks)
 //   counting-sort the rows by rank (KeySort.rowOrder)
 //
 // Reading the file is not timed (the ICU floor and DuckDB exclude it too).
 // The checksum (FNV-1a of the sorted lines) matches icu_floor's when the
-// orders agree. Usage: ohana-sort-bench NAMES.txt [--locale de] [--sequential] [--repeat N]
+// orders agree. Usage: ohana-sort-bench NAMES.txt [--locale de] [--sequential]
+//   [--repeat N] [--bench-interner] [--detail]
 import Glibc
+import OhanaCore
 import OhanaText
 
 func cpuSeconds() -> Double {
@@ -144,7 +147,7 @@ while !arguments.isEmpty {
   switch a {
   case "--locale": locale = arguments.isEmpty ? locale : arguments.removeFirst()
   case "--sequential": parallel = false
-  case "--detail": break
+  case "--detail", "--bench-interner": break
   case "--repeat": repeats = Int(arguments.isEmpty ? "1" : arguments.removeFirst()) ?? 1
   default: path = a
   }
@@ -164,14 +167,35 @@ do {
 
 for run in 0..<repeats {
   var watch = Stopwatch()
-  var interner = Interner(expected: lines.count)
-  var keyOfRow = [UInt32](repeating: 0, count: lines.count)
-  text.withUnsafeBufferPointer { t in
-    for (row, r) in lines.enumerated() {
-      keyOfRow[row] = interner.intern(UnsafeBufferPointer(rebasing: t[r]))
+  let distinct: ByteStrings
+  var keyOfRow: [UInt32]
+  if CommandLine.arguments.contains("--bench-interner") {
+    var interner = Interner(expected: lines.count)
+    keyOfRow = [UInt32](repeating: 0, count: lines.count)
+    text.withUnsafeBufferPointer { t in
+      for (row, r) in lines.enumerated() {
+        keyOfRow[row] = interner.intern(UnsafeBufferPointer(rebasing: t[r]))
+      }
     }
+    distinct = ByteStrings(bytes: interner.bytes, offsets: interner.offsets)
+  } else {
+    // The engine's own interner: OhanaCore's StringPool (id 0 = empty string).
+    var pool = StringPool(capacity: lines.count)
+    var ids: [StringID] = []
+    ids.reserveCapacity(lines.count)
+    text.withUnsafeBytes { pool.intern(separatedBy: UInt8(ascii: "\n"), in: $0, into: &ids) }
+    var bytes: [UInt8] = []
+    var offsets: [Int] = [0]
+    pool.withStorage { arena, ends in
+      bytes = Array(arena)
+      // ends[id] is the end of pool id `id` (ends[0] == 0 for the empty id 0);
+      // a leading 0 makes string i the bytes of pool id i, so key i = id i.
+      offsets.reserveCapacity(ends.count + 1)
+      offsets.append(contentsOf: ends)
+    }
+    distinct = ByteStrings(bytes: bytes, offsets: offsets)
+    keyOfRow = ids.map(\.rawValue)
   }
-  let distinct = ByteStrings(bytes: interner.bytes, offsets: interner.offsets)
   let intern = watch.lap()
   let keys = collator.sortKeys(for: distinct, parallel: parallel)
   let keyTime = watch.lap()

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@Suite("ohana process: sort, phones; ohana phone; --version")
+struct PipelineFlagsTests {
+  let example = CLI.datasets.appendingPathComponent("ohana-example.vcf").path
+
+  func rows(_ args: [String]) throws -> [[String: Any]] {
+    let r = try CLI.run(["process", example, "-o", "-", "--to", "ndjson", "-q"] + args)
+    #expect(r.status == 0, "\(r.stderr)")
+    return try r.stdout.lines.map { try CLI.json(Data($0.utf8)) }
+  }
+
+  @Test func ohanaExampleSortedByFamilyThenGiven() throws {
+    let kept = try rows(["--require", "givenName", "--require", "familyName", "--require", "photo", "--sort", "family", "--locale", "en"])
+    let names = kept.map { "\($0["givenName"] as? String ?? "") \($0["familyName"] as? String ?? "")" }
+    #expect(names == ["Gomez Addams", "Morticia Addams", "Wednesday Addams", "Homer Simpson", "Marge Simpson"])
+    let desc = try rows(["--require", "givenName", "--require", "familyName", "--require", "photo", "--sort", "family", "--descending"])
+    #expect(desc.compactMap { $0["givenName"] as? String } == ["Marge", "Homer", "Wednesday", "Morticia", "Gomez"])
+  }
+
+  @Test func formatPhonesAddsDerivedColumns() throws {
+    let out = try rows(["--require", "phone", "--format-phones", "e164,national", "--region", "US"])
+    let phones = out.flatMap { ($0["fields"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "phone" } }
+    #expect(!phones.isEmpty)
+    let props = phones.compactMap { $0["properties"] as? [String: Any] }
+    #expect(props.contains { ($0["phone.e164"] as? String)?.hasPrefix("+1") == true })
+    #expect(props.allSatisfy { $0["phone.international"] == nil })  // only the formats asked for
+    let bad = try CLI.run(["process", example, "-o", "-", "--format-phones", "e165"])
+    #expect(bad.status != 0)
+    let badRegion = try CLI.run(["process", example, "-o", "-", "--format-phones", "e164", "--region", "XX"])
+    #expect(badRegion.status != 0)
+  }
+
+  @Test func phoneCommandWritesNineColumns() throws {
+    let input = "(201) 555-0123\n+44 20 7946 0958\tUS\n030 123456\tDE\nnot a number\n"
+    let r = try CLI.run(["phone"], stdin: Data(input.utf8))
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    #expect(lines.count == 4)
+    #expect(lines.allSatisfy { $0.count == 9 })
+    #expect(lines[0][2] == "1" && lines[0][3] == "+12015550123")
+    #expect(lines[1][3] == "+442079460958" && lines[1][4] == "+44 20 7946 0958")
+    #expect(lines[2][1] == "DE" && lines[2][3] == "+4930123456")
+    #expect(lines[3][2] == "0" && lines[3][3] == "")
+  }
+
+  @Test func versionNamesICUAndMetadata() throws {
+    let r = try CLI.run(["--version"])
+    #expect(r.status == 0)
+    #expect(r.out.contains("ICU "))
+    #expect(r.out.contains("libphonenumber metadata 9.0.43"))
+  }
+}
