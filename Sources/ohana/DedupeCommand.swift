@@ -66,7 +66,7 @@ extension OhanaCommand {
         let dedupe = Deduplicator(configuration: config)
         let (result, merged) = dedupe.deduplicate(table)
         let dedupeDone = Clock.seconds()
-        try ContactFiles.write(Frame(table: merged), format: format, to: output.output)
+        try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
         if let clusters { try writeClusters(table, result, to: clusters) }
         if let explain { try writeExplain(table, result.pairs, result.clusterOf, to: explain) }
         if let explainCandidates {
