@@ -13,19 +13,36 @@ struct PairScorer: Sendable {
   /// Most candidate pairs (namesakes) end here, before any name is compared.
   func vector(_ a: Int, _ b: Int, bound: ScoreBound) -> ComparisonVector? {
     let sa = keys.sketches[a], sb = keys.sketches[b]
-    let p = ContactSketch.phoneLevel(sa, sb)
-    let e = ContactSketch.emailLevel(sa, sb)
-    // A sketch's "maybe shared" (1) is settled by the exact lists below.
-    if (p != 1 && e != 1) && bound.cannotReach(phone: p, email: e) { return nil }
-    if bound.cannotReach(phone: p, email: e) {
-      let pe = p == 1 ? overlap(keys.phones, keys.phones(of: a), keys.phones(of: b)) : p
-      let ee = e == 1 ? overlap(keys.emails, keys.emails(of: a), keys.emails(of: b)) : e
-      if bound.cannotReach(phone: pe, email: ee) { return nil }
+    let p = phoneLevel(a, b, sa, sb)
+    let e = emailLevel(a, b, sa, sb)
+    if bound.cannotReach(phone: p, email: e) { return nil }
+    return vector(a, b, phone: p, email: e)
+  }
+
+  /// Exact from the sketches when both sides have at most three phones (a
+  /// phone key fits 32 bits), else from the lists.
+  @inline(__always)
+  func phoneLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
+    let l = ContactSketch.phoneLevel(sa, sb)
+    if l == 1 && (sa.phoneCount > 3 || sb.phoneCount > 3) {
+      return overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
     }
-    return vector(a, b)
+    return l
+  }
+
+  /// "None shared" is exact from the fingerprints; "maybe" is checked on the lists.
+  @inline(__always)
+  func emailLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
+    let l = ContactSketch.emailLevel(sa, sb)
+    return l == 1 ? overlap(keys.emails, keys.emails(of: a), keys.emails(of: b)) : l
   }
 
   func vector(_ a: Int, _ b: Int) -> ComparisonVector {
+    let sa = keys.sketches[a], sb = keys.sketches[b]
+    return vector(a, b, phone: phoneLevel(a, b, sa, sb), email: emailLevel(a, b, sa, sb))
+  }
+
+  func vector(_ a: Int, _ b: Int, phone: Int, email: Int) -> ComparisonVector {
     var v = ComparisonVector(rawValue: 0)
     keys.folds.withStorage { arena, ends in
       let ga = keys.given[a], gb = keys.given[b], fa = keys.family[a], fb = keys.family[b]
@@ -48,8 +65,8 @@ struct PairScorer: Sendable {
       v[.givenName] = gl
       v[.familyName] = fl
     }
-    v[.phone] = overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
-    v[.email] = overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
+    v[.phone] = phone
+    v[.email] = email
     let ba = keys.birthday[a], bb = keys.birthday[b]
     if ba != 0 && bb != 0 {
       // A birthday without a year agrees with one that has the same day.
