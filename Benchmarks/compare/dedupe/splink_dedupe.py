@@ -54,6 +54,9 @@ def main():
     con = db_api.duckdb_con
     # Keep DuckDB within a share of a machine used by others (it spills to disk).
     con.execute(f"SET memory_limit = '{os.environ.get('SPLINK_MEMORY_LIMIT', '6GB')}'")
+    # Spill next to the outputs, not into the current directory.
+    spill = os.path.join(os.path.dirname(os.path.abspath(dst)), "duckdb_tmp")
+    con.execute(f"SET temp_directory = '{spill}'")
     con.execute(f"CREATE TABLE contacts AS FROM read_csv('{src}', all_varchar = true, header = true)")
     df = db_api.register("contacts")
     phones = ["phone1", "phone2", "phone3"]
