@@ -52,3 +52,25 @@ struct PipelineFlagsTests {
     #expect(r.out.contains("libphonenumber metadata 9.0.43"))
   }
 }
+
+@Suite("ohana process --dedupe")
+struct ProcessDedupeTests {
+  @Test func mergesTheSampleCloseToItsTruth() throws {
+    let sample = CLI.datasets.appendingPathComponent("sample-1000.vcf").path
+    let truth = try String(contentsOf: CLI.datasets.appendingPathComponent("sample-1000-truth.csv"), encoding: .utf8)
+    var sizes: [Substring: Int] = [:]
+    for line in truth.split(separator: "\n").dropFirst() { if let c = line.split(separator: ",").last { sizes[c, default: 0] += 1 } }
+    let people = sizes.count
+    let duplicated = sizes.values.filter { $0 > 1 }.count
+    let r = try CLI.run(["process", sample, "-o", "-", "--to", "ndjson", "-q", "--dedupe", "--report", "/dev/null"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let merged = r.stdout.lines.count
+    #expect(people == 718)
+    #expect(abs(merged - people) <= 15, "merged \(merged) contacts for \(people) people")
+    let withProvenance = try r.stdout.lines.filter { line in
+      let props = try CLI.json(Data(line.utf8))["properties"] as? [String: Any]
+      return (props?["dedupe.sourceUIDs"] as? String)?.contains(",") == true
+    }
+    #expect(abs(withProvenance.count - duplicated) <= duplicated / 10, "\(withProvenance.count) merged clusters, truth has \(duplicated)")
+  }
+}

@@ -6,8 +6,8 @@ extension OhanaCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run contacts through a pipeline of processors and write the result.",
       discussion: """
-        Stages run in this order: --require filters, --format-phones, --split,
-        --stats, --sort (then --descending), --reverse.
+        Stages run in this order: --require filters, --format-phones, --dedupe,
+        --split, --stats, --sort (then --descending), --reverse.
         --disable NAME skips a stage by name (see the report). --report writes a
         JSON report: input counts, read errors with line numbers, per-stage rows
         in/out and timings, and peak memory.

@@ -20,6 +20,12 @@ struct ProcessingOptions: ParsableArguments {
   @Option(name: .customLong("region"), help: "Default region for national phone numbers (ISO 3166 code, e.g. US, GB, DE).")
   var region: RegionName = RegionName(code: .us)
 
+  @Flag(help: "Merge duplicate contacts (keys, blocking, Fellegi-Sunter scoring, clusters); see `ohana dedupe` for the outputs.")
+  var dedupe = false
+
+  @Option(name: .customLong("dedupe-threshold"), help: "With --dedupe: the match weight (log2) a pair needs.")
+  var dedupeThreshold: Double?
+
   @Option(name: .customLong("split"), help: "One contact per field of this kind: phone or email.")
   var split: FieldKindName?
 
@@ -47,6 +53,12 @@ struct ProcessingOptions: ParsableArguments {
     for r in require { s.append(RequiredField(r.requirement)) }
     if let formatPhones {
       s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code))
+    }
+    if dedupe {
+      var configuration = DedupeConfiguration()
+      configuration.defaultRegion = region.code.description
+      if let dedupeThreshold { configuration.threshold = dedupeThreshold }
+      s.append(OhanaDedupe.Dedupe(configuration: configuration))
     }
     if let split { s.append(SplitOnFieldType(split.kind)) }
     if stats { s.append(Statistics()) }
