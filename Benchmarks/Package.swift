@@ -34,6 +34,15 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .executableTarget(
+      name: "core-bench",
+      dependencies: [
+        .product(name: "Ohana", package: parent),
+        .product(name: "_OhanaTestSupport", package: parent),
+      ],
+      path: "Benchmarks/core-bench",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .executableTarget(
       name: "core-memory",
       dependencies: [
         .product(name: "Ohana", package: parent),
