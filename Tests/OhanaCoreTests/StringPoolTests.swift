@@ -43,6 +43,31 @@ import _OhanaTestSupport
     pool.checkInvariants()
   }
 
+  @Test func internAllRemapsWithStoredHashes() {
+    var a = StringPool()
+    let homer = a.intern("Homer")
+    _ = a.intern("Marge")
+    var b = StringPool()
+    var bIDs: [StringID] = []
+    for i in 0..<5_000 { bIDs.append(b.intern("n\(i % 3_000)")) }
+    let bHomer = b.intern("Homer")
+    var remap: [StringID] = [StringID(rawValue: 77)]
+    a.internAll(of: b, into: &remap)
+    #expect(remap.count == b.count)
+    #expect(remap[0] == .absent)
+    #expect(remap[bHomer.index] == homer)  // equal strings keep one id
+    for (i, id) in bIDs.enumerated() where i % 97 == 0 {
+      #expect(a.string(remap[id.index]) == "n\(i % 3_000)")
+      #expect(a.lookup("n\(i % 3_000)") == remap[id.index])
+    }
+    #expect(a.count == 3 + 3_000)
+    a.checkInvariants()
+    // Interning into an empty pool gives the same ids.
+    var c = StringPool()
+    c.internAll(of: b, into: &remap)
+    #expect(remap.enumerated().allSatisfy { $0.element.index == $0.offset })
+  }
+
   @Test func unicodeAndBinaryBytes() {
     var pool = StringPool()
     let strings = ["Müller", "Mu\u{308}ller", "佐藤", "🙂", "a\u{0}b", "abcdefgh", "abcdefghi", "abcdefgh\u{1}"]

@@ -40,15 +40,11 @@ struct TableAppender {
 
   private static func append(_ part: ContactTable, to r: inout ContactTable, remap: inout [StringID]) {
     if part.rowCount == 0 { return }
-    remap.removeAll(keepingCapacity: true)
-    remap.append(.absent)
-    // No reserve calls here: Array.reserveCapacity grows to exactly what is
-    // asked, so reserving per part would copy the whole table every time.
-    part.pool.withStorage { arena, ends in
-      for id in 1..<ends.count {
-        remap.append(r.pool.intern(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]])))
-      }
-    }
+    // No reserve calls on the columns here: Array.reserveCapacity grows to
+    // exactly what is asked, so reserving per part would copy the whole
+    // table every time (StringPool.reserve, used by internAll, grows
+    // geometrically). The part's stored hashes are reused, not recomputed.
+    r.pool.internAll(of: part.pool, into: &remap)
     for i in 0..<r.attributes.count {
       let src = part.attributes[i]
       for id in src { r.attributes[i].append(remap[id.index]) }
