@@ -229,7 +229,14 @@ struct VCardPropertyLine {
   var value: Range<Int>
 
   /// nil when the line has no name or no value colon.
-  static func split(_ bytes: [UInt8], _ r: Range<Int>) -> VCardPropertyLine? {
+  static func split(_ array: [UInt8], _ r: Range<Int>) -> VCardPropertyLine? {
+    guard r.lowerBound >= 0 && r.upperBound <= array.count else { return nil }
+    return array.withUnsafeBufferPointer { split(borrowing: $0, r) }
+  }
+
+  /// `split` over borrowed bytes (`r` lies inside `bytes`).
+  @inline(__always)
+  private static func split(borrowing bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> VCardPropertyLine? {
     var i = r.lowerBound
     let end = r.upperBound
     var dot = -1
