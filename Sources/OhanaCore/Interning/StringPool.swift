@@ -276,22 +276,41 @@ public struct StringPool: Sendable {
     mask = newMask
   }
 
-  /// Word-at-a-time equality of two byte ranges of length `n`.
-  @usableFromInline
+  /// Word-at-a-time equality of two byte ranges of length `n`; the last
+  /// partial word is compared with overlapping loads, not byte by byte.
+  @usableFromInline @inline(__always)
   static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    var i = 0
-    while i + 8 <= n {
-      if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-      i += 8
-    }
-    while i < n {
-      if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-        return false
+    if n >= 8 {
+      var i = 0
+      while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+        i += 8
       }
-      i += 1
+      if i == n { return true }
+      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
-    return true
+    return tailWord(a, 0, n) == tailWord(b, 0, n)
+  }
+
+  /// The `n < 8` bytes at `p + i` as a little-endian integer (byte `k` in
+  /// bits `8k ..< 8k+8`, zero above), read with at most two overlapping
+  /// loads instead of a byte loop.
+  @usableFromInline @inline(__always)
+  static func tailWord(_ p: UnsafeRawPointer, _ i: Int, _ n: Int) -> UInt64 {
+    if n >= 4 {
+      let lo = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: i + n - 4, as: UInt32.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 4) * 8))
+    }
+    if n >= 2 {
+      let lo = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: i + n - 2, as: UInt16.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 2) * 8))
+    }
+    if n == 1 { return UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+    return 0
   }
 
   /// A fast 32-bit hash of a byte string: eight bytes per step, multiply and
@@ -310,12 +329,14 @@ public struct StringPool: Sendable {
       i += 8
     }
     if i < n {
-      var w: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-        shift &+= 8
-        i += 1
+      // The remaining n - i < 8 bytes as a little-endian word (the same
+      // value a byte loop would build), from overlapping loads.
+      let r = n - i
+      let w: UInt64
+      if n >= 8 {
+        w = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64(truncatingIfNeeded: (8 - r) * 8)
+      } else {
+        w = tailWord(p, i, r)
       }
       h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
     }
