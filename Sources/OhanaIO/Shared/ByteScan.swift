@@ -27,6 +27,11 @@ enum ByteScan {
       if zeroBytes(w ^ pa) | zeroBytes(w ^ pb) != 0 { return true }
       i += 8
     }
+    if i < n && n >= 8 {
+      // The last partial word, as an overlapping load of the last 8 bytes.
+      let w = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      return zeroBytes(w ^ pa) | zeroBytes(w ^ pb) != 0
+    }
     while i < n {
       let c = p.load(fromByteOffset: i, as: UInt8.self)
       if c == a || c == b { return true }
@@ -50,6 +55,9 @@ enum ByteScan {
     while i + 8 <= n {
       if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) & highs != 0 { break }
       i += 8
+    }
+    if i < n && i + 8 > n && n >= 8 && p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) & highs == 0 {
+      return n  // the last partial word (overlapping load) is ASCII too
     }
     while i < n {
       if p.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return i }

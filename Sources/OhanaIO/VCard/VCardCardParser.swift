@@ -19,6 +19,10 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
+    name.withUnsafeBufferPointer { of($0) }
+  }
+
+  static func of(_ name: UnsafeBufferPointer<UInt8>) -> VCardPropertyKind {
     // Names of up to 8 bytes: pack the upper-cased bytes into one integer
     // (little-endian) and switch on (length, packed).
     let n = name.count
@@ -171,17 +175,24 @@ struct VCardCardParser {
     props.removeAll(keepingCapacity: true)
     kinds.removeAll(keepingCapacity: true)
     var legacy = false
-    for r in card.lines {
-      guard let p = VCardPropertyLine.split(card.bytes, r) else {
-        fail(card.startLine, "malformed property line")
-        return
+    // Split every line over the borrowed card bytes (no slice per line).
+    let wellFormed = card.bytes.withUnsafeBufferPointer { buf -> Bool in
+      for r in card.lines {
+        guard r.lowerBound >= 0 && r.upperBound <= buf.count,
+          let p = VCardPropertyLine.split(borrowing: buf, r)
+        else { return false }
+        let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
+        if p.group.isEmpty && kind == .version {
+          legacy = UnsafeBufferPointer(rebasing: buf[p.value]).elementsEqual(Self.v21)
+        }
+        props.append(p)
+        kinds.append(kind)
       }
-      let kind = VCardPropertyKind.of(card.bytes[p.name])
-      if p.group.isEmpty && kind == .version {
-        legacy = card.bytes[p.value].elementsEqual(Self.v21)
-      }
-      props.append(p)
-      kinds.append(kind)
+      return true
+    }
+    if !wellFormed {
+      fail(card.startLine, "malformed property line")
+      return
     }
     cardCharset = nil
     seen = 0
