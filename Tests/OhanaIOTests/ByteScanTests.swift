@@ -38,6 +38,48 @@ import Testing
     }
   }
 
+  @Test func firstIndexMatchesByteLoop() {
+    for s in Self.samples() {
+      for from in [0, 1, 5, 8, 9, s.count, s.count + 3] {
+        let expected = from >= s.count ? s.count : (s[from...].firstIndex { $0 == 0x5C || $0 == 0x0D } ?? s.count)
+        #expect(s.withUnsafeBytes { ByteScan.firstIndex($0, 0x5C, or: 0x0D, from: from) } == expected)
+      }
+    }
+  }
+
+  /// The reference split: a plain byte loop, as first written.
+  private static func referenceSplit(_ v: ArraySlice<UInt8>, maxParts: Int) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    var start = v.startIndex
+    var i = v.startIndex
+    while i < v.endIndex {
+      let b = v[i]
+      if b == 0x5C {
+        i += 2
+        continue
+      }
+      if b == 0x3B && parts.count + 1 < maxParts {
+        parts.append(start..<i)
+        start = i + 1
+      }
+      i += 1
+    }
+    parts.append(start..<min(v.endIndex, max(start, v.endIndex)))
+    return parts
+  }
+
+  @Test func splitStructuredMatchesByteLoop() {
+    var inputs = ["", ";", ";;;;;;;;", "a;b", "\\;x", "a\\", "a\\;b;c\\\\;d", ";;Main St 1;Springfield;IL;62701;USA;extra;more"]
+    inputs += (0..<200).map { k in String((0..<(k % 37)).map { j in ["a", ";", "\\", "é"][(j * 7 + k) % 4] }.joined()) }
+    for text in inputs {
+      let bytes = [0x41] + Array(text.utf8) + [0x42]
+      let slice = bytes[1..<(bytes.count - 1)]
+      for maxParts in [1, 2, 5, 7, Int.max] {
+        #expect(VCardEscaping.splitStructured(slice, maxParts: maxParts) == Self.referenceSplit(slice, maxParts: maxParts), "\(text)")
+      }
+    }
+  }
+
   @Test func asciiAndUTF8MatchReference() {
     for s in Self.samples() {
       for start in 0..<min(3, s.count + 1) {

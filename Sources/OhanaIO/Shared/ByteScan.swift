@@ -40,6 +40,30 @@ enum ByteScan {
     return false
   }
 
+  /// The offset of the first byte at or after `start` that equals `a` or
+  /// `b` (`bytes.count` if none, also when `start` is past the end).
+  @inline(__always)
+  static func firstIndex(_ bytes: UnsafeRawBufferPointer, _ a: UInt8, or b: UInt8, from start: Int) -> Int {
+    let n = bytes.count
+    guard let p = bytes.baseAddress, start < n else { return n }
+    let pa = ones &* UInt64(a)
+    let pb = ones &* UInt64(b)
+    var i = max(start, 0)
+    while i + 8 <= n {
+      let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let m = zeroBytes(w ^ pa) | zeroBytes(w ^ pb)
+      // Little-endian: the lowest set bit marks the first matching byte.
+      if m != 0 { return i + m.trailingZeroBitCount / 8 }
+      i += 8
+    }
+    while i < n {
+      let c = p.load(fromByteOffset: i, as: UInt8.self)
+      if c == a || c == b { return i }
+      i += 1
+    }
+    return n
+  }
+
   /// True when every byte is below 0x80.
   @inline(__always)
   static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
