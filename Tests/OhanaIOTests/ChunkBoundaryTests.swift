@@ -1,6 +1,10 @@
 import OhanaCore
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import OhanaIO
 
 /// Cards split across chunks: every chunk size gives the same table and the
@@ -60,6 +64,23 @@ import Testing
       #expect(small.table.photo[row].isNone == reference.table.photo[row].isNone)
     }
     small.table.checkInvariants()
+  }
+
+  /// From a file descriptor: small chunks (a record longer than a chunk
+  /// makes the buffer grow) give the same table as one big chunk.
+  @Test(arguments: [1, 97, 4096])
+  func fileReadsSameForEveryChunkSize(chunkSize: Int) throws {
+    let path = "/tmp/ohana-chunk-test-\(chunkSize)-\(getpid()).vcf"
+    let bytes = Array(Self.richText.utf8)
+    guard let f = fopen(path, "wb") else { Issue.record("cannot create \(path)"); return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+    defer { unlink(path) }
+    let reference = try ContactIO.read(bytes: bytes, options: ReadOptions(chunkSize: 1 << 20, workers: 1))
+    let fromFile = try ContactIO.read(path: path, options: ReadOptions(chunkSize: chunkSize, workers: 2))
+    #expect(fromFile.bytesRead == bytes.count)
+    #expect(fromFile.errors.isEmpty)
+    #expect(fromFile.table.contacts == reference.table.contacts)
   }
 
   @Test func sourceLinesAcrossChunks() throws {
