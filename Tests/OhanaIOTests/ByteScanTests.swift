@@ -91,11 +91,42 @@ import Testing
     }
   }
 
+  @Test func swarUpperMatchesASCIIUpperForEveryByte() {
+    for b in 0...255 {
+      for position in 0..<8 {
+        let filler: UInt64 = 0x6A_41_7A_5B_60_61_7B_80  // j A z [ ` a { 0x80
+        let shift = UInt64(position * 8)
+        let w = (filler & ~(0xFF << shift)) | (UInt64(b) << shift)
+        var expected: UInt64 = 0
+        for k in 0..<8 {
+          expected |= UInt64(ASCII.upper(UInt8(truncatingIfNeeded: w >> UInt64(k * 8)))) << UInt64(k * 8)
+        }
+        #expect(ByteScan.upper(w) == expected, "byte \(b) at \(position)")
+      }
+    }
+  }
+
+  @Test func smallWordMatchesByteLoop() {
+    let bytes: [UInt8] = [0x91, 0x02, 0xF3, 0x44, 0x05, 0xE6, 0x77, 0x08, 0x99, 0x10]
+    for start in 0..<2 {
+      for n in 0...8 {
+        var expected: UInt64 = 0
+        for k in 0..<n { expected |= UInt64(bytes[start + k]) << UInt64(k * 8) }
+        let got = bytes.withUnsafeBytes { raw -> UInt64 in
+          guard let base = raw.baseAddress else { return 0 }
+          return ByteScan.smallWord(base + start, n)
+        }
+        #expect(got == expected, "start \(start) n \(n)")
+      }
+    }
+  }
+
   @Test func propertyKindSwitchMatchesTable() {
     let names = [
       "TEL", "tel", "Email", "FN", "fn", "N", "n", "ADR", "VERSION", "UID", "URL", "ORG", "TITLE", "NOTE", "BDAY",
       "NICKNAME", "PHOTO", "IMPP", "X-OHANA-OTHER", "x-ohana-other", "X-OHANA-OTHEr", "X-OHANA-OTHERS", "TELX",
       "TE", "NN", "N\u{0}", "TEL\u{0}", "", "ÉMAIL", "X-ABLABEL", "NICKNAMES", "UIX", "URI", "LOGO", "GEO",
+      "T{L", "`EL", "n", "nickName", "ｎ", "TEL\u{7F}", "é", "EMAI", "EMAILS", "fN", "Fn", "vErSiOn",
     ]
     for name in names {
       let bytes = Array(name.utf8)[...]

@@ -64,6 +64,37 @@ enum ByteScan {
     return n
   }
 
+  /// The `n <= 8` bytes at `p` as a little-endian integer (byte `k` in bits
+  /// `8k ..< 8k+8`, zero above), from at most two overlapping loads.
+  @inline(__always)
+  static func smallWord(_ p: UnsafeRawPointer, _ n: Int) -> UInt64 {
+    if n >= 8 { return p.loadUnaligned(as: UInt64.self) }
+    if n >= 4 {
+      let lo = UInt64(p.loadUnaligned(as: UInt32.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 4) * 8))
+    }
+    if n >= 2 {
+      let lo = UInt64(p.loadUnaligned(as: UInt16.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 2) * 8))
+    }
+    if n == 1 { return UInt64(p.load(as: UInt8.self)) }
+    return 0
+  }
+
+  /// `ASCII.upper` applied to each of the eight bytes of `w`: 'a'...'z'
+  /// lose bit 0x20, every other byte (also those >= 0x80) is unchanged.
+  @inline(__always)
+  static func upper(_ w: UInt64) -> UInt64 {
+    let low7 = w & ~highs
+    // Safe: a 7-bit value plus at most 0x1F stays inside its byte.
+    let atLeastA = (low7 &+ ones &* 0x1F) & highs  // low7 >= 0x61
+    let aboveZ = (low7 &+ ones &* 0x05) & highs  // low7 >= 0x7B
+    let isLower = atLeastA & ~aboveZ & ~w
+    return w ^ (isLower >> 2)
+  }
+
   /// True when every byte is below 0x80.
   @inline(__always)
   static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {

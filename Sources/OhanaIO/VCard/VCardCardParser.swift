@@ -30,12 +30,8 @@ enum VCardPropertyKind {
     if n > 8 {
       return n == 13 && name.asciiEqualsUppercase(otherFieldName) ? .otherField : .extra
     }
-    var key: UInt64 = 0
-    var shift: UInt64 = 0
-    for b in name {
-      key |= UInt64(ASCII.upper(b)) << shift
-      shift &+= 8
-    }
+    guard let p = name.baseAddress else { return .extra }
+    let key = ByteScan.upper(ByteScan.smallWord(UnsafeRawPointer(p), n))
     switch (n, key) {
     case (3, 0x4C4554): return .tel  // TEL
     case (5, 0x4C49414D45): return .email  // EMAIL
