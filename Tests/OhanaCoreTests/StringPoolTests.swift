@@ -43,6 +43,79 @@ import _OhanaTestSupport
     pool.checkInvariants()
   }
 
+  @Test func internAllRemapsWithStoredHashes() {
+    var a = StringPool()
+    let homer = a.intern("Homer")
+    _ = a.intern("Marge")
+    var b = StringPool()
+    var bIDs: [StringID] = []
+    for i in 0..<5_000 { bIDs.append(b.intern("n\(i % 3_000)")) }
+    let bHomer = b.intern("Homer")
+    var remap: [StringID] = [StringID(rawValue: 77)]
+    a.internAll(of: b, into: &remap)
+    #expect(remap.count == b.count)
+    #expect(remap[0] == .absent)
+    #expect(remap[bHomer.index] == homer)  // equal strings keep one id
+    for (i, id) in bIDs.enumerated() where i % 97 == 0 {
+      #expect(a.string(remap[id.index]) == "n\(i % 3_000)")
+      #expect(a.lookup("n\(i % 3_000)") == remap[id.index])
+    }
+    #expect(a.count == 3 + 3_000)
+    a.checkInvariants()
+    // Interning into an empty pool gives the same ids.
+    var c = StringPool()
+    c.internAll(of: b, into: &remap)
+    #expect(remap.enumerated().allSatisfy { $0.element.index == $0.offset })
+  }
+
+  /// The hash with a byte-by-byte tail, as first written: the overlapping
+  /// loads must give the same values.
+  private static func referenceHash(_ bytes: [UInt8]) -> UInt32 {
+    let n = bytes.count
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
+    var i = 0
+    while i + 8 <= n {
+      var w: UInt64 = 0
+      for k in 0..<8 { w |= UInt64(bytes[i + k]) << UInt64(8 * k) }
+      h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
+      h = (h << 29) | (h >> 35)
+      i += 8
+    }
+    if i < n {
+      var w: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < n {
+        w |= UInt64(bytes[i]) << shift
+        shift += 8
+        i += 1
+      }
+      h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
+    }
+    h ^= h >> 31
+    h = h &* 0xD6E8_FEB8_6659_FD93
+    h ^= h >> 32
+    return UInt32(truncatingIfNeeded: h)
+  }
+
+  @Test func hashAndEqualityTailsMatchByteLoops() {
+    for n in 0..<40 {
+      let a = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0xA1) }
+      // Hash from an unaligned start inside a larger buffer.
+      let padded = [0x55] + a + [0x66, 0x77]
+      let h = padded.withUnsafeBytes { StringPool.hash(UnsafeRawBufferPointer(rebasing: $0[1..<(1 + n)])) }
+      #expect(h == Self.referenceHash(a), "length \(n)")
+      var pool = StringPool()
+      let id = pool.intern(bytes: a)
+      #expect(pool.intern(bytes: a) == id)
+      for k in 0..<n {
+        var b = a
+        b[k] ^= 0x01
+        #expect(pool.intern(bytes: b) != id, "length \(n), byte \(k)")
+      }
+      #expect(pool.bytes(of: id) == a)
+    }
+  }
+
   @Test func unicodeAndBinaryBytes() {
     var pool = StringPool()
     let strings = ["Müller", "Mu\u{308}ller", "佐藤", "🙂", "a\u{0}b", "abcdefgh", "abcdefghi", "abcdefgh\u{1}"]

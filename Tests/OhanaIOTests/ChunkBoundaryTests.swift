@@ -1,6 +1,10 @@
 import OhanaCore
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import OhanaIO
 
 /// Cards split across chunks: every chunk size gives the same table and the
@@ -27,6 +31,56 @@ import Testing
     #expect(small.table.contacts == reference.table.contacts)
     #expect(small.errors.isEmpty)
     #expect(small.bytesRead == Self.text.utf8.count)
+  }
+
+  /// Cards with every kind of column (names, org, addresses, photos,
+  /// extras, groups, parameters), so merging chunk tables is checked column
+  /// by column.
+  static let richText: String = {
+    var s = ""
+    for i in 0..<30 {
+      s += card(
+        "BEGIN:VCARD", "VERSION:3.0", "N:Family\(i % 4);Given\(i);;Dr.;", "FN:Given\(i) Family\(i % 4)",
+        "ORG:Org \(i % 3);Dept", "TITLE:T\(i)", "BDAY:2000-01-0\(i % 9 + 1)", "UID:uid-\(i)",
+        "ADR;TYPE=HOME:;;\(i) Main St;Springfield;IL;6270\(i % 10);USA",
+        "item2.ADR;TYPE=WORK:PO \(i);;Elm \(i % 5);Shelbyville;;;",
+        "PHOTO;ENCODING=b;TYPE=JPEG:\(i % 2 == 0 ? "AAEC" : "/9j/")",
+        "TEL;TYPE=CELL:+1 555 01\(i % 7)", "X-CUSTOM;X-P=\(i % 3):v\(i)", "item2.X-ABLabel:other", "END:VCARD")
+    }
+    return s
+  }()
+
+  @Test(arguments: [1, 97, 512, 2048])
+  func richCardsSameForEveryChunkSize(chunkSize: Int) throws {
+    let reference = try read(Self.richText, chunkSize: 1 << 20)
+    let small = try ContactIO.read(
+      bytes: Array(Self.richText.utf8), options: ReadOptions(chunkSize: chunkSize, workers: 2))
+    #expect(reference.table.rowCount == 30)
+    #expect(reference.errors.isEmpty)
+    #expect(small.table.contacts == reference.table.contacts)
+    #expect(small.table.addresses.count == 60)
+    #expect(small.table.extras.count == reference.table.extras.count)
+    for row in 0..<30 {
+      #expect(small.table.photo[row].isNone == reference.table.photo[row].isNone)
+    }
+    small.table.checkInvariants()
+  }
+
+  /// From a file descriptor: small chunks (a record longer than a chunk
+  /// makes the buffer grow) give the same table as one big chunk.
+  @Test(arguments: [1, 97, 4096])
+  func fileReadsSameForEveryChunkSize(chunkSize: Int) throws {
+    let path = "/tmp/ohana-chunk-test-\(chunkSize)-\(getpid()).vcf"
+    let bytes = Array(Self.richText.utf8)
+    guard let f = fopen(path, "wb") else { Issue.record("cannot create \(path)"); return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+    defer { unlink(path) }
+    let reference = try ContactIO.read(bytes: bytes, options: ReadOptions(chunkSize: 1 << 20, workers: 1))
+    let fromFile = try ContactIO.read(path: path, options: ReadOptions(chunkSize: chunkSize, workers: 2))
+    #expect(fromFile.bytesRead == bytes.count)
+    #expect(fromFile.errors.isEmpty)
+    #expect(fromFile.table.contacts == reference.table.contacts)
   }
 
   @Test func sourceLinesAcrossChunks() throws {

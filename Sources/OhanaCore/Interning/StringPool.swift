@@ -5,10 +5,13 @@
 /// ```
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
 ///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
+///  hashes   [ 0 | h1 | h2 | h3 | ... ]                   hashes[id] = hash(bytes of id), 4 bytes per id
 ///  slots    [ 0 0 3 0 1 0 0 2 ... ]                      open addressing, linear probing, 0 = empty
-///                                                        (load factor at most 3/4; hashes are not
-///                                                        stored: growing rehashes the arena)
+///                                                        (load factor at most 3/4)
 /// ```
+/// Stored hashes let a probe skip candidates without touching the arena,
+/// let growing re-place ids without rehashing, and let merging one pool
+/// into another (``internAll(of:into:)``) skip hashing.
 /// Id 0 is the empty (absent) string: `ends[0] == 0`.
 ///
 /// Interning hashes the bytes eight at a time and compares candidates with
@@ -20,6 +23,7 @@
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   @usableFromInline var ends: [Int] = [0]
+  @usableFromInline var hashes: [UInt32] = [0]
   @usableFromInline var slots: [UInt32]
   @usableFromInline var mask: Int
 
@@ -31,6 +35,7 @@ public struct StringPool: Sendable {
     mask = size - 1
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
+      hashes.reserveCapacity(capacity + 1)
     }
   }
 
@@ -42,7 +47,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 8 + slots.capacity * 4
+    arena.capacity + ends.capacity * 8 + hashes.capacity * 4 + slots.capacity * 4
   }
 
   // MARK: Lookup
@@ -96,14 +101,8 @@ public struct StringPool: Sendable {
   /// The id of `bytes` if it was interned, without interning it.
   public func lookup(_ bytes: UnsafeRawBufferPointer) -> StringID? {
     if bytes.isEmpty { return .absent }
-    let h = Self.hash(bytes)
-    var slot = Int(h) & mask
-    while true {
-      let id = slots[slot]
-      if id == 0 { return nil }
-      if equals(Int(id), bytes) { return StringID(rawValue: id) }
-      slot = (slot + 1) & mask
-    }
+    let (id, _) = find(bytes, hash: Self.hash(bytes))
+    return id == 0 ? nil : StringID(rawValue: id)
   }
 
   /// The id of `string` if it was interned.
@@ -118,22 +117,45 @@ public struct StringPool: Sendable {
   /// The empty string interns to ``StringID/absent``.
   public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID {
     if bytes.isEmpty { return .absent }
-    let h = Self.hash(bytes)
-    var slot = Int(h) & mask
-    while true {
-      let id = slots[slot]
-      if id == 0 { break }
-      if equals(Int(id), bytes) { return StringID(rawValue: id) }
-      slot = (slot + 1) & mask
-    }
+    return intern(bytes, hash: Self.hash(bytes))
+  }
+
+  /// Interns `bytes` whose ``hash(_:)`` is already known (`hash` must be
+  /// `StringPool.hash(bytes)`; a wrong hash breaks the pool's invariant).
+  package mutating func intern(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> StringID {
+    if bytes.isEmpty { return .absent }
+    let (found, slot) = find(bytes, hash: h)
+    if found != 0 { return StringID(rawValue: found) }
     // Not found: append. Ids are dense and fit UInt32 (a pool of more than
     // 4 billion distinct strings would not fit in memory first).
     let newID = UInt32(truncatingIfNeeded: ends.count)
     arena.append(contentsOf: bytes)
     ends.append(arena.count)
+    hashes.append(h)
     slots[slot] = newID
     if ends.count * 4 > slots.count * 3 { grow() }
     return StringID(rawValue: newID)
+  }
+
+  /// Interns every string of `other` in id order and writes the new id of
+  /// each of `other`'s ids to `remap` (cleared first; `remap[0]` is absent).
+  /// Uses `other`'s stored hashes, so no string is hashed again.
+  ///
+  /// - Complexity: O(other's bytes) expected.
+  package mutating func internAll(of other: StringPool, into remap: inout [StringID]) {
+    remap.removeAll(keepingCapacity: true)
+    remap.reserveCapacity(other.ends.count)
+    remap.append(.absent)
+    reserve(additional: other.ends.count - 1, bytes: other.arena.count)
+    other.arena.withUnsafeBytes { a in
+      other.ends.withUnsafeBufferPointer { e in
+        other.hashes.withUnsafeBufferPointer { hs in
+          for id in 1..<e.count {
+            remap.append(intern(UnsafeRawBufferPointer(rebasing: a[e[id - 1]..<e[id]]), hash: hs[id]))
+          }
+        }
+      }
+    }
   }
 
   /// Interns a Swift string's UTF-8 bytes.
@@ -198,6 +220,7 @@ public struct StringPool: Sendable {
   public mutating func reserve(additional: Int, bytes: Int = 0) {
     let needEnds = ends.count + additional
     if needEnds > ends.capacity { ends.reserveCapacity(max(needEnds, ends.capacity * 2)) }
+    if needEnds > hashes.capacity { hashes.reserveCapacity(max(needEnds, hashes.capacity * 2)) }
     let needBytes = arena.count + bytes
     if bytes > 0 && needBytes > arena.capacity { arena.reserveCapacity(max(needBytes, arena.capacity * 2)) }
     while (ends.count + additional) * 4 > slots.count * 3 { grow() }
@@ -205,12 +228,34 @@ public struct StringPool: Sendable {
 
   // MARK: Internals
 
-  @usableFromInline
-  func equals(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    let start = ends[id - 1], end = ends[id]
-    if end - start != bytes.count { return false }
-    return arena.withUnsafeBytes { raw in
-      Self.bytesEqual(raw.baseAddress.unsafelyUnwrapped + start, bytes.baseAddress.unsafelyUnwrapped, bytes.count)
+  /// The id equal to `bytes` (0 if none) and the slot where the probe
+  /// stopped (where a new id goes). `bytes` is not empty.
+  @inline(__always)
+  func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
+    let n = bytes.count
+    let mask = self.mask
+    return slots.withUnsafeBufferPointer { s in
+      hashes.withUnsafeBufferPointer { hs in
+        ends.withUnsafeBufferPointer { e in
+          arena.withUnsafeBytes { a in
+            var slot = Int(h) & mask
+            while true {
+              let id = s[slot]
+              if id == 0 { return (0, slot) }
+              let i = Int(id)
+              if hs[i] == h {
+                let start = e[i - 1]
+                if e[i] - start == n, let ab = a.baseAddress, let bb = bytes.baseAddress,
+                  Self.bytesEqual(ab + start, bb, n)
+                {
+                  return (id, slot)
+                }
+              }
+              slot = (slot + 1) & mask
+            }
+          }
+        }
+      }
     }
   }
 
@@ -218,11 +263,10 @@ public struct StringPool: Sendable {
     let size = slots.count * 2
     var newSlots = [UInt32](repeating: 0, count: size)
     let newMask = size - 1
-    withStorage { arena, ends in
+    hashes.withUnsafeBufferPointer { hs in
       newSlots.withUnsafeMutableBufferPointer { ns in
-        for id in 1..<ends.count {
-          let h = Self.hash(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
-          var slot = Int(h) & newMask
+        for id in 1..<hs.count {
+          var slot = Int(hs[id]) & newMask
           while ns[slot] != 0 { slot = (slot + 1) & newMask }
           ns[slot] = UInt32(truncatingIfNeeded: id)
         }
@@ -232,22 +276,41 @@ public struct StringPool: Sendable {
     mask = newMask
   }
 
-  /// Word-at-a-time equality of two byte ranges of length `n`.
-  @usableFromInline
+  /// Word-at-a-time equality of two byte ranges of length `n`; the last
+  /// partial word is compared with overlapping loads, not byte by byte.
+  @usableFromInline @inline(__always)
   static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    var i = 0
-    while i + 8 <= n {
-      if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-      i += 8
-    }
-    while i < n {
-      if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-        return false
+    if n >= 8 {
+      var i = 0
+      while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+        i += 8
       }
-      i += 1
+      if i == n { return true }
+      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
-    return true
+    return tailWord(a, 0, n) == tailWord(b, 0, n)
+  }
+
+  /// The `n < 8` bytes at `p + i` as a little-endian integer (byte `k` in
+  /// bits `8k ..< 8k+8`, zero above), read with at most two overlapping
+  /// loads instead of a byte loop.
+  @usableFromInline @inline(__always)
+  static func tailWord(_ p: UnsafeRawPointer, _ i: Int, _ n: Int) -> UInt64 {
+    if n >= 4 {
+      let lo = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: i + n - 4, as: UInt32.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 4) * 8))
+    }
+    if n >= 2 {
+      let lo = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+      let hi = UInt64(p.loadUnaligned(fromByteOffset: i + n - 2, as: UInt16.self))
+      return lo | (hi << UInt64(truncatingIfNeeded: (n - 2) * 8))
+    }
+    if n == 1 { return UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+    return 0
   }
 
   /// A fast 32-bit hash of a byte string: eight bytes per step, multiply and
@@ -266,12 +329,14 @@ public struct StringPool: Sendable {
       i += 8
     }
     if i < n {
-      var w: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-        shift &+= 8
-        i += 1
+      // The remaining n - i < 8 bytes as a little-endian word (the same
+      // value a byte loop would build), from overlapping loads.
+      let r = n - i
+      let w: UInt64
+      if n >= 8 {
+        w = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64(truncatingIfNeeded: (8 - r) * 8)
+      } else {
+        w = tailWord(p, i, r)
       }
       h = (h ^ (w &* 0xBF58_476D_1CE4_E5B9)) &* 0x94D0_49BB_1331_11EB
     }
@@ -288,6 +353,7 @@ extension StringPool {
     #if OHANA_INTERNAL_CHECKS
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(ends.last == arena.count, "arena length mismatch")
+    precondition(hashes.count == ends.count, "one hash per id")
     precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif

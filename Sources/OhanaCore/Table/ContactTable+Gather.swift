@@ -46,13 +46,8 @@ extension ContactTable {
     result.rowsIdentity = newIdentity()
     for part in parts.dropFirst() {
       // Remap this part's string ids into the result's pool.
-      var remap = [StringID](repeating: .absent, count: part.pool.count)
-      result.pool.reserve(additional: part.pool.count, bytes: part.pool.arenaByteCount)
-      part.pool.withStorage { arena, ends in
-        for id in 1..<ends.count {
-          remap[id] = result.pool.intern(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
-        }
-      }
+      var remap: [StringID] = []
+      result.pool.internAll(of: part.pool, into: &remap)
       let base = result.rowCount
       for i in 0..<result.attributes.count {
         result.attributes[i].append(contentsOf: part.attributes[i].map { remap[$0.index] })

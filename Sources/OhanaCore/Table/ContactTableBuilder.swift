@@ -10,9 +10,18 @@
 /// let table = b.build()
 /// ```
 /// A contact that turns out bad halfway can be dropped with ``discardContact()``.
+///
+/// The open contact's attributes are kept in a small row and written to the
+/// attribute columns by ``endContact()`` (one pass over the columns per
+/// contact instead of one column access per ``set(_:_:)-(_,StringID)``), so
+/// while a contact is open `table.attributes` does not hold its row yet;
+/// read them with ``value(_:)``. Photo, source line and child rows are
+/// appended at once, so ``rowCount`` counts the open contact.
 public struct ContactTableBuilder: Sendable {
   public var table: ContactTable
   public private(set) var inContact = false
+  /// The open contact's attributes, indexed by ``ContactAttribute/rawValue``.
+  private var openRow = [StringID](repeating: .absent, count: ContactAttribute.allCases.count)
 
   public init(pool: StringPool = StringPool()) { table = ContactTable(pool: pool) }
 
@@ -37,7 +46,9 @@ public struct ContactTableBuilder: Sendable {
   /// Starts a new contact with every attribute absent. Ends an open one first.
   public mutating func beginContact(sourceLine: Int = 0) {
     if inContact { endContact() }
-    for i in 0..<table.attributes.count { table.attributes[i].append(.absent) }
+    openRow.withUnsafeMutableBufferPointer { row in
+      for i in row.indices { row[i] = .absent }
+    }
     table.photo.append(.none)
     table.sourceLine.append(UInt32(clamping: sourceLine))
     inContact = true
@@ -46,8 +57,7 @@ public struct ContactTableBuilder: Sendable {
   /// Sets an attribute of the open contact.
   public mutating func set(_ attribute: ContactAttribute, _ id: StringID) {
     guard inContact else { return }
-    let c = attribute.rawValue
-    table.attributes[c][table.attributes[c].count - 1] = id
+    openRow[attribute.rawValue] = id
   }
 
   /// Sets an attribute of the open contact from a string.
@@ -59,7 +69,7 @@ public struct ContactTableBuilder: Sendable {
   /// The current value of an attribute of the open contact.
   public func value(_ attribute: ContactAttribute) -> StringID {
     guard inContact else { return .absent }
-    return table.attributes[attribute.rawValue].last ?? .absent
+    return openRow[attribute.rawValue]
   }
 
   public mutating func setPhoto(_ bytes: UnsafeRawBufferPointer, mediaType: StringID) {
@@ -102,6 +112,11 @@ public struct ContactTableBuilder: Sendable {
   /// Closes the open contact.
   public mutating func endContact() {
     guard inContact else { return }
+    openRow.withUnsafeBufferPointer { row in
+      table.attributes.withUnsafeMutableBufferPointer { columns in
+        for i in 0..<min(row.count, columns.count) { columns[i].append(row[i]) }
+      }
+    }
     table.fieldOffsets.append(UInt32(truncatingIfNeeded: table.fields.count))
     table.addressOffsets.append(UInt32(truncatingIfNeeded: table.addresses.count))
     table.extraOffsets.append(UInt32(truncatingIfNeeded: table.extras.count))
@@ -112,7 +127,6 @@ public struct ContactTableBuilder: Sendable {
   /// strings stay in the pool, unused).
   public mutating func discardContact() {
     guard inContact else { return }
-    for i in 0..<table.attributes.count { table.attributes[i].removeLast() }
     table.photo.removeLast()
     table.sourceLine.removeLast()
     table.fields.truncate(to: Int(table.fieldOffsets.last ?? 0))

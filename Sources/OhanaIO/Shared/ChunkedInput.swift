@@ -25,28 +25,39 @@ struct ByteSource {
   mutating func read(into buffer: inout [UInt8], maxCount: Int) throws(ContactIOError) -> Int {
     switch storage {
     case .descriptor(let fd):
+      // One allocation per call: the bytes already in `buffer` (a carried
+      // partial record, usually small) are copied in front and the file is
+      // read straight behind them, so a chunk is not read into a block and
+      // then copied once more. When `buffer` is already larger than the read
+      // (readAll's accumulation), appending keeps growth geometric instead.
+      if buffer.count > maxCount { return try Self.readBlock(fd, appendingTo: &buffer, maxCount: maxCount) }
       var failure: Int32 = 0
-      let block = [UInt8](unsafeUninitializedCapacity: maxCount) { p, initialized in
-        initialized = 0
-        guard let base = p.baseAddress else { return }
-        while initialized < maxCount {
-          let n = Glibc.read(fd, base + initialized, maxCount - initialized)
-          if n < 0 {
-            if errno == EINTR { continue }
-            failure = errno
-            return
+      let old = buffer.count
+      var got = 0
+      let merged = buffer.withUnsafeBufferPointer { src in
+        [UInt8](unsafeUninitializedCapacity: old + maxCount) { p, initialized in
+          initialized = 0
+          guard let base = p.baseAddress else { return }
+          if let s = src.baseAddress, old > 0 {
+            base.initialize(from: s, count: old)
           }
-          if n == 0 { break }
-          initialized += n
+          initialized = old
+          while got < maxCount {
+            let n = Glibc.read(fd, base + old + got, maxCount - got)
+            if n < 0 {
+              if errno == EINTR { continue }
+              failure = errno
+              return
+            }
+            if n == 0 { break }
+            got += n
+            initialized = old + got
+          }
         }
       }
       if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
-      if buffer.isEmpty {
-        buffer = block
-      } else {
-        buffer.append(contentsOf: block)
-      }
-      return block.count
+      buffer = merged
+      return got
     case .memory(let bytes, let offset):
       let n = min(maxCount, bytes.count - offset)
       if n <= 0 { return 0 }
@@ -54,6 +65,28 @@ struct ByteSource {
       storage = .memory(bytes, offset: offset + n)
       return n
     }
+  }
+
+  /// Reads up to `maxCount` bytes into a new block and appends it.
+  private static func readBlock(_ fd: Int32, appendingTo buffer: inout [UInt8], maxCount: Int) throws(ContactIOError) -> Int {
+    var failure: Int32 = 0
+    let block = [UInt8](unsafeUninitializedCapacity: maxCount) { p, initialized in
+      initialized = 0
+      guard let base = p.baseAddress else { return }
+      while initialized < maxCount {
+        let n = Glibc.read(fd, base + initialized, maxCount - initialized)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if n == 0 { break }
+        initialized += n
+      }
+    }
+    if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
+    buffer.append(contentsOf: block)
+    return block.count
   }
 }
 

@@ -40,51 +40,62 @@ struct TableAppender {
 
   private static func append(_ part: ContactTable, to r: inout ContactTable, remap: inout [StringID]) {
     if part.rowCount == 0 { return }
-    remap.removeAll(keepingCapacity: true)
-    remap.append(.absent)
-    // No reserve calls here: Array.reserveCapacity grows to exactly what is
-    // asked, so reserving per part would copy the whole table every time.
-    part.pool.withStorage { arena, ends in
-      for id in 1..<ends.count {
-        remap.append(r.pool.intern(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]])))
+    // No reserve calls on the columns here: Array.reserveCapacity grows to
+    // exactly what is asked, so reserving per part would copy the whole
+    // table every time (StringPool.reserve, used by internAll, grows
+    // geometrically). The part's stored hashes are reused, not recomputed.
+    r.pool.internAll(of: part.pool, into: &remap)
+    remap.withUnsafeBufferPointer { m in
+      for i in 0..<r.attributes.count {
+        Self.appendMapped(part.attributes[i], to: &r.attributes[i], m)
       }
-    }
-    for i in 0..<r.attributes.count {
-      let src = part.attributes[i]
-      for id in src { r.attributes[i].append(remap[id.index]) }
-    }
-    for b in part.photo {
-      if b.isNone {
-        r.photo.append(.none)
-      } else {
-        let mt = remap[part.blobs.mediaType(b).index]
-        r.photo.append(part.blobs.withData(b) { r.blobs.append($0, mediaType: mt) })
+      for b in part.photo {
+        if b.isNone {
+          r.photo.append(.none)
+        } else {
+          let t = part.blobs.mediaType(b).index
+          let mt = t < m.count ? m[t] : .absent
+          r.photo.append(part.blobs.withData(b) { r.blobs.append($0, mediaType: mt) })
+        }
       }
+      r.sourceLine.append(contentsOf: part.sourceLine)
+      let fBase = UInt32(r.fields.count)
+      let aBase = UInt32(r.addresses.count)
+      let xBase = UInt32(r.extras.count)
+      r.fieldOffsets.append(contentsOf: part.fieldOffsets.dropFirst().lazy.map { $0 + fBase })
+      r.addressOffsets.append(contentsOf: part.addressOffsets.dropFirst().lazy.map { $0 + aBase })
+      r.extraOffsets.append(contentsOf: part.extraOffsets.dropFirst().lazy.map { $0 + xBase })
+      // Child tables column by column (no call per row).
+      let f = part.fields
+      r.fields.kind.append(contentsOf: f.kind)
+      Self.appendMapped(f.label, to: &r.fields.label, m)
+      Self.appendMapped(f.value, to: &r.fields.value, m)
+      Self.appendMapped(f.group, to: &r.fields.group, m)
+      Self.appendMapped(f.parameters, to: &r.fields.parameters, m)
+      let a = part.addresses
+      for c in 0..<min(a.columns.count, r.addresses.columns.count) {
+        Self.appendMapped(a.columns[c], to: &r.addresses.columns[c], m)
+      }
+      let x = part.extras
+      Self.appendMapped(x.name, to: &r.extras.name, m)
+      Self.appendMapped(x.group, to: &r.extras.group, m)
+      Self.appendMapped(x.parameters, to: &r.extras.parameters, m)
+      Self.appendMapped(x.value, to: &r.extras.value, m)
     }
-    r.sourceLine.append(contentsOf: part.sourceLine)
-    let fBase = UInt32(r.fields.count)
-    let aBase = UInt32(r.addresses.count)
-    let xBase = UInt32(r.extras.count)
-    for o in part.fieldOffsets.dropFirst() { r.fieldOffsets.append(o + fBase) }
-    for o in part.addressOffsets.dropFirst() { r.addressOffsets.append(o + aBase) }
-    for o in part.extraOffsets.dropFirst() { r.extraOffsets.append(o + xBase) }
-    let f = part.fields
-    for i in 0..<f.count {
-      r.fields.append(
-        kind: f.kind[i], label: remap[f.label[i].index], value: remap[f.value[i].index],
-        group: remap[f.group[i].index], parameters: remap[f.parameters[i].index])
-    }
-    let a = part.addresses
-    var row = [StringID](repeating: .absent, count: a.columns.count)
-    for i in 0..<a.count {
-      for c in 0..<a.columns.count { row[c] = remap[a.columns[c][i].index] }
-      r.addresses.append(row)
-    }
-    let x = part.extras
-    for i in 0..<x.count {
-      r.extras.append(
-        name: remap[x.name[i].index], group: remap[x.group[i].index], parameters: remap[x.parameters[i].index],
-        value: remap[x.value[i].index])
+  }
+
+  /// Appends `remap[id]` for every id of `src` to `dst` (capacity grows
+  /// geometrically; one pass over borrowed buffers).
+  private static func appendMapped(_ src: [StringID], to dst: inout [StringID], _ remap: UnsafeBufferPointer<StringID>) {
+    let start = dst.count
+    dst.append(contentsOf: repeatElement(StringID.absent, count: src.count))
+    dst.withUnsafeMutableBufferPointer { d in
+      src.withUnsafeBufferPointer { s in
+        for k in 0..<s.count {
+          let i = s[k].index
+          d[start + k] = i < remap.count ? remap[i] : .absent
+        }
+      }
     }
   }
 }

@@ -19,29 +19,44 @@ enum VCardPropertyKind {
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
   static func of(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
-    // Dispatch on length and first letter, then confirm the whole name.
-    guard let first = name.first else { return .extra }
-    let candidate: VCardPropertyKind
-    switch (name.count, ASCII.upper(first)) {
-    case (1, UInt8(ascii: "N")): return .name
-    case (2, UInt8(ascii: "F")): candidate = .fullName
-    case (3, UInt8(ascii: "T")): candidate = .tel
-    case (3, UInt8(ascii: "A")): candidate = .address
-    case (3, UInt8(ascii: "U")):
-      candidate = ASCII.upper(name[name.startIndex + 1]) == UInt8(ascii: "I") ? .uid : .url
-    case (3, UInt8(ascii: "O")): candidate = .organization
-    case (4, UInt8(ascii: "N")): candidate = .note
-    case (4, UInt8(ascii: "B")): candidate = .birthday
-    case (4, UInt8(ascii: "I")): candidate = .impp
-    case (5, UInt8(ascii: "E")): candidate = .email
-    case (5, UInt8(ascii: "T")): candidate = .title
-    case (5, UInt8(ascii: "P")): candidate = .photo
-    case (7, UInt8(ascii: "V")): candidate = .version
-    case (8, UInt8(ascii: "N")): candidate = .nickname
-    case (13, UInt8(ascii: "X")): candidate = .otherField
+    name.withUnsafeBufferPointer { of($0) }
+  }
+
+  static func of(_ name: UnsafeBufferPointer<UInt8>) -> VCardPropertyKind {
+    // Names of up to 8 bytes: pack the upper-cased bytes into one integer
+    // (little-endian) and switch on (length, packed).
+    let n = name.count
+    if n == 0 { return .extra }
+    if n > 8 {
+      return n == 13 && name.asciiEqualsUppercase(otherFieldName) ? .otherField : .extra
+    }
+    guard let p = name.baseAddress else { return .extra }
+    let key = ByteScan.upper(ByteScan.smallWord(UnsafeRawPointer(p), n))
+    switch (n, key) {
+    case (3, 0x4C4554): return .tel  // TEL
+    case (5, 0x4C49414D45): return .email  // EMAIL
+    case (2, 0x4E46): return .fullName  // FN
+    case (1, 0x4E): return .name  // N
+    case (3, 0x524441): return .address  // ADR
+    case (7, 0x4E4F4953524556): return .version  // VERSION
+    case (3, 0x444955): return .uid  // UID
+    case (3, 0x47524F): return .organization  // ORG
+    case (5, 0x454C544954): return .title  // TITLE
+    case (4, 0x45544F4E): return .note  // NOTE
+    case (4, 0x59414442): return .birthday  // BDAY
+    case (3, 0x4C5255): return .url  // URL
+    case (8, 0x454D414E4B43494E): return .nickname  // NICKNAME
+    case (5, 0x4F544F4850): return .photo  // PHOTO
+    case (4, 0x50504D49): return .impp  // IMPP
     default: return .extra
     }
-    for (n, k) in table where k == candidate { return name.asciiEqualsUppercase(n) ? k : .extra }
+  }
+
+  private static let otherFieldName: [UInt8] = Array("X-OHANA-OTHER".utf8)
+
+  /// The kind by a plain table scan (the reference for ``of(_:)``, in tests).
+  static func slowKind(_ name: ArraySlice<UInt8>) -> VCardPropertyKind {
+    for (n, k) in table where name.asciiEqualsUppercase(n) { return k }
     return .extra
   }
 }
@@ -73,6 +88,7 @@ struct VCardCardParser {
   private var props: [VCardPropertyLine] = []
   private var kinds: [VCardPropertyKind] = []
   private var parts: [Range<Int>] = []
+  private var addressRow: [StringID] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -118,7 +134,7 @@ struct VCardCardParser {
   /// A text value: unescaped (3.0 / 4.0) or CRLF-normalized (2.1); interned
   /// straight from the card when there is nothing to change.
   private mutating func internText(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
-    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    if !Self.needsUnescaping(v) { return intern(v) }
     text.removeAll(keepingCapacity: true)
     if legacy {
       VCardEscaping.copyLegacyText(v, into: &text)
@@ -128,8 +144,13 @@ struct VCardCardParser {
     return intern(text)
   }
 
+  @inline(__always)
+  private static func needsUnescaping(_ v: ArraySlice<UInt8>) -> Bool {
+    v.withUnsafeBytes { ByteScan.contains($0, ASCII.backslash, or: ASCII.cr) }
+  }
+
   private mutating func internComponent(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
-    if !v.contains(where: { $0 == ASCII.backslash || $0 == ASCII.cr }) { return intern(v) }
+    if !Self.needsUnescaping(v) { return intern(v) }
     text.removeAll(keepingCapacity: true)
     VCardEscaping.unescapeComponent(v, legacy: legacy, into: &text)
     return intern(text)
@@ -150,17 +171,24 @@ struct VCardCardParser {
     props.removeAll(keepingCapacity: true)
     kinds.removeAll(keepingCapacity: true)
     var legacy = false
-    for r in card.lines {
-      guard let p = VCardPropertyLine.split(card.bytes, r) else {
-        fail(card.startLine, "malformed property line")
-        return
+    // Split every line over the borrowed card bytes (no slice per line).
+    let wellFormed = card.bytes.withUnsafeBufferPointer { buf -> Bool in
+      for r in card.lines {
+        guard r.lowerBound >= 0 && r.upperBound <= buf.count,
+          let p = VCardPropertyLine.split(borrowing: buf, r)
+        else { return false }
+        let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
+        if p.group.isEmpty && kind == .version {
+          legacy = UnsafeBufferPointer(rebasing: buf[p.value]).elementsEqual(Self.v21)
+        }
+        props.append(p)
+        kinds.append(kind)
       }
-      let kind = VCardPropertyKind.of(card.bytes[p.name])
-      if p.group.isEmpty && kind == .version {
-        legacy = card.bytes[p.value].elementsEqual(Self.v21)
-      }
-      props.append(p)
-      kinds.append(kind)
+      return true
+    }
+    if !wellFormed {
+      fail(card.startLine, "malformed property line")
+      return
     }
     cardCharset = nil
     seen = 0
@@ -222,12 +250,15 @@ struct VCardCardParser {
     var slot = 0
   }
 
-  private static let paramCacheSize = 256
+  // Direct-mapped, so it needs room well beyond the number of distinct
+  // parameter texts (a few hundred in real exports): with 256 slots about 7%
+  // of lookups missed, mostly on collisions, and each miss re-parses.
+  private static let paramCacheSize = 2048
   // The cache as parallel arrays, so a hit copies no reference-counted value.
-  private var paramKeys = [[UInt8]](repeating: [], count: 256)
-  private var paramLegacy = [Bool](repeating: false, count: 256)
-  private var paramSummaries = [ParamSummary?](repeating: nil, count: 256)
-  private var paramCharsets = [[UInt8]?](repeating: nil, count: 256)
+  private var paramKeys = [[UInt8]](repeating: [], count: paramCacheSize)
+  private var paramLegacy = [Bool](repeating: false, count: paramCacheSize)
+  private var paramSummaries = [ParamSummary?](repeating: nil, count: paramCacheSize)
+  private var paramCharsets = [[UInt8]?](repeating: nil, count: paramCacheSize)
 
   private static func sameBytes(_ a: borrowing [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
@@ -300,7 +331,7 @@ struct VCardCardParser {
       decoded = true
       v = value[...]
     }
-    if !isBase64 && !v.isASCII && !UTF8Validation.isValid(v) {
+    if !isBase64 && !v.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
       if info.hasCharset, let name = paramCharsets[info.slot] {
@@ -388,14 +419,31 @@ struct VCardCardParser {
       return nil
     case .address:
       VCardEscaping.splitStructured(v, maxParts: 7, into: &parts)
-      var ids = [StringID](repeating: .absent, count: 7)
-      for (k, r) in parts.enumerated() {
-        ids[k] = internComponent(v[r], legacy: legacy)
+      // ADR order: pobox;extended;street;locality;region;code;country.
+      var pobox = StringID.absent, extended = StringID.absent, street = StringID.absent
+      var locality = StringID.absent, region = StringID.absent, code = StringID.absent
+      var country = StringID.absent
+      for k in parts.indices {
+        let id = internComponent(v[parts[k]], legacy: legacy)
+        switch k {
+        case 0: pobox = id
+        case 1: extended = id
+        case 2: street = id
+        case 3: locality = id
+        case 4: region = id
+        case 5: code = id
+        default: country = id
+        }
       }
       let groupID = intern(bytes[p.group])
-      builder.appendAddress(
-        label: info.labelID, street: ids[2], locality: ids[3], region: ids[4], postalCode: ids[5],
-        country: ids[6], poBox: ids[0], extended: ids[1], group: groupID, parameters: info.paramsID)
+      // Indexed by AddressAttribute.rawValue (the builder's order), in a
+      // reused array: no allocation per address.
+      addressRow.removeAll(keepingCapacity: true)
+      addressRow.append(info.labelID); addressRow.append(street); addressRow.append(locality)
+      addressRow.append(region); addressRow.append(code); addressRow.append(country)
+      addressRow.append(pobox); addressRow.append(extended); addressRow.append(groupID)
+      addressRow.append(info.paramsID)
+      builder.appendAddress(addressRow)
       return nil
     case .extra:
       break

@@ -59,21 +59,27 @@ enum VCardEscaping {
   /// `splitStructured` into a reused array (cleared first).
   static func splitStructured(_ v: ArraySlice<UInt8>, maxParts: Int, into parts: inout [Range<Int>]) {
     parts.removeAll(keepingCapacity: true)
-    var start = v.startIndex
-    var i = v.startIndex
-    while i < v.endIndex {
-      let b = v[i]
-      if b == ASCII.backslash {
-        i += 2
-        continue
+    let base = v.startIndex
+    v.withUnsafeBytes { buf in
+      let n = buf.count
+      var start = 0
+      var i = 0
+      while true {
+        // Jump to the next ';' or '\\' eight bytes at a time.
+        i = ByteScan.firstIndex(buf, ASCII.semicolon, or: ASCII.backslash, from: i)
+        if i >= n { break }
+        if buf[i] == ASCII.backslash {
+          i += 2
+          continue
+        }
+        if parts.count + 1 < maxParts {
+          parts.append((base + start)..<(base + i))
+          start = i + 1
+        }
+        i += 1
       }
-      if b == ASCII.semicolon && parts.count + 1 < maxParts {
-        parts.append(start..<i)
-        start = i + 1
-      }
-      i += 1
+      parts.append((base + start)..<(base + max(start, n)))
     }
-    parts.append(start..<min(v.endIndex, max(start, v.endIndex)))
   }
 
   /// Unescapes one structured component: like text, and for 2.1 only `\;`.

@@ -55,8 +55,16 @@ struct VCardLexer {
     return true
   }
 
-  static func isBegin(_ line: UnsafeBufferPointer<UInt8>) -> Bool { isMarker(line, begin) }
-  static func isEnd(_ line: UnsafeBufferPointer<UInt8>) -> Bool { isMarker(line, end) }
+  // A first-byte test ('B' / 'E' in either case: `b | 0x20`) rejects almost
+  // every property line before the full comparison.
+  @inline(__always)
+  static func isBegin(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    line.count >= 11 && line[0] | 0x20 == 0x62 && isMarker(line, begin)
+  }
+  @inline(__always)
+  static func isEnd(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    line.count >= 9 && line[0] | 0x20 == 0x65 && isMarker(line, end)
+  }
 
   /// Reads every card in `buf`. `firstLine` is the 1-based number of the
   /// first line of `buf`. Complete cards go to `onCard`; cards that cannot be
@@ -180,7 +188,8 @@ struct VCardLexer {
         continue
       }
       if first == ASCII.hash { continue }
-      if !line.contains(ASCII.colon) {
+      let hasColon = line.baseAddress.map { memchr($0, Int32(ASCII.colon), line.count) != nil } ?? false
+      if !hasColon {
         if curStart >= 0 {
           card.bytes.append(contentsOf: line)
           afterAppend(&card)
@@ -229,7 +238,14 @@ struct VCardPropertyLine {
   var value: Range<Int>
 
   /// nil when the line has no name or no value colon.
-  static func split(_ bytes: [UInt8], _ r: Range<Int>) -> VCardPropertyLine? {
+  static func split(_ array: [UInt8], _ r: Range<Int>) -> VCardPropertyLine? {
+    guard r.lowerBound >= 0 && r.upperBound <= array.count else { return nil }
+    return array.withUnsafeBufferPointer { split(borrowing: $0, r) }
+  }
+
+  /// `split` over borrowed bytes (`r` lies inside `bytes`).
+  @inline(__always)
+  static func split(borrowing bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> VCardPropertyLine? {
     var i = r.lowerBound
     let end = r.upperBound
     var dot = -1

@@ -1,0 +1,136 @@
+import Testing
+@testable import OhanaIO
+
+/// The word-at-a-time scans agree with plain byte loops on every length and
+/// alignment around a word, and the property-name switch agrees with a
+/// table scan.
+@Suite struct ByteScanTests {
+  private static func samples() -> [[UInt8]] {
+    var out: [[UInt8]] = []
+    let alphabet: [UInt8] = [0x41, 0x5C, 0x0D, 0x00, 0xFF, 0x80, 0x7F, 0x3A, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0, 0x80]
+    var state: UInt64 = 0x1234_5678
+    for length in 0..<40 {
+      for _ in 0..<30 {
+        var s: [UInt8] = []
+        for _ in 0..<length {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          let r = Int(state >> 33)
+          // Mostly ASCII letters, sometimes a special byte.
+          s.append(r % 5 == 0 ? alphabet[(r >> 3) % alphabet.count] : UInt8(0x61 + (r >> 3) % 26))
+        }
+        out.append(s)
+      }
+    }
+    out.append(Array("Müller 佐藤 🙂".utf8))
+    out.append([0xF4, 0x90, 0x80, 0x80])  // above U+10FFFF
+    out.append([0xE0, 0x80, 0x80])  // overlong
+    out.append([0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0xC3])  // truncated at the end
+    return out
+  }
+
+  @Test func containsMatchesByteLoop() {
+    for s in Self.samples() {
+      for start in 0..<min(3, s.count + 1) {
+        let slice = s[start...]
+        let expected = slice.contains { $0 == 0x5C || $0 == 0x0D }
+        #expect(slice.withUnsafeBytes { ByteScan.contains($0, 0x5C, or: 0x0D) } == expected)
+      }
+    }
+  }
+
+  @Test func firstIndexMatchesByteLoop() {
+    for s in Self.samples() {
+      for from in [0, 1, 5, 8, 9, s.count, s.count + 3] {
+        let expected = from >= s.count ? s.count : (s[from...].firstIndex { $0 == 0x5C || $0 == 0x0D } ?? s.count)
+        #expect(s.withUnsafeBytes { ByteScan.firstIndex($0, 0x5C, or: 0x0D, from: from) } == expected)
+      }
+    }
+  }
+
+  /// The reference split: a plain byte loop, as first written.
+  private static func referenceSplit(_ v: ArraySlice<UInt8>, maxParts: Int) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    var start = v.startIndex
+    var i = v.startIndex
+    while i < v.endIndex {
+      let b = v[i]
+      if b == 0x5C {
+        i += 2
+        continue
+      }
+      if b == 0x3B && parts.count + 1 < maxParts {
+        parts.append(start..<i)
+        start = i + 1
+      }
+      i += 1
+    }
+    parts.append(start..<min(v.endIndex, max(start, v.endIndex)))
+    return parts
+  }
+
+  @Test func splitStructuredMatchesByteLoop() {
+    var inputs = ["", ";", ";;;;;;;;", "a;b", "\\;x", "a\\", "a\\;b;c\\\\;d", ";;Main St 1;Springfield;IL;62701;USA;extra;more"]
+    inputs += (0..<200).map { k in String((0..<(k % 37)).map { j in ["a", ";", "\\", "é"][(j * 7 + k) % 4] }.joined()) }
+    for text in inputs {
+      let bytes = [0x41] + Array(text.utf8) + [0x42]
+      let slice = bytes[1..<(bytes.count - 1)]
+      for maxParts in [1, 2, 5, 7, Int.max] {
+        #expect(VCardEscaping.splitStructured(slice, maxParts: maxParts) == Self.referenceSplit(slice, maxParts: maxParts), "\(text)")
+      }
+    }
+  }
+
+  @Test func asciiAndUTF8MatchReference() {
+    for s in Self.samples() {
+      for start in 0..<min(3, s.count + 1) {
+        let slice = s[start...]
+        #expect(slice.withUnsafeBytes { ByteScan.isASCII($0) } == slice.isASCII)
+        #expect(slice.withUnsafeBytes { ByteScan.isValidUTF8($0) } == UTF8Validation.isValid(slice), "\(Array(slice))")
+        #expect(slice.withUnsafeBytes { ByteScan.isValidUTF8($0) } == (String(validating: slice, as: UTF8.self) != nil))
+      }
+    }
+  }
+
+  @Test func swarUpperMatchesASCIIUpperForEveryByte() {
+    for b in 0...255 {
+      for position in 0..<8 {
+        let filler: UInt64 = 0x6A_41_7A_5B_60_61_7B_80  // j A z [ ` a { 0x80
+        let shift = UInt64(position * 8)
+        let w = (filler & ~(0xFF << shift)) | (UInt64(b) << shift)
+        var expected: UInt64 = 0
+        for k in 0..<8 {
+          expected |= UInt64(ASCII.upper(UInt8(truncatingIfNeeded: w >> UInt64(k * 8)))) << UInt64(k * 8)
+        }
+        #expect(ByteScan.upper(w) == expected, "byte \(b) at \(position)")
+      }
+    }
+  }
+
+  @Test func smallWordMatchesByteLoop() {
+    let bytes: [UInt8] = [0x91, 0x02, 0xF3, 0x44, 0x05, 0xE6, 0x77, 0x08, 0x99, 0x10]
+    for start in 0..<2 {
+      for n in 0...8 {
+        var expected: UInt64 = 0
+        for k in 0..<n { expected |= UInt64(bytes[start + k]) << UInt64(k * 8) }
+        let got = bytes.withUnsafeBytes { raw -> UInt64 in
+          guard let base = raw.baseAddress else { return 0 }
+          return ByteScan.smallWord(base + start, n)
+        }
+        #expect(got == expected, "start \(start) n \(n)")
+      }
+    }
+  }
+
+  @Test func propertyKindSwitchMatchesTable() {
+    let names = [
+      "TEL", "tel", "Email", "FN", "fn", "N", "n", "ADR", "VERSION", "UID", "URL", "ORG", "TITLE", "NOTE", "BDAY",
+      "NICKNAME", "PHOTO", "IMPP", "X-OHANA-OTHER", "x-ohana-other", "X-OHANA-OTHEr", "X-OHANA-OTHERS", "TELX",
+      "TE", "NN", "N\u{0}", "TEL\u{0}", "", "ÉMAIL", "X-ABLABEL", "NICKNAMES", "UIX", "URI", "LOGO", "GEO",
+      "T{L", "`EL", "n", "nickName", "ｎ", "TEL\u{7F}", "é", "EMAI", "EMAILS", "fN", "Fn", "vErSiOn",
+    ]
+    for name in names {
+      let bytes = Array(name.utf8)[...]
+      #expect(VCardPropertyKind.of(bytes) == VCardPropertyKind.slowKind(bytes), "\(name)")
+    }
+  }
+}
