@@ -5,13 +5,14 @@
 /// ```
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
 ///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
-///  hashes   [ 0 | h1 | h2 | h3 | ... ]                   hashes[id] = hash(bytes of id), 4 bytes per id
-///  slots    [ 0 0 3 0 1 0 0 2 ... ]                      open addressing, linear probing, 0 = empty
-///                                                        (load factor at most 3/4)
+///  slots    [ 0 | h3:3 | 0 | h1:1 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
+///                                                        open addressing, linear probing,
+///                                                        load factor at most 3/4
 /// ```
-/// Stored hashes let a probe skip candidates without touching the arena,
-/// let growing re-place ids without rehashing, and let merging one pool
-/// into another (``internAll(of:into:)``) skip hashing.
+/// Each slot carries its id's hash, so a probe skips other candidates
+/// without touching `ends` or the arena (one cache miss for a new string),
+/// growing re-places ids without rehashing, and merging one pool into
+/// another (``internAll(of:into:)``) skips hashing.
 /// Id 0 is the empty (absent) string: `ends[0] == 0`.
 ///
 /// Interning hashes the bytes eight at a time and compares candidates with
@@ -23,8 +24,7 @@
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   @usableFromInline var ends: [Int] = [0]
-  @usableFromInline var hashes: [UInt32] = [0]
-  @usableFromInline var slots: [UInt32]
+  @usableFromInline var slots: [UInt64]
   @usableFromInline var mask: Int
 
   /// An empty pool with room for about `capacity` distinct strings.
@@ -35,7 +35,6 @@ public struct StringPool: Sendable {
     mask = size - 1
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
-      hashes.reserveCapacity(capacity + 1)
     }
   }
 
@@ -47,7 +46,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 8 + hashes.capacity * 4 + slots.capacity * 4
+    arena.capacity + ends.capacity * 8 + slots.capacity * 8
   }
 
   // MARK: Lookup
@@ -131,8 +130,7 @@ public struct StringPool: Sendable {
     let newID = UInt32(truncatingIfNeeded: ends.count)
     arena.append(contentsOf: bytes)
     ends.append(arena.count)
-    hashes.append(h)
-    slots[slot] = newID
+    slots[slot] = UInt64(h) << 32 | UInt64(newID)
     if ends.count * 4 > slots.count * 3 { grow() }
     return StringID(rawValue: newID)
   }
@@ -146,10 +144,20 @@ public struct StringPool: Sendable {
     remap.removeAll(keepingCapacity: true)
     remap.reserveCapacity(other.ends.count)
     remap.append(.absent)
+    // Each id's hash, read back from the other pool's slots.
+    var hashes = [UInt32](repeating: 0, count: other.ends.count)
+    hashes.withUnsafeMutableBufferPointer { hs in
+      other.slots.withUnsafeBufferPointer { os in
+        for v in os where v != 0 {
+          let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+          if id < hs.count { hs[id] = UInt32(truncatingIfNeeded: v >> 32) }
+        }
+      }
+    }
     reserve(additional: other.ends.count - 1, bytes: other.arena.count)
     other.arena.withUnsafeBytes { a in
       other.ends.withUnsafeBufferPointer { e in
-        other.hashes.withUnsafeBufferPointer { hs in
+        hashes.withUnsafeBufferPointer { hs in
           for id in 1..<e.count {
             remap.append(intern(UnsafeRawBufferPointer(rebasing: a[e[id - 1]..<e[id]]), hash: hs[id]))
           }
@@ -220,7 +228,6 @@ public struct StringPool: Sendable {
   public mutating func reserve(additional: Int, bytes: Int = 0) {
     let needEnds = ends.count + additional
     if needEnds > ends.capacity { ends.reserveCapacity(max(needEnds, ends.capacity * 2)) }
-    if needEnds > hashes.capacity { hashes.reserveCapacity(max(needEnds, hashes.capacity * 2)) }
     let needBytes = arena.count + bytes
     if bytes > 0 && needBytes > arena.capacity { arena.reserveCapacity(max(needBytes, arena.capacity * 2)) }
     while (ends.count + additional) * 4 > slots.count * 3 { grow() }
@@ -234,25 +241,24 @@ public struct StringPool: Sendable {
   func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
     let n = bytes.count
     let mask = self.mask
+    let tag = UInt64(h) << 32
     return slots.withUnsafeBufferPointer { s in
-      hashes.withUnsafeBufferPointer { hs in
-        ends.withUnsafeBufferPointer { e in
-          arena.withUnsafeBytes { a in
-            var slot = Int(h) & mask
-            while true {
-              let id = s[slot]
-              if id == 0 { return (0, slot) }
-              let i = Int(id)
-              if hs[i] == h {
-                let start = e[i - 1]
-                if e[i] - start == n, let ab = a.baseAddress, let bb = bytes.baseAddress,
-                  Self.bytesEqual(ab + start, bb, n)
-                {
-                  return (id, slot)
-                }
+      ends.withUnsafeBufferPointer { e in
+        arena.withUnsafeBytes { a in
+          var slot = Int(h) & mask
+          while true {
+            let v = s[slot]
+            if v == 0 { return (0, slot) }
+            if v & 0xFFFF_FFFF_0000_0000 == tag {
+              let i = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+              let start = e[i - 1]
+              if e[i] - start == n, let ab = a.baseAddress, let bb = bytes.baseAddress,
+                Self.bytesEqual(ab + start, bb, n)
+              {
+                return (UInt32(truncatingIfNeeded: i), slot)
               }
-              slot = (slot + 1) & mask
             }
+            slot = (slot + 1) & mask
           }
         }
       }
@@ -261,14 +267,14 @@ public struct StringPool: Sendable {
 
   mutating func grow() {
     let size = slots.count * 2
-    var newSlots = [UInt32](repeating: 0, count: size)
+    var newSlots = [UInt64](repeating: 0, count: size)
     let newMask = size - 1
-    hashes.withUnsafeBufferPointer { hs in
+    slots.withUnsafeBufferPointer { old in
       newSlots.withUnsafeMutableBufferPointer { ns in
-        for id in 1..<hs.count {
-          var slot = Int(hs[id]) & newMask
+        for v in old where v != 0 {
+          var slot = Int(truncatingIfNeeded: v >> 32) & newMask
           while ns[slot] != 0 { slot = (slot + 1) & newMask }
-          ns[slot] = UInt32(truncatingIfNeeded: id)
+          ns[slot] = v
         }
       }
     }
@@ -353,7 +359,7 @@ extension StringPool {
     #if OHANA_INTERNAL_CHECKS
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(ends.last == arena.count, "arena length mismatch")
-    precondition(hashes.count == ends.count, "one hash per id")
+    precondition(slots.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } == ends.count - 1, "one slot per id")
     precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif
