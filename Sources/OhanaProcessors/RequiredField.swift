@@ -42,16 +42,24 @@ public enum Requirement: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The rows of `table` that meet the requirement, as a column pass.
-  /// - Complexity: O(rows + fields) for a field kind (a bitmap over fields,
-  ///   then one range test per contact), O(rows) otherwise.
+  /// - Complexity: O(rows + fields) for a field kind, O(rows) otherwise.
   public func rows(of table: ContactTable) -> Bitmap {
     let n = table.rowCount
     switch self {
     case .field(let kind):
-      let bits = table.fields.kind.withUnsafeBufferPointer { kinds in
-        FieldBits.fields(kinds.count) { kinds[$0] == kind }
+      return table.fieldOffsets.withUnsafeBufferPointer { off in
+        table.fields.kind.withUnsafeBufferPointer { kinds in
+          Bitmap(count: n) { r in
+            var i = Int(off[r])
+            let end = Int(off[r + 1])
+            while i < end {
+              if kinds[i] == kind { return true }
+              i += 1
+            }
+            return false
+          }
+        }
       }
-      return FieldBits.contacts(of: table, having: bits)
     case .attribute(let a):
       return table[a].withUnsafeBufferPointer { col in Bitmap(count: n) { col[$0].rawValue != 0 } }
     case .photo:

@@ -24,43 +24,32 @@ public struct Statistics: PostProcessor {
     var table = frame.table
     let n = table.rowCount
     let mobile = Self.mobileLabelIDs(table)
-    // Bitmaps over fields, then per contact a popcount over its range.
-    let (phoneBits, emailBits, mobileBits) = table.fields.kind.withUnsafeBufferPointer { kinds in
-      table.fields.label.withUnsafeBufferPointer { labels in
-        mobile.withUnsafeBufferPointer { mob in
-          (
-            FieldBits.fields(kinds.count) { kinds[$0] == .phone },
-            FieldBits.fields(kinds.count) { kinds[$0] == .email },
-            FieldBits.fields(kinds.count) { i in
-              let l = labels[i].index
-              return kinds[i] == .phone && l < mob.count && mob[l] == 2
-            }
-          )
-        }
-      }
-    }
     var fieldCount = [Int64](repeating: 0, count: n)
     var phoneCount = [Int64](repeating: 0, count: n)
     var emailCount = [Int64](repeating: 0, count: n)
     var hasMobileWords = [UInt64](repeating: 0, count: (n + 63) >> 6)
     table.fieldOffsets.withUnsafeBufferPointer { off in
-      phoneBits.withUnsafeBufferPointer { pb in
-        emailBits.withUnsafeBufferPointer { eb in
-          mobileBits.withUnsafeBufferPointer { mb in
-            fieldCount.withUnsafeMutableBufferPointer { fc in
-              phoneCount.withUnsafeMutableBufferPointer { pc in
-                emailCount.withUnsafeMutableBufferPointer { ec in
-                  hasMobileWords.withUnsafeMutableBufferPointer { hm in
-                    for r in 0..<n {
-                      let s = Int(off[r]), e = Int(off[r + 1])
-                      fc[r] = Int64(e - s)
-                      pc[r] = Int64(FieldBits.count(pb, s, e))
-                      ec[r] = Int64(FieldBits.count(eb, s, e))
-                      if FieldBits.any(mb, s, e) { hm[r >> 6] |= 1 << UInt64(r & 63) }
-                    }
-                  }
+      table.fields.kind.withUnsafeBufferPointer { kinds in
+        table.fields.label.withUnsafeBufferPointer { labels in
+          mobile.withUnsafeBufferPointer { mob in
+            for r in 0..<n {
+              let s = Int(off[r]), e = Int(off[r + 1])
+              var phones: Int64 = 0, emails: Int64 = 0
+              var hasMobile = false
+              for i in s..<e {
+                switch kinds[i] {
+                case .phone:
+                  phones += 1
+                  let l = labels[i].index
+                  if l != 0 && l < mob.count && mob[l] { hasMobile = true }
+                case .email: emails += 1
+                default: break
                 }
               }
+              fieldCount[r] = Int64(e - s)
+              phoneCount[r] = phones
+              emailCount[r] = emails
+              if hasMobile { hasMobileWords[r >> 6] |= 1 << UInt64(r & 63) }
             }
           }
         }
@@ -76,20 +65,15 @@ public struct Statistics: PostProcessor {
     return f
   }
 
-  /// For every string id used as a phone label: 2 when it names a mobile,
-  /// 1 when it does not, 0 when unused (each distinct label is read once).
-  static func mobileLabelIDs(_ table: ContactTable) -> [UInt8] {
-    var checked = [UInt8](repeating: 0, count: table.pool.count)
-    table.fields.kind.withUnsafeBufferPointer { kinds in
-      table.fields.label.withUnsafeBufferPointer { labels in
-        for i in 0..<kinds.count where kinds[i] == .phone {
-          let l = labels[i].index
-          if l == 0 || checked[l] != 0 { continue }
-          checked[l] = table.pool.withBytes(of: StringID(rawValue: UInt32(l))) { isMobileLabel($0) } ? 2 : 1
-        }
-      }
+  /// For every string id used as a phone label, whether it names a mobile.
+  static func mobileLabelIDs(_ table: ContactTable) -> [Bool] {
+    var checked = [UInt8](repeating: 0, count: table.pool.count)  // 0 unknown, 1 no, 2 yes
+    for (i, kind) in table.fields.kind.enumerated() where kind == .phone {
+      let l = table.fields.label[i].index
+      if l == 0 || checked[l] != 0 { continue }
+      checked[l] = table.pool.withBytes(of: StringID(rawValue: UInt32(l))) { isMobileLabel($0) } ? 2 : 1
     }
-    return checked
+    return checked.map { $0 == 2 }
   }
 
   /// Whether a label names a mobile phone: one of its tokens (split at
