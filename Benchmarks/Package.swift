@@ -33,25 +33,18 @@ let package = Package(
       path: "compare/sort/OhanaSortBench",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+  ] + ["core-bench", "core-memory"].map { tool in
+    // Plain release executables over the store and the reference.
     .executableTarget(
-      name: "core-bench",
+      name: tool,
       dependencies: [
         .product(name: "Ohana", package: parent),
         .product(name: "_OhanaTestSupport", package: parent),
       ],
-      path: "Benchmarks/core-bench",
+      path: "Benchmarks/\(tool)",
       swiftSettings: [.swiftLanguageMode(.v6)]
-    ),
-    .executableTarget(
-      name: "core-memory",
-      dependencies: [
-        .product(name: "Ohana", package: parent),
-        .product(name: "_OhanaTestSupport", package: parent),
-      ],
-      path: "Benchmarks/core-memory",
-      swiftSettings: [.swiftLanguageMode(.v6)]
-    ),
-  ] + suites.map { suite in
+    )
+  } + suites.map { suite in
     .executableTarget(
       name: suite,
       dependencies: [
