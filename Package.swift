@@ -6,7 +6,7 @@
 //   L3 Ohana (API: data source, providers, selection, signals; re-exports the rest)
 //   L2 OhanaProcessors, OhanaIO, OhanaDedupe
 //   L1 OhanaCore (store), OhanaPhone (phone numbers), OhanaText (ICU text services)
-//   L0 COhanaICU (C shim over the system ICU)
+//   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU helpers)
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -41,7 +41,9 @@ let package = Package(
     ),
 
     // MARK: L1 — leaves
-    .target(name: "OhanaCore", swiftSettings: swiftSettings),
+    // Header-only CPU helpers (prefetch) for the store's bulk paths.
+    .target(name: "COhanaCore"),
+    .target(name: "OhanaCore", dependencies: ["COhanaCore"], swiftSettings: swiftSettings),
     .target(name: "OhanaPhone", swiftSettings: swiftSettings),
     .target(name: "OhanaText", dependencies: ["COhanaICU"], swiftSettings: swiftSettings),
 

@@ -142,6 +142,60 @@ import _OhanaTestSupport
     #expect(pool.string(ids2[1]) == "\n")
   }
 
+  /// Batches over the bulk threshold take the hash-ordered path: the ids must
+  /// name the same strings as one-at-a-time interning would, repeats must
+  /// share an id, strings already in the pool keep theirs, and bad ranges
+  /// give absent, also while the table grows in the middle of the batch.
+  @Test(arguments: [StringPool.bulkThreshold, 50_000])
+  func largeBatchesMatchOneAtATime(count: Int) {
+    var rng = SeededRandom(seed: UInt64(count))
+    var text: [UInt8] = []
+    var offsets: [Int] = [0]
+    var expected: [String?] = []
+    for i in 0..<count {
+      let s: String
+      switch i % 97 {
+      case 0: s = ""
+      case 1: s = "Zoë \(i % 5)"
+      default: s = "n\(UInt64.random(in: 0..<UInt64(count / 2), using: &rng))"
+      }
+      text.append(contentsOf: s.utf8)
+      offsets.append(text.count)
+      expected.append(s.isEmpty ? nil : s)
+    }
+    offsets[count / 3 + 1] = text.count + 5  // an out-of-bounds range: absent
+    expected[count / 3] = nil
+    expected[count / 3 + 1] = nil  // starts out of bounds too
+
+    var pool = StringPool()
+    let before = pool.intern("n7")  // already in the pool: keeps its id
+    var ids: [StringID] = []
+    text.withUnsafeBytes { b in offsets.withUnsafeBufferPointer { pool.intern(contentsOf: b, offsets: $0, into: &ids) } }
+    #expect(ids.count == count)
+    var firstID: [String: StringID] = [:]
+    var mismatches = 0
+    for (id, s) in zip(ids, expected) {
+      if pool.string(id) != s { mismatches += 1 }
+      if let s {
+        if let f = firstID[s], f != id { mismatches += 1 }
+        firstID[s] = id
+      }
+    }
+    #expect(mismatches == 0)
+    if let seen = firstID["n7"] { #expect(seen == before) }
+    #expect(pool.count == Set(expected.compactMap { $0 } + ["n7"]).count + 1)
+    pool.checkInvariants()
+    // One-at-a-time lookups find every batch string.
+    for (id, s) in zip(ids, expected) where s != nil { #expect(pool.lookup(s!) == id) }
+
+    // Newline-separated bulk path over the same strings.
+    var lines: [UInt8] = []
+    for s in expected { lines.append(contentsOf: (s ?? "").utf8); lines.append(10) }
+    var ids2: [StringID] = []
+    lines.withUnsafeBytes { pool.intern(separatedBy: 10, in: $0, into: &ids2) }
+    #expect(ids2 == ids)
+  }
+
   @Test func layoutStaysSmall() {
     #expect(MemoryLayout<StringID>.size == 4)
     #expect(MemoryLayout<BlobID>.size == 4)

@@ -1,3 +1,10 @@
+import COhanaCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Interned UTF-8 strings: every distinct byte string lives once in one arena
 /// and is named by a 32-bit ``StringID``.
 ///
@@ -5,10 +12,15 @@
 /// ```
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
 ///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
-///  slots    [ 0 | h3:3 | 0 | h1:1 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
+///  slots    [ 0 | h1:1 | 0 | h3:3 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
 ///                                                        open addressing, linear probing,
-///                                                        load factor at most 3/4
+///                                                        load factor at most 3/4; the home
+///                                                        slot is the hash's top bits
 /// ```
+/// Indexing by the hash's *top* bits keeps slots in hash order, which the
+/// bulk path uses: it sorts a batch by hash, so its probes sweep the table
+/// from start to end, one cache-sized region at a time, instead of missing
+/// the cache on every string (see ``intern(contentsOf:offsets:into:)``).
 /// Each slot carries its id's hash, so a probe skips other candidates
 /// without touching `ends` or the arena (one cache miss for a new string),
 /// growing re-places ids without rehashing, and merging one pool into
@@ -26,13 +38,15 @@ public struct StringPool: Sendable {
   @usableFromInline var ends: [Int] = [0]
   @usableFromInline var slots: [UInt64]
   @usableFromInline var mask: Int
+  /// `32 - log2(slots.count)`: the home slot of hash `h` is `h >> shift`.
+  @usableFromInline var shift: UInt32
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
-    var size = 16
-    while size * 3 < capacity * 4 { size <<= 1 }
+    let size = Self.tableSize(for: capacity)
     slots = Array(repeating: 0, count: size)
     mask = size - 1
+    shift = UInt32(truncatingIfNeeded: 32 - size.trailingZeroBitCount)
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
     }
@@ -184,42 +198,282 @@ public struct StringPool: Sendable {
   }
 
   /// Bulk path: interns the strings `buffer[offsets[i] ..< offsets[i+1]]`
-  /// for every `i`, writing their ids to `ids` (which is cleared first).
+  /// for every `i`, writing their ids to `ids` (which is cleared first). A
+  /// range that is empty or out of bounds gives ``StringID/absent``.
   ///
-  /// - Complexity: O(total bytes) expected.
+  /// Large batches are interned in hash order rather than input order:
+  /// 1. hash every string (a sequential read of `buffer`) into a key
+  ///    `hash << 32 | index`;
+  /// 2. counting-sort the keys on the hash's top bits, which are the slot
+  ///    index's top bits (see the layout above);
+  /// 3. intern in that order: the probes sweep the slot table front to back,
+  ///    new strings of one region land next to each other in the arena, and
+  ///    each string's bytes are prefetched a few keys ahead.
+  /// So a batch far bigger than the caches costs a few sequential passes
+  /// instead of a cache miss or three per string. New ids are issued in that
+  /// order (deterministic for the same pool and input, not first-seen order).
+  ///
+  /// - Complexity: O(total bytes) expected; 16 bytes of scratch per string.
   public mutating func intern(
     contentsOf buffer: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>,
     into ids: inout [StringID]
   ) {
     ids.removeAll(keepingCapacity: true)
     guard offsets.count > 1 else { return }
-    ids.reserveCapacity(offsets.count - 1)
-    for i in 0..<(offsets.count - 1) {
-      let start = offsets[i], end = offsets[i + 1]
-      guard start >= 0, end >= start, end <= buffer.count else {
-        ids.append(.absent)
-        continue
-      }
-      ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end])))
+    internBatch(buffer, count: offsets.count - 1, into: &ids) { i in
+      (offsets[i], offsets[i + 1])
     }
   }
 
   /// Bulk path over a buffer of strings separated by `separator` (for example
-  /// newline-separated names), appending one id per string.
+  /// newline-separated names), appending one id per string: an empty string
+  /// gives ``StringID/absent``, and a final separator ends the last string.
+  /// Interns in hash order like ``intern(contentsOf:offsets:into:)``.
   public mutating func intern(
     separatedBy separator: UInt8, in buffer: UnsafeRawBufferPointer, into ids: inout [StringID]
   ) {
-    var start = 0
-    var i = 0
+    // starts[k] ..< starts[k + 1] - 1 is string k (the separator excluded);
+    // a sentinel start one past the end closes a last string with no separator.
+    var starts: [Int] = [0]
     let n = buffer.count
-    while i < n {
-      if buffer[i] == separator {
-        ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<i])))
-        start = i + 1
+    for i in 0..<n where buffer[i] == separator { starts.append(i + 1) }
+    if starts.last != n { starts.append(n + 1) }
+    let count = starts.count - 1
+    guard count > 0 else { return }
+    var batch: [StringID] = []
+    starts.withUnsafeBufferPointer { st in
+      internBatch(buffer, count: count, into: &batch) { k in
+        (st[k], st[k + 1] - 1)
       }
-      i += 1
     }
-    if start < n { ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<n]))) }
+    ids.append(contentsOf: batch)
+  }
+
+  /// The bulk algorithm over `count` strings, string `i` being
+  /// `buffer[range(i).start ..< range(i).end]` (out of bounds: absent).
+  /// Writes `count` ids to the empty `ids`.
+  ///
+  /// 1. one sequential pass: hash every string into a key `hash << 32 |
+  ///    index` and pack its place as `start << 20 | length`;
+  /// 2. counting-sort keys and places on the hash's top bits, which are the
+  ///    slot index's top bits (see the layout above);
+  /// 3. probe in that order: the probes sweep the slot table front to back,
+  ///    one cache-sized region at a time, and each string's bytes are
+  ///    prefetched a few keys ahead. A new string gets the next id and its
+  ///    bytes, while still in cache, go to a scratch arena;
+  /// 4. append the scratch arena (new strings in id order) to the arena.
+  /// Strings of 1 MiB or more skip the batch and are interned one by one.
+  @inline(__always)
+  private mutating func internBatch(
+    _ buffer: UnsafeRawBufferPointer, count n: Int, into ids: inout [StringID],
+    range: (Int) -> (start: Int, end: Int)
+  ) {
+    ids.reserveCapacity(n)
+    let size = buffer.count
+    guard n >= Self.bulkThreshold, n < Int(UInt32.max), let base = buffer.baseAddress else {
+      for i in 0..<n {
+        let (start, end) = range(i)
+        guard start >= 0, end >= start, end <= size else {
+          ids.append(.absent)
+          continue
+        }
+        ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end])))
+      }
+      return
+    }
+    ids.append(contentsOf: repeatElement(.absent, count: n))
+    let lengthBits: UInt64 = 20
+    let lengthMask: UInt64 = (1 << lengthBits) - 1
+
+    // 1. Records (key, place) of the non-empty, in-bounds strings, a
+    //    histogram of top bits, and a HyperLogLog sketch of the distinct count.
+    let bits = Self.partitionBits(for: n)
+    let down = UInt64(64 - bits)
+    var counts = [Int](repeating: 0, count: (1 << bits) + 1)
+    var sketch = [UInt8](repeating: 0, count: Self.sketchRegisters)
+    var long: [Int] = []
+    var m = 0
+    var batchBytes = 0
+    var records = [UInt64](unsafeUninitializedCapacity: 2 * n) { r, initialized in
+      counts.withUnsafeMutableBufferPointer { c in
+        sketch.withUnsafeMutableBufferPointer { sk in
+          for i in 0..<n {
+            let (start, end) = range(i)
+            guard start >= 0, end > start, end <= size else { continue }
+            let length = UInt64(truncatingIfNeeded: end - start)
+            if length >= lengthMask {
+              long.append(i)
+              continue
+            }
+            let h = Self.hash(UnsafeRawBufferPointer(start: base + start, count: end - start))
+            let key = UInt64(h) << 32 | UInt64(truncatingIfNeeded: i)
+            r.initializeElement(at: 2 * m, to: key)
+            r.initializeElement(at: 2 * m + 1, to: UInt64(truncatingIfNeeded: start) << lengthBits | length)
+            batchBytes += end - start
+            c[Int(truncatingIfNeeded: key >> down) + 1] += 1
+            let rank = UInt8(truncatingIfNeeded: ((h << 11) | 0x400).leadingZeroBitCount + 1)
+            let register = Int(truncatingIfNeeded: h & 0x7FF)
+            if rank > sk[register] { sk[register] = rank }
+            m += 1
+          }
+        }
+      }
+      initialized = 2 * m
+    }
+    // 2. Counting sort on the top bits (stable: input order within a region).
+    for b in 1..<counts.count { counts[b] += counts[b - 1] }
+    let sorted = [UInt64](unsafeUninitializedCapacity: 2 * m) { sr, initialized in
+      records.withUnsafeBufferPointer { r in
+        counts.withUnsafeMutableBufferPointer { c in
+          for j in 0..<m {
+            let key = r[2 * j]
+            let b = Int(truncatingIfNeeded: key >> down)
+            let d = c[b]
+            sr.initializeElement(at: 2 * d, to: key)
+            sr.initializeElement(at: 2 * d + 1, to: r[2 * j + 1])
+            c[b] = d + 1
+          }
+        }
+      }
+      initialized = 2 * m
+    }
+    records = []
+    // Size the table for the estimated new strings (plus a margin) before
+    // the sweep: growing from a small table in the middle would crowd the
+    // low hashes inserted so far into its front (one long probe run).
+    let estimate = min(m, Self.estimateDistinct(sketch) * 5 / 4)
+    let target = Self.tableSize(for: ends.count + estimate + long.count)
+    if target > slots.count { rebuild(size: target) }
+
+    // 3. Probe in hash order. New ids start at `firstNew`; id `firstNew + k`
+    //    is `scratch[newEnds[k] ..< newEnds[k + 1]]`.
+    let firstNew = ends.count
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(batchBytes, 1), alignment: 8)
+    defer { scratch.deallocate() }
+    guard let sb = scratch.baseAddress else { return }
+    var newEnds = [Int](repeating: 0, count: m + 1)
+    var newCount = 0
+    let mask = self.mask, shift = self.shift
+    // If the estimate was low and the table would pass its load limit, the
+    // sweep stops there and the rest is interned one string at a time.
+    let limit = slots.count * 3 / 4 - firstNew
+    var stoppedAt = m
+    let ahead = 12
+    sorted.withUnsafeBufferPointer { sr in
+      do {
+        newEnds.withUnsafeMutableBufferPointer { ne in
+          ids.withUnsafeMutableBufferPointer { out in
+            slots.withUnsafeMutableBufferPointer { sl in
+              ends.withUnsafeBufferPointer { e in
+                arena.withUnsafeBytes { a in
+                  for j in 0..<m {
+                    if newCount >= limit {
+                      stoppedAt = j
+                      break
+                    }
+                    if j + ahead < m {
+                      ohana_prefetch(base + Int(truncatingIfNeeded: sr[2 * (j + ahead) + 1] >> lengthBits))
+                      ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sr[2 * (j + ahead)] >> 32) >> shift) })
+                    }
+                    let key = sr[2 * j]
+                    let place = sr[2 * j + 1]
+                    let p = base + Int(truncatingIfNeeded: place >> lengthBits)
+                    let length = Int(truncatingIfNeeded: place & lengthMask)
+                    let tag = key & 0xFFFF_FFFF_0000_0000
+                    var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: key >> 32) >> shift)
+                    var found = 0
+                    while true {
+                      let v = sl[slot]
+                      if v == 0 { break }
+                      if v & 0xFFFF_FFFF_0000_0000 == tag {
+                        let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                        if id >= firstNew {
+                          let start = ne[id - firstNew]
+                          if ne[id - firstNew + 1] - start == length, Self.bytesEqual(sb + start, p, length) {
+                            found = id
+                            break
+                          }
+                        } else {
+                          let start = e[id - 1]
+                          if e[id] - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
+                            found = id
+                            break
+                          }
+                        }
+                      }
+                      slot = (slot + 1) & mask
+                    }
+                    if found == 0 {
+                      found = firstNew + newCount
+                      let start = ne[newCount]
+                      (sb + start).copyMemory(from: p, byteCount: length)
+                      newCount += 1
+                      ne[newCount] = start + length
+                      sl[slot] = tag | UInt64(truncatingIfNeeded: found)
+                    }
+                    out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    // 4. The new strings' bytes, in id order.
+    let added = newEnds[newCount]
+    let arenaBase = arena.count
+    arena.append(contentsOf: UnsafeRawBufferPointer(start: sb, count: added))
+    ends.reserveCapacity(ends.count + newCount + long.count)
+    for k in 1..<(newCount + 1) { ends.append(arenaBase + newEnds[k]) }
+    if stoppedAt < m {
+      sorted.withUnsafeBufferPointer { sr in
+        for j in stoppedAt..<m {
+          let key = sr[2 * j], place = sr[2 * j + 1]
+          let bytes = UnsafeRawBufferPointer(
+            start: base + Int(truncatingIfNeeded: place >> lengthBits), count: Int(truncatingIfNeeded: place & lengthMask))
+          ids[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32))
+        }
+      }
+    }
+    for i in long {
+      let (start, end) = range(i)
+      ids[i] = intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+    }
+    let fit = Self.tableSize(for: ends.count)
+    if fit < slots.count / 2 { rebuild(size: fit) }
+  }
+
+  /// Registers of the HyperLogLog sketch that sizes a batch's table.
+  static let sketchRegisters = 2048
+
+  /// The distinct count estimated from a HyperLogLog sketch whose register
+  /// `h & 2047` holds the largest `1 + leading zeros` of the other 21 bits
+  /// of a hash `h` (Flajolet et al. 2007, with the small-range correction;
+  /// standard error about 2.3%).
+  static func estimateDistinct(_ registers: [UInt8]) -> Int {
+    let m = Double(registers.count)
+    var sum = 0.0
+    var zeros = 0
+    for r in registers {
+      sum += 1 / Double(UInt64(1) << UInt64(r))
+      if r == 0 { zeros += 1 }
+    }
+    let alpha = 0.7213 / (1 + 1.079 / m)
+    var e = alpha * m * m / sum
+    if e <= 2.5 * m && zeros > 0 { e = m * log(m / Double(zeros)) }
+    return Int(e.rounded(.up))
+  }
+
+  /// Batches smaller than this are interned one string at a time.
+  static let bulkThreshold = 4096
+
+  /// Top-bit partitions for a batch of `n`: about 256 strings a partition,
+  /// between 16 and 256 partitions (more partitions make each one's slot
+  /// region smaller, but spread its strings' bytes and ids further apart).
+  static func partitionBits(for n: Int) -> Int {
+    let log2n = Int.bitWidth - 1 - n.leadingZeroBitCount
+    return min(8, max(4, log2n - 8))
   }
 
   /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
@@ -230,7 +484,8 @@ public struct StringPool: Sendable {
     if needEnds > ends.capacity { ends.reserveCapacity(max(needEnds, ends.capacity * 2)) }
     let needBytes = arena.count + bytes
     if bytes > 0 && needBytes > arena.capacity { arena.reserveCapacity(max(needBytes, arena.capacity * 2)) }
-    while (ends.count + additional) * 4 > slots.count * 3 { grow() }
+    let size = Self.tableSize(for: ends.count + additional)
+    if size > slots.count { rebuild(size: size) }
   }
 
   // MARK: Internals
@@ -240,12 +495,12 @@ public struct StringPool: Sendable {
   @inline(__always)
   func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
     let n = bytes.count
-    let mask = self.mask
+    let mask = self.mask, shift = self.shift
     let tag = UInt64(h) << 32
     return slots.withUnsafeBufferPointer { s in
       ends.withUnsafeBufferPointer { e in
         arena.withUnsafeBytes { a in
-          var slot = Int(h) & mask
+          var slot = Int(truncatingIfNeeded: h >> shift)
           while true {
             let v = s[slot]
             if v == 0 { return (0, slot) }
@@ -265,14 +520,22 @@ public struct StringPool: Sendable {
     }
   }
 
-  mutating func grow() {
-    let size = slots.count * 2
+  /// Doubles the table.
+  mutating func grow() { rebuild(size: slots.count * 2) }
+
+  /// Re-places every id in a table of `size` slots (a power of two of at
+  /// least 16 that keeps the load at most 3/4). Homes are top bits, so old
+  /// slots map to new ones in order and the pass writes the new table front
+  /// to back.
+  mutating func rebuild(size: Int) {
+    guard size <= 1 << 32 else { fatalError("StringPool: more than 2^32 slots") }
     var newSlots = [UInt64](repeating: 0, count: size)
     let newMask = size - 1
+    let newShift = UInt32(truncatingIfNeeded: 32 - size.trailingZeroBitCount)
     slots.withUnsafeBufferPointer { old in
       newSlots.withUnsafeMutableBufferPointer { ns in
         for v in old where v != 0 {
-          var slot = Int(truncatingIfNeeded: v >> 32) & newMask
+          var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: v >> 32) >> newShift)
           while ns[slot] != 0 { slot = (slot + 1) & newMask }
           ns[slot] = v
         }
@@ -280,6 +543,14 @@ public struct StringPool: Sendable {
     }
     slots = newSlots
     mask = newMask
+    shift = newShift
+  }
+
+  /// The table size for `ids` ids (including id 0) at load at most 3/4.
+  static func tableSize(for ids: Int) -> Int {
+    var size = 16
+    while size * 3 < ids * 4 { size <<= 1 }
+    return size
   }
 
   /// Word-at-a-time equality of two byte ranges of length `n`; the last
@@ -361,7 +632,9 @@ extension StringPool {
     precondition(ends.last == arena.count, "arena length mismatch")
     precondition(slots.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } == ends.count - 1, "one slot per id")
     precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
+    precondition(Int(shift) == 32 - slots.count.trailingZeroBitCount, "bad shift")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif
   }
 }
+

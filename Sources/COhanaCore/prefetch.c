@@ -1,0 +1,2 @@
+// COhanaCore is header-only (static inline helpers); SwiftPM needs one source file.
+#include "COhanaCore.h"
