@@ -42,24 +42,14 @@ public enum Requirement: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The rows of `table` that meet the requirement, as a column pass.
-  /// - Complexity: O(rows + fields) for a field kind, O(rows) otherwise.
+  /// - Complexity: O(rows).
   public func rows(of table: ContactTable) -> Bitmap {
     let n = table.rowCount
     switch self {
     case .field(let kind):
-      return table.fieldOffsets.withUnsafeBufferPointer { off in
-        table.fields.kind.withUnsafeBufferPointer { kinds in
-          Bitmap(count: n) { r in
-            var i = Int(off[r])
-            let end = Int(off[r + 1])
-            while i < end {
-              if kinds[i] == kind { return true }
-              i += 1
-            }
-            return false
-          }
-        }
-      }
+      // The table keeps a kind summary per contact: one byte test a row.
+      let bit = UInt8(1) << (kind.rawValue & 7)
+      return table.fieldKinds.withUnsafeBufferPointer { kinds in Bitmap(count: n) { kinds[$0] & bit != 0 } }
     case .attribute(let a):
       return table[a].withUnsafeBufferPointer { col in Bitmap(count: n) { col[$0].rawValue != 0 } }
     case .photo:

@@ -24,9 +24,11 @@ public struct SplitOnFieldType: PostProcessor {
     var fieldRows: [UInt32] = []
     sourceRows.reserveCapacity(frame.count)
     fieldRows.reserveCapacity(frame.count)
+    let bit = UInt8(1) << (kind.rawValue & 7)
     t.fieldOffsets.withUnsafeBufferPointer { off in
       t.fields.kind.withUnsafeBufferPointer { kinds in
-        for r in frame.rows {
+        t.fieldKinds.withUnsafeBufferPointer { summary in
+        for r in frame.rows where summary[Int(r)] & bit != 0 {
           var i = Int(off[Int(r)])
           let e = Int(off[Int(r) + 1])
           while i < e {
@@ -37,10 +39,12 @@ public struct SplitOnFieldType: PostProcessor {
             i += 1
           }
         }
+        }
       }
     }
-    // Gather contacts (with their addresses and extras), then put one field each.
-    var out = t.gathering(rows: sourceRows)
+    // Gather contacts (with their addresses and extras, not their fields),
+    // then put one field each.
+    var out = t.gathering(rows: sourceRows, includeFields: false)
     out.replaceFields(with: t.fields.gathering(fieldRows), offsets: (0...UInt32(truncatingIfNeeded: fieldRows.count)).map { $0 })
     out.setColumn(Self.sourceRowColumn, .int(sourceRows.map { Int64($0) }, valid: Bitmap(count: sourceRows.count, allSet: true)))
     return Frame(table: out)

@@ -49,7 +49,8 @@ public struct Bitmap: Hashable, Sendable, Codable {
       for w in 0..<ws.count {
         var word: UInt64 = 0
         let end = Swift.min(64, count - row)
-        for b in 0..<end where try predicate(row + b) { word |= 1 << UInt64(b) }
+        // Branch-free: a data-dependent branch per row would mispredict.
+        for b in 0..<end { word |= UInt64(try predicate(row + b) ? 1 : 0) << UInt64(b) }
         ws[w] = word
         row += 64
       }

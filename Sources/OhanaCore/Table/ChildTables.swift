@@ -41,14 +41,28 @@ public struct FieldTable: Sendable {
   }
 
   /// The rows `rows` of this table, in that order (same string pool).
-  public func gathering(_ rows: [UInt32]) -> FieldTable {
+  public func gathering(_ rows: [UInt32]) -> FieldTable { gathering(rows, parallel: true) }
+
+  package func gathering(_ rows: [UInt32], parallel: Bool) -> FieldTable {
+    let source = self
+    let k = JobResult<[FieldKind]>(), l = JobResult<[StringID]>(), v = JobResult<[StringID]>()
+    let g = JobResult<[StringID]>(), p = JobResult<[StringID]>(), a = JobResult<Annotations>()
+    let jobs: [@Sendable () -> Void] = [
+      { k.value = ColumnOps.gather(source.kind, rows) },
+      { l.value = ColumnOps.gather(source.label, rows) },
+      { v.value = ColumnOps.gather(source.value, rows) },
+      { g.value = ColumnOps.gather(source.group, rows) },
+      { p.value = ColumnOps.gather(source.parameters, rows) },
+      { a.value = source.annotations.gathering(rows) },
+    ]
+    if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = FieldTable()
-    t.kind = rows.map { kind[Int($0)] }
-    t.label = rows.map { label[Int($0)] }
-    t.value = rows.map { value[Int($0)] }
-    t.group = rows.map { group[Int($0)] }
-    t.parameters = rows.map { parameters[Int($0)] }
-    t.annotations = annotations.gathering(rows)
+    t.kind = k.value ?? []
+    t.label = l.value ?? []
+    t.value = v.value ?? []
+    t.group = g.value ?? []
+    t.parameters = p.value ?? []
+    t.annotations = a.value ?? Annotations()
     return t
   }
 
@@ -82,10 +96,18 @@ public struct AddressTable: Sendable {
     for i in 0..<columns.count { columns[i].removeSubrange(n...) }
   }
 
-  public func gathering(_ rows: [UInt32]) -> AddressTable {
+  public func gathering(_ rows: [UInt32]) -> AddressTable { gathering(rows, parallel: true) }
+
+  package func gathering(_ rows: [UInt32], parallel: Bool) -> AddressTable {
+    let source = self
+    let cols = columns.indices.map { _ in JobResult<[StringID]>() }
+    let a = JobResult<Annotations>()
+    var jobs: [@Sendable () -> Void] = cols.indices.map { i in { cols[i].value = ColumnOps.gather(source.columns[i], rows) } }
+    jobs.append { a.value = source.annotations.gathering(rows) }
+    if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = AddressTable()
-    t.columns = columns.map { c in rows.map { c[Int($0)] } }
-    t.annotations = annotations.gathering(rows)
+    t.columns = cols.map { $0.value ?? [] }
+    t.annotations = a.value ?? Annotations()
     return t
   }
 
@@ -118,10 +140,14 @@ public struct ExtraTable: Sendable {
     parameters.removeSubrange(n...); value.removeSubrange(n...)
   }
 
-  public func gathering(_ rows: [UInt32]) -> ExtraTable {
+  public func gathering(_ rows: [UInt32]) -> ExtraTable { gathering(rows, parallel: true) }
+
+  package func gathering(_ rows: [UInt32], parallel: Bool) -> ExtraTable {
     var t = ExtraTable()
-    t.name = rows.map { name[Int($0)] }; t.group = rows.map { group[Int($0)] }
-    t.parameters = rows.map { parameters[Int($0)] }; t.value = rows.map { value[Int($0)] }
+    t.name = ColumnOps.gather(name, rows)
+    t.group = ColumnOps.gather(group, rows)
+    t.parameters = ColumnOps.gather(parameters, rows)
+    t.value = ColumnOps.gather(value, rows)
     return t
   }
 

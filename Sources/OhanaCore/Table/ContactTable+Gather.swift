@@ -5,32 +5,62 @@ extension ContactTable {
   ///
   /// - Complexity: O(rows + their child rows).
   public func gathering(rows: [UInt32]) -> ContactTable {
+    gathering(rows: rows, includeFields: true)
+  }
+
+  /// ``gathering(rows:)``, optionally without the fields (for a caller that
+  /// puts its own fields in with ``replaceFields(with:offsets:)``). Every
+  /// column is gathered by one job; the jobs run on all cores.
+  package func gathering(rows: [UInt32], includeFields: Bool) -> ContactTable {
+    let source = self
+    let fieldRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
+    let addressRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
+    let extraRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
+    ColumnOps.run([
+      { fieldRows.value = includeFields ? ColumnOps.childRows(source.fieldOffsets, rows) : nil },
+      { addressRows.value = ColumnOps.childRows(source.addressOffsets, rows) },
+      { extraRows.value = ColumnOps.childRows(source.extraOffsets, rows) },
+    ])
+    let f = fieldRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
+    let a = addressRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
+    let x = extraRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
+
+    let attributes = (0..<source.attributes.count).map { _ in JobResult<[StringID]>() }
+    let photo = JobResult<[BlobID]>(), sourceLine = JobResult<[UInt32]>(), kinds = JobResult<[UInt8]>()
+    let annotations = JobResult<Annotations>()
+    let fields = JobResult<FieldTable>(), addresses = JobResult<AddressTable>(), extras = JobResult<ExtraTable>()
+    var jobs: [@Sendable () -> Void] = attributes.indices.map { i in
+      { attributes[i].value = ColumnOps.gather(source.attributes[i], rows) }
+    }
+    jobs += [
+      { photo.value = ColumnOps.gather(source.photo, rows) },
+      { sourceLine.value = ColumnOps.gather(source.sourceLine, rows) },
+      { kinds.value = includeFields ? ColumnOps.gather(source.fieldKinds, rows) : nil },
+      { annotations.value = source.annotations.gathering(rows) },
+      { fields.value = includeFields ? source.fields.gathering(f.rows, parallel: false) : nil },
+      { addresses.value = source.addresses.gathering(a.rows, parallel: false) },
+      { extras.value = source.extras.gathering(x.rows, parallel: false) },
+    ]
+    ColumnOps.run(jobs)
+
     var t = ContactTable(pool: pool)
     t.blobs = blobs
-    t.attributes = attributes.map { c in rows.map { c[Int($0)] } }
-    t.photo = rows.map { photo[Int($0)] }
-    t.sourceLine = rows.map { sourceLine[Int($0)] }
-    t.annotations = annotations.gathering(rows)
-    func child(_ offsets: [UInt32]) -> (offsets: [UInt32], rows: [UInt32]) {
-      var o: [UInt32] = [0]
-      o.reserveCapacity(rows.count + 1)
-      var r: [UInt32] = []
-      for row in rows {
-        let s = offsets[Int(row)], e = offsets[Int(row) + 1]
-        if s < e { r.append(contentsOf: s..<e) }
-        o.append(UInt32(truncatingIfNeeded: r.count))
-      }
-      return (o, r)
-    }
-    let f = child(fieldOffsets)
-    t.fieldOffsets = f.offsets
-    t.fields = fields.gathering(f.rows)
-    let a = child(addressOffsets)
+    t.attributes = attributes.map { $0.value ?? [] }
+    t.photo = photo.value ?? []
+    t.sourceLine = sourceLine.value ?? []
+    t.annotations = annotations.value ?? Annotations()
     t.addressOffsets = a.offsets
-    t.addresses = addresses.gathering(a.rows)
-    let x = child(extraOffsets)
+    t.addresses = addresses.value ?? AddressTable()
     t.extraOffsets = x.offsets
-    t.extras = extras.gathering(x.rows)
+    t.extras = extras.value ?? ExtraTable()
+    if includeFields {
+      t.fieldOffsets = f.offsets
+      t.fields = fields.value ?? FieldTable()
+      t.fieldKinds = kinds.value ?? []
+    } else {
+      t.fieldOffsets = Array(repeating: 0, count: rows.count + 1)
+      t.fieldKinds = Array(repeating: 0, count: rows.count)
+    }
     t.checkInvariants()
     return t
   }
@@ -63,6 +93,7 @@ extension ContactTable {
       result.sourceLine.append(contentsOf: part.sourceLine)
       let fBase = UInt32(result.fields.count), aBase = UInt32(result.addresses.count), xBase = UInt32(result.extras.count)
       result.fieldOffsets.append(contentsOf: part.fieldOffsets.dropFirst().map { $0 + fBase })
+      result.fieldKinds.append(contentsOf: part.fieldKinds)
       result.addressOffsets.append(contentsOf: part.addressOffsets.dropFirst().map { $0 + aBase })
       result.extraOffsets.append(contentsOf: part.extraOffsets.dropFirst().map { $0 + xBase })
 

@@ -14,6 +14,7 @@ extension ContactTable {
       for i in 1..<o.count { precondition(o[i - 1] <= o[i], "\(what) offsets not monotone") }
     }
     monotone(fieldOffsets, fields.count, "field")
+    precondition(fieldKinds == Self.kindMasks(offsets: fieldOffsets, kinds: fields.kind), "fieldKinds out of date")
     monotone(addressOffsets, addresses.count, "address")
     monotone(extraOffsets, extras.count, "extra")
     let limit = UInt32(pool.count)

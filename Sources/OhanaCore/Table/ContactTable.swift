@@ -10,6 +10,7 @@ import Synchronization
 ///  photo       [BlobID]              into blobs
 ///  sourceLine  [UInt32]              1-based line where the contact starts (0 = unknown)
 ///  fieldOffsets   [UInt32] rowCount+1  -> fields   (FieldTable)
+///  fieldKinds     [UInt8]  rowCount    bit k set: has a field of FieldKind(rawValue: k)
 ///  addressOffsets [UInt32] rowCount+1  -> addresses (AddressTable)
 ///  extraOffsets   [UInt32] rowCount+1  -> extras   (ExtraTable)
 ///  annotations  derived columns and tags over contacts
@@ -28,6 +29,10 @@ public struct ContactTable: Sendable {
   public package(set) var photo: [BlobID]
   public package(set) var sourceLine: [UInt32]
   public package(set) var fieldOffsets: [UInt32]
+  /// Per contact, bit `k` is set when it has a field of kind
+  /// `FieldKind(rawValue: k)`: a summary kept with the fields (like an
+  /// index), so a field-kind filter is a byte test per contact.
+  public package(set) var fieldKinds: [UInt8]
   public package(set) var fields: FieldTable
   public package(set) var addressOffsets: [UInt32]
   public package(set) var addresses: AddressTable
@@ -50,6 +55,7 @@ public struct ContactTable: Sendable {
     photo = []
     sourceLine = []
     fieldOffsets = [0]
+    fieldKinds = []
     fields = FieldTable()
     addressOffsets = [0]
     addresses = AddressTable()
@@ -157,13 +163,31 @@ public struct ContactTable: Sendable {
     precondition(offsets.count == rowCount + 1 && Int(offsets.last ?? 0) == newFields.count, "field offsets do not fit")
     fields = newFields
     fieldOffsets = offsets
+    fieldKinds = Self.kindMasks(offsets: offsets, kinds: newFields.kind)
+  }
+
+  /// The ``fieldKinds`` summary of a fields table and its offsets.
+  package static func kindMasks(offsets: [UInt32], kinds: [FieldKind]) -> [UInt8] {
+    let n = max(0, offsets.count - 1)
+    return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+      offsets.withUnsafeBufferPointer { off in
+        kinds.withUnsafeBufferPointer { k in
+          for r in 0..<n {
+            var mask: UInt8 = 0
+            for i in Int(off[r])..<Int(off[r + 1]) { mask |= 1 << (k[i].rawValue & 7) }
+            out.initializeElement(at: r, to: mask)
+          }
+        }
+      }
+      initialized = n
+    }
   }
 
   /// Approximate heap bytes held by the table.
   public var memoryFootprint: Int {
     var n = pool.memoryFootprint + blobs.memoryFootprint
     n += attributes.reduce(0) { $0 + $1.capacity * 4 }
-    n += photo.capacity * 4 + sourceLine.capacity * 4
+    n += photo.capacity * 4 + sourceLine.capacity * 4 + fieldKinds.capacity
     n += (fieldOffsets.capacity + addressOffsets.capacity + extraOffsets.capacity) * 4
     n += fields.kind.capacity + (fields.label.capacity + fields.value.capacity + fields.group.capacity + fields.parameters.capacity) * 4
     n += addresses.columns.reduce(0) { $0 + $1.capacity * 4 }

@@ -1,5 +1,5 @@
 /// The kind of a contact field (a row of the fields table).
-public enum FieldKind: UInt8, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum FieldKind: UInt8, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible, BitwiseCopyable {
   case phone = 0
   case email = 1
   case url = 2

@@ -63,6 +63,7 @@ struct TableAppender {
       let aBase = UInt32(r.addresses.count)
       let xBase = UInt32(r.extras.count)
       r.fieldOffsets.append(contentsOf: part.fieldOffsets.dropFirst().lazy.map { $0 + fBase })
+      r.fieldKinds.append(contentsOf: part.fieldKinds)
       r.addressOffsets.append(contentsOf: part.addressOffsets.dropFirst().lazy.map { $0 + aBase })
       r.extraOffsets.append(contentsOf: part.extraOffsets.dropFirst().lazy.map { $0 + xBase })
       // Child tables column by column (no call per row).
