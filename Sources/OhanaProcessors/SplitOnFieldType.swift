@@ -20,33 +20,53 @@ public struct SplitOnFieldType: PostProcessor {
 
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     let t = frame.table
-    var sourceRows: [UInt32] = []
+    // Every visible row in order (no array of all rows for a plain frame).
+    let rows: [UInt32]? = frame.selection == nil && frame.order == nil ? nil : frame.rows
+    let visible = rows?.count ?? t.rowCount
+    let capacity = t.fields.count
     var fieldRows: [UInt32] = []
-    sourceRows.reserveCapacity(frame.count)
-    fieldRows.reserveCapacity(frame.count)
-    let bit = UInt8(1) << (kind.rawValue & 7)
-    t.fieldOffsets.withUnsafeBufferPointer { off in
-      t.fields.kind.withUnsafeBufferPointer { kinds in
-        t.fieldKinds.withUnsafeBufferPointer { summary in
-        for r in frame.rows where summary[Int(r)] & bit != 0 {
-          var i = Int(off[Int(r)])
-          let e = Int(off[Int(r) + 1])
-          while i < e {
-            if kinds[i] == kind {
-              sourceRows.append(r)
-              fieldRows.append(UInt32(truncatingIfNeeded: i))
+    // One pass over the visible rows' fields, without a branch per field:
+    // each field is written at the next output position, which advances
+    // only when the kind matches (at most one write per field visited, so
+    // `fields.count` bounds the output).
+    let sourceRows = [UInt32](unsafeUninitializedCapacity: capacity) { src, srcCount in
+      fieldRows = [UInt32](unsafeUninitializedCapacity: capacity) { fr, frCount in
+        var k = 0
+        t.fieldOffsets.withUnsafeBufferPointer { off in
+          t.fields.kind.withUnsafeBufferPointer { kinds in
+            for j in 0..<visible {
+              let r = rows.map { Int($0[j]) } ?? j
+              var i = Int(off[r])
+              let e = Int(off[r + 1])
+              while i < e {
+                src[k] = UInt32(truncatingIfNeeded: r)
+                fr[k] = UInt32(truncatingIfNeeded: i)
+                k += kinds[i] == kind ? 1 : 0
+                i += 1
+              }
             }
-            i += 1
           }
         }
-        }
+        frCount = k
       }
+      srcCount = fieldRows.count
     }
+    let count = sourceRows.count
     // Gather contacts (with their addresses and extras, not their fields),
-    // then put one field each.
+    // then put in one field each.
     var out = t.gathering(rows: sourceRows, includeFields: false)
-    out.replaceFields(with: t.fields.gathering(fieldRows), offsets: (0...UInt32(truncatingIfNeeded: fieldRows.count)).map { $0 })
-    out.setColumn(Self.sourceRowColumn, .int(sourceRows.map { Int64($0) }, valid: Bitmap(count: sourceRows.count, allSet: true)))
+    let offsets = [UInt32](unsafeUninitializedCapacity: count + 1) { o, n in
+      for i in 0...count { o.initializeElement(at: i, to: UInt32(truncatingIfNeeded: i)) }
+      n = count + 1
+    }
+    out.replaceFields(
+      with: t.fields.gathering(fieldRows), offsets: offsets,
+      kinds: [UInt8](repeating: UInt8(1) << (kind.rawValue & 7), count: count))
+    let source = [Int64](unsafeUninitializedCapacity: count) { c, n in
+      for i in 0..<count { c.initializeElement(at: i, to: Int64(sourceRows[i])) }
+      n = count
+    }
+    out.setColumn(Self.sourceRowColumn, .int(source, valid: Bitmap(count: count, allSet: true)))
     return Frame(table: out)
   }
 }

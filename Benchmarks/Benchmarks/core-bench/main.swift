@@ -4,7 +4,7 @@
 // unless the pass itself is parallel). The ordo-one suite CoreBenchmarks
 // measures the same jobs with the standard harness.
 //
-//   cd Benchmarks && swift run -c release core-bench [intern|passes]
+//   cd Benchmarks && swift run -c release core-bench [intern [COUNT] | passes | NAME-PART]
 import Ohana
 import Foundation
 import _OhanaTestSupport
@@ -89,7 +89,7 @@ print("")
 print("| pass over 1,000,000 contacts | columnar (ms) | reference (ms) | speed-up | rows out |")
 print("| --- | ---: | ---: | ---: | ---: |")
 let frame = Frame(table: table)
-for (name, p, ref) in jobs {
+for (name, p, ref) in jobs where only == nil || only == "passes" || name.contains(only ?? "") {
   let (cms, rows) = best(7) { ((try? p.process(frame, context: ProcessingContext())) ?? frame).count }
   let (rms, refRows) = best(3) { ref(objects).count }
   let check = rows == refRows ? "" : " (MISMATCH: reference \(refRows))"

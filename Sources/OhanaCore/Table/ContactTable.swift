@@ -166,6 +166,17 @@ public struct ContactTable: Sendable {
     fieldKinds = Self.kindMasks(offsets: offsets, kinds: newFields.kind)
   }
 
+  /// ``replaceFields(with:offsets:)`` with the ``fieldKinds`` summary
+  /// already known (checked in debug builds).
+  package mutating func replaceFields(with newFields: FieldTable, offsets: [UInt32], kinds: [UInt8]) {
+    precondition(offsets.count == rowCount + 1 && Int(offsets.last ?? 0) == newFields.count, "field offsets do not fit")
+    precondition(kinds.count == rowCount, "field kind summary does not fit")
+    fields = newFields
+    fieldOffsets = offsets
+    fieldKinds = kinds
+    checkInvariants()
+  }
+
   /// The ``fieldKinds`` summary of a fields table and its offsets.
   package static func kindMasks(offsets: [UInt32], kinds: [FieldKind]) -> [UInt8] {
     let n = max(0, offsets.count - 1)
