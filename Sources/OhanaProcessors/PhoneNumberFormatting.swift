@@ -88,35 +88,50 @@ public struct PhoneNumberFormatting: PostProcessor {
         part: w, parts: parts, keyParts: keyParts, numberOfKey: numberOfKey, formats: formats, engine: engine)
     }
 
-    // 3. The parts' strings join the table's pool (no string hashed again).
-    var remaps: [[StringID]] = []
-    var remap: [StringID] = []
-    var typeIDs = [StringID](repeating: .absent, count: 256)
+    // 3. The parts' strings join the table's pool (hashed already),
+    //    and every number's values are looked up once.
+    var lookup = PhonePass.Lookup()
+    lookup.stride = formats.count + 2
+    var ids: [StringID] = []
+    var typeIDs = [StringID](repeating: .absent, count: 32)
     var regionIDs: [UInt32: StringID] = [:]
-    var regionIDsOfPart: [[StringID]] = []
+    var numberBase: [Int] = []
     for part in numberParts {
-      table.pool.internAll(of: part.pool, into: &remap)
-      remaps.append(remap)
-      for t in 0..<16 where part.typesSeen & (1 << UInt32(t)) != 0 && typeIDs[t].isAbsent {
+      numberBase.append(lookup.valid.count)
+      part.intern(into: &table.pool, ids: &ids)
+      for t in 0..<32 where part.typesSeen & (1 << UInt32(t)) != 0 && typeIDs[t].isAbsent {
         typeIDs[t] = table.pool.intern((PhoneNumberType(rawValue: UInt8(t)) ?? .unknown).description)
       }
-      regionIDsOfPart.append(
-        part.regionList.map { r in
-          if r == 0 { return StringID.absent }
-          if let id = regionIDs[r] { return id }
-          let id = table.pool.intern(RegionCode(rawValue: r).description)
-          regionIDs[r] = id
-          return id
-        })
+      let regionOfSlot = part.regionList.map { r in
+        if r == 0 { return StringID.absent }
+        if let id = regionIDs[r] { return id }
+        let id = table.pool.intern(RegionCode(rawValue: r).description)
+        regionIDs[r] = id
+        return id
+      }
+      for n in 0..<part.types.count {
+        for f in 0..<formats.count { lookup.values.append(ids[n * formats.count + f]) }
+        lookup.values.append(typeIDs[Int(part.types[n] & 31)])
+        lookup.values.append(regionOfSlot[Int(part.regionSlots[n])])
+        lookup.valid.append(part.types[n] != PhoneNumberType.unknown.rawValue)
+      }
+    }
+    for (p, keys) in keyParts.enumerated() {
+      lookup.keyBase.append(lookup.numberOfKey.count)
+      let codes = numberOfKey[p]
+      for k in 0..<keys.count {
+        let code = codes[k]
+        lookup.numberOfKey.append(
+          code == PhonePass.unparsed
+            ? UInt32.max : UInt32(truncatingIfNeeded: numberBase[Int(code & 0xFF)] + Int(truncatingIfNeeded: code >> 8)))
+      }
     }
 
+    let filled = lookup
     // 4. Every field takes its number's values, in parallel over field ranges.
     let output = PhonePass.Output(fieldCount: fieldCount, formatCount: formats.count)
-    let lookup = PhonePass.Lookup(
-      keyParts: keyParts, numberOfKey: numberOfKey, numberParts: numberParts, remaps: remaps, typeIDs: typeIDs,
-      regionIDs: regionIDsOfPart)
     let unparsable = PhonePass.parallel(PhonePass.chunkCount(fieldCount)) { c in
-      output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: lookup)
+      output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: filled)
     }.reduce(0, +)
 
     for (f, format) in formats.enumerated() {

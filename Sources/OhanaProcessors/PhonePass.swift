@@ -44,6 +44,13 @@ enum PhonePass {
     return slots.withLock { $0.compactMap { $0 } }
   }
 
+  /// The key part of a value id (all regions of one value in one part, so
+  /// that a part chains them).
+  @inline(__always)
+  static func part(of value: StringID, _ parts: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((UInt64(value.rawValue) &* 0x9E37_79B9_7F4A_7C15) >> 32) % parts)
+  }
+
   /// Field ranges of the last step: multiples of 64 rows, so that chunks
   /// write disjoint bitmap words.
   static let chunkSize = 1 << 16
@@ -81,7 +88,16 @@ enum PhonePass {
       keyOfField: SharedBuffer<UInt32>
     ) {
       let parts = UInt64(input.parts)
-      var index = PairIndex(capacity: input.pool.count / input.parts)
+      // Keys of one value id are chained from `head[value]` (most values
+      // come with one or a few regions); a value with a long chain sends its
+      // further regions to `overflow`, so a lookup never walks more than
+      // `maxChain` keys.
+      let maxChain = 8
+      var head = [Int32](repeating: -1, count: input.pool.count)
+      var next: [Int32] = []
+      var chainLength = [UInt8](repeating: 0, count: input.pool.count)
+      var overflow = PairIndex()
+      var overflowKey: [Int32] = []
       var keyValue: [UInt32] = []
       var keyRegion: [RegionCode] = []
       let rows = input.fieldOffsets.count - 1
@@ -89,14 +105,28 @@ enum PhonePass {
         let region = input.regionOfRow?[r] ?? input.defaultRegion
         for i in Int(input.fieldOffsets[r])..<Int(input.fieldOffsets[r + 1]) where input.kinds[i] == .phone {
           let value = input.values[i]
-          guard value.isPresent else { continue }
-          let a = UInt64(value.rawValue), b = UInt64(region.rawValue)
-          let h = PairIndex.hash(a, b)
-          guard (h >> 32) % parts == UInt64(p) else { continue }
-          let (k, inserted) = index.index(a, b, hash: h)
-          if inserted {
-            keyValue.append(value.rawValue)
-            keyRegion.append(region)
+          guard value.isPresent, PhonePass.part(of: value, parts) == p else { continue }
+          let v = value.index
+          var k = head[v]
+          while k >= 0 && keyRegion[Int(k)] != region { k = next[Int(k)] }
+          if k < 0 {
+            if chainLength[v] < maxChain {
+              k = Int32(truncatingIfNeeded: keyValue.count)
+              next.append(head[v])
+              head[v] = k
+              chainLength[v] += 1
+              keyValue.append(value.rawValue)
+              keyRegion.append(region)
+            } else {
+              let (o, inserted) = overflow.index(UInt64(value.rawValue), UInt64(region.rawValue))
+              if inserted {
+                overflowKey.append(Int32(truncatingIfNeeded: keyValue.count))
+                next.append(-1)
+                keyValue.append(value.rawValue)
+                keyRegion.append(region)
+              }
+              k = overflowKey[Int(o)]
+            }
           }
           partOfField[i] = UInt8(truncatingIfNeeded: p)
           keyOfField[i] = UInt32(truncatingIfNeeded: k)
@@ -141,9 +171,12 @@ enum PhonePass {
   /// Part `w` of the distinct parsed numbers: their formats as ids in the
   /// part's own pool, their type and region.
   struct NumberPart: Sendable {
-    var pool = StringPool()
-    /// `formatIDs[n * formatCount + f]`: number `n`'s format `f` in `pool`.
-    var formatIDs: [StringID] = []
+    /// Number `n`'s format `f` is string `n * formatCount + f`: the bytes
+    /// `text[ends[i - 1] ..< ends[i]]` (`ends[-1]` = 0), with their
+    /// ``StringPool/hash(_:)`` in `hashes[i]`, computed here in parallel.
+    var text: [UInt8] = []
+    var ends: [Int] = []
+    var hashes: [UInt32] = []
     var types: [UInt8] = []
     /// Index into `regionList` per number.
     var regionSlots: [UInt16] = []
@@ -156,10 +189,12 @@ enum PhonePass {
       part w: Int, parts: Int, keyParts: [KeyPart], numberOfKey: [SharedBuffer<UInt64>], formats: [PhoneNumberFormat],
       engine: PhoneNumberEngine
     ) {
-      var index = PairIndex(capacity: keyParts.reduce(0) { $0 + $1.count } / (2 * parts))
+      let expected = keyParts.reduce(0) { $0 + $1.count } / (2 * parts)
+      var index = PairIndex(capacity: expected)
+      ends.reserveCapacity(expected * formats.count)
+      hashes.reserveCapacity(expected * formats.count)
+      text.reserveCapacity(expected * formats.count * 16)
       var regionSlot: [UInt32: UInt16] = [:]
-      var scratch: [UInt8] = []
-      scratch.reserveCapacity(64)
       for (p, keys) in keyParts.enumerated() {
         let out = numberOfKey[p]
         for k in 0..<keys.count where keys.length[k] > 0 {
@@ -178,9 +213,10 @@ enum PhonePass {
           let number = keys.number(k)
           let (region, type) = engine.classify(number)
           for f in formats {
-            scratch.removeAll(keepingCapacity: true)
-            engine.format(number, as: f, appendingTo: &scratch)
-            formatIDs.append(scratch.withUnsafeBytes { pool.intern($0) })
+            let start = text.count
+            engine.format(number, as: f, appendingTo: &text)
+            ends.append(text.count)
+            hashes.append(text.withUnsafeBytes { StringPool.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) })
           }
           types.append(type.rawValue)
           typesSeen |= 1 << UInt32(type.rawValue & 31)
@@ -198,14 +234,16 @@ enum PhonePass {
     }
   }
 
-  /// Everything the last step reads, in the table pool's ids.
+  /// Everything the last step reads, flat and in the table pool's ids.
   struct Lookup: Sendable {
-    let keyParts: [KeyPart]
-    let numberOfKey: [SharedBuffer<UInt64>]
-    let numberParts: [NumberPart]
-    let remaps: [[StringID]]
-    let typeIDs: [StringID]
-    let regionIDs: [[StringID]]
+    /// Where part `p`'s keys start in `numberOfKey`.
+    var keyBase: [Int] = []
+    /// The number of each key (over all parts), `UInt32.max` when it did not parse.
+    var numberOfKey: [UInt32] = []
+    /// `values[n * stride ..< n * stride + stride]`: number `n`'s formats, type and region.
+    var values: [StringID] = []
+    var stride = 0
+    var valid: [Bool] = []
   }
 
   /// The derived columns, filled by disjoint field ranges.
@@ -230,29 +268,49 @@ enum PhonePass {
     ) -> Int {
       var unparsable = 0
       let formatCount = formats.count
-      for i in range {
-        let p = partOfField[i]
-        guard p != PhonePass.noPart else { continue }
-        let code = lookup.numberOfKey[Int(p)][Int(keyOfField[i])]
-        guard code != PhonePass.unparsed else {
-          unparsable += 1
-          continue
+      let stride = lookup.stride
+      lookup.keyBase.withUnsafeBufferPointer { keyBase in
+        lookup.numberOfKey.withUnsafeBufferPointer { numberOfKey in
+          lookup.values.withUnsafeBufferPointer { values in
+            lookup.valid.withUnsafeBufferPointer { valid in
+              for i in range {
+                let p = partOfField[i]
+                guard p != PhonePass.noPart else { continue }
+                let n = numberOfKey[keyBase[Int(p)] + Int(keyOfField[i])]
+                guard n != UInt32.max else {
+                  unparsable += 1
+                  continue
+                }
+                let base = Int(n) * stride
+                for f in 0..<formatCount { formats[f][i] = values[base + f] }
+                type[i] = values[base + formatCount]
+                region[i] = values[base + formatCount + 1]
+                let bit: UInt64 = 1 << UInt64(i & 63)
+                known[i >> 6] |= bit
+                if valid[Int(n)] { self.valid[i >> 6] |= bit }
+              }
+            }
+          }
         }
-        let w = Int(code & 0xFF)
-        let n = Int(truncatingIfNeeded: code >> 8)
-        let part = lookup.numberParts[w]
-        let remap = lookup.remaps[w]
-        for f in 0..<formatCount {
-          formats[f][i] = remap[part.formatIDs[n * formatCount + f].index]
-        }
-        let t = part.types[n]
-        type[i] = lookup.typeIDs[Int(t)]
-        region[i] = lookup.regionIDs[w][Int(part.regionSlots[n])]
-        let bit: UInt64 = 1 << UInt64(i & 63)
-        known[i >> 6] |= bit
-        if t != PhoneNumberType.unknown.rawValue { valid[i >> 6] |= bit }
       }
       return unparsable
+    }
+  }
+}
+
+extension PhonePass.NumberPart {
+  /// Interns the part's strings into `pool` with their known hashes; `ids`
+  /// gets one id per string (cleared first).
+  func intern(into pool: inout StringPool, ids: inout [StringID]) {
+    ids.removeAll(keepingCapacity: true)
+    ids.reserveCapacity(ends.count)
+    pool.reserve(additional: ends.count, bytes: text.count)
+    text.withUnsafeBytes { bytes in
+      var start = 0
+      for (i, end) in ends.enumerated() {
+        ids.append(pool.intern(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), hash: hashes[i]))
+        start = end
+      }
     }
   }
 }
