@@ -137,10 +137,24 @@ enum PhonePass {
       nationalNumber.reserveCapacity(n)
       length.reserveCapacity(n)
       extensionIndex.reserveCapacity(n)
+      // A value that parsed without its region (a plus and a known calling
+      // code) parses the same in every region: its other keys copy the result.
+      var regionFreeKey = [Int32](repeating: -1, count: input.pool.count)
       for k in 0..<n {
-        let parsed = input.pool.withBytes(of: StringID(rawValue: keyValue[k])) { raw in
-          try? engine.parse(utf8: raw, defaultRegion: keyRegion[k])
+        let v = Int(keyValue[k])
+        let same = Int(regionFreeKey[v])
+        if same >= 0 {
+          countryCode.append(countryCode[same])
+          nationalNumber.append(nationalNumber[same])
+          length.append(length[same])
+          extensionIndex.append(extensionIndex[same])
+          continue
         }
+        var regionFree = false
+        let parsed = input.pool.withBytes(of: StringID(rawValue: keyValue[k])) { raw in
+          try? engine.parse(utf8: raw, defaultRegion: keyRegion[k], regionFree: &regionFree)
+        }
+        if parsed != nil && regionFree { regionFreeKey[v] = Int32(truncatingIfNeeded: k) }
         guard let number = parsed, number.nationalNumberLength > 0 else {
           countryCode.append(0)
           nationalNumber.append(0)
@@ -212,11 +226,14 @@ enum PhonePass {
           guard inserted else { continue }
           let number = keys.number(k)
           let (region, type) = engine.classify(number)
-          for f in formats {
-            let start = text.count
-            engine.format(number, as: f, appendingTo: &text)
-            ends.append(text.count)
-            hashes.append(text.withUnsafeBytes { StringPool.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) })
+          var start = text.count
+          let first = ends.count
+          engine.appendFormats(number, formats, to: &text, ends: &ends)
+          text.withUnsafeBytes { bytes in
+            for i in first..<ends.count {
+              hashes.append(StringPool.hash(UnsafeRawBufferPointer(rebasing: bytes[start..<ends[i]])))
+              start = ends[i]
+            }
           }
           types.append(type.rawValue)
           typesSeen |= 1 << UInt32(type.rawValue & 31)
