@@ -93,43 +93,52 @@ enum PhonePass {
       // further regions to `overflow`, so a lookup never walks more than
       // `maxChain` keys.
       let maxChain = 8
-      var head = [Int32](repeating: -1, count: input.pool.count)
-      var next: [Int32] = []
+      // A value's keys as a chain of entries `region << 32 | key`
+      // (`UInt64.max` ends it): `head[value]` is the first, `link[key]` the
+      // one after `key`. One load answers the common case.
+      var head = [UInt64](repeating: .max, count: input.pool.count)
+      var link: [UInt64] = []
       var chainLength = [UInt8](repeating: 0, count: input.pool.count)
       var overflow = PairIndex()
       var overflowKey: [Int32] = []
       var keyValue: [UInt32] = []
       var keyRegion: [RegionCode] = []
       let rows = input.fieldOffsets.count - 1
-      for r in 0..<rows {
-        let region = input.regionOfRow?[r] ?? input.defaultRegion
-        for i in Int(input.fieldOffsets[r])..<Int(input.fieldOffsets[r + 1]) where input.kinds[i] == .phone {
-          let value = input.values[i]
-          guard value.isPresent, PhonePass.part(of: value, parts) == p else { continue }
-          let v = value.index
-          var k = head[v]
-          while k >= 0 && keyRegion[Int(k)] != region { k = next[Int(k)] }
-          if k < 0 {
-            if chainLength[v] < maxChain {
-              k = Int32(truncatingIfNeeded: keyValue.count)
-              next.append(head[v])
-              head[v] = k
-              chainLength[v] += 1
-              keyValue.append(value.rawValue)
-              keyRegion.append(region)
-            } else {
-              let (o, inserted) = overflow.index(UInt64(value.rawValue), UInt64(region.rawValue))
-              if inserted {
-                overflowKey.append(Int32(truncatingIfNeeded: keyValue.count))
-                next.append(-1)
+      input.kinds.withUnsafeBufferPointer { kinds in
+        input.values.withUnsafeBufferPointer { values in
+          for r in 0..<rows {
+            let region = input.regionOfRow?[r] ?? input.defaultRegion
+            let tag = UInt64(region.rawValue) << 32
+            for i in Int(input.fieldOffsets[r])..<Int(input.fieldOffsets[r + 1]) where kinds[i] == .phone {
+              let value = values[i]
+              guard value.isPresent, PhonePass.part(of: value, parts) == p else { continue }
+              let v = value.index
+              var e = head[v]
+              while e != .max && e & 0xFFFF_FFFF_0000_0000 != tag { e = link[Int(e & 0xFFFF_FFFF)] }
+              let k: Int32
+              if e != .max {
+                k = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
+              } else if chainLength[v] < maxChain {
+                k = Int32(truncatingIfNeeded: keyValue.count)
+                link.append(head[v])
+                head[v] = tag | UInt64(UInt32(bitPattern: k))
+                chainLength[v] += 1
                 keyValue.append(value.rawValue)
                 keyRegion.append(region)
+              } else {
+                let (o, inserted) = overflow.index(UInt64(value.rawValue), UInt64(region.rawValue))
+                if inserted {
+                  overflowKey.append(Int32(truncatingIfNeeded: keyValue.count))
+                  link.append(.max)
+                  keyValue.append(value.rawValue)
+                  keyRegion.append(region)
+                }
+                k = overflowKey[Int(o)]
               }
-              k = overflowKey[Int(o)]
+              partOfField[i] = UInt8(truncatingIfNeeded: p)
+              keyOfField[i] = UInt32(bitPattern: k)
             }
           }
-          partOfField[i] = UInt8(truncatingIfNeeded: p)
-          keyOfField[i] = UInt32(truncatingIfNeeded: k)
         }
       }
       let n = keyValue.count
