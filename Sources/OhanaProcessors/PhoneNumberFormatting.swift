@@ -134,13 +134,16 @@ public struct PhoneNumberFormatting: PostProcessor {
       output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: filled)
     }.reduce(0, +)
 
+    // The columns leave their shared buffers as arrays, copied on all cores.
+    let stringBuffers = output.formats + [output.type, output.region]
+    let strings = PhonePass.parallel(stringBuffers.count) { stringBuffers[$0].array() }
     for (f, format) in formats.enumerated() {
-      table.setFieldColumn(Self.columnName(format), .string(output.formats[f].array()))
+      table.setFieldColumn(Self.columnName(format), .string(strings[f]))
     }
     let known = Bitmap(words: output.known.array(), count: fieldCount)
     table.setFieldColumn(Self.valid, .bool(Bitmap(words: output.valid.array(), count: fieldCount), valid: known))
-    table.setFieldColumn(Self.type, .string(output.type.array()))
-    table.setFieldColumn(Self.region, .string(output.region.array()))
+    table.setFieldColumn(Self.type, .string(strings[formats.count]))
+    table.setFieldColumn(Self.region, .string(strings[formats.count + 1]))
     if unparsable > 0 { context.count(Self.unparsableCounter, unparsable) }
     var out = frame
     out.table = table
@@ -150,12 +153,14 @@ public struct PhoneNumberFormatting: PostProcessor {
   /// Per-contact regions from `regionColumn`, or nil when every contact uses the default.
   private func contactRegions(_ table: ContactTable) -> [RegionCode]? {
     guard let name = regionColumn, case .string(let ids)? = table.annotations[column: name] else { return nil }
-    var cache: [UInt32: RegionCode] = [:]
+    // One region per distinct id (0 = not read yet; a region is never 0).
+    var cache = [UInt32](repeating: 0, count: table.pool.count)
     return ids.map { id in
-      if id.isAbsent { return defaultRegion }
-      if let r = cache[id.rawValue] { return r }
+      if id.isAbsent || id.index >= cache.count { return defaultRegion }
+      let known = cache[id.index]
+      if known != 0 { return RegionCode(rawValue: known) }
       let r = table.pool.withBytes(of: id) { RegionCode(utf8: $0) } ?? defaultRegion
-      cache[id.rawValue] = r
+      cache[id.index] = r.rawValue
       return r
     }
   }
