@@ -40,6 +40,45 @@ import _OhanaTestSupport
     #expect(SharedBuffer<UInt8>(repeating: 1, count: 0).array().isEmpty)
   }
 
+  /// The same columns whatever the number of parts, and no trouble with
+  /// tables without fields or without phones.
+  @Test func samePartsOrNotAndEmptyTables() throws {
+    var table = RandomContacts.table(count: 1_500, seed: 9)
+    let regions = ["US", "GB", "DE", "fr", "", "JP"]
+    table.setColumn("country", .string((0..<table.rowCount).map { table.pool.intern(regions[$0 % regions.count]) }))
+    let processor = PhoneNumberFormatting(defaultRegion: .us, regionColumn: "country")
+    func strings(_ t: ContactTable) -> [String: [String?]] {
+      var out: [String: [String?]] = [:]
+      for name in t.fields.annotations.columnNames {
+        switch t.fields.annotations[column: name] {
+        case .string(let v)?: out[name] = v.map { t.pool.string($0) }
+        case .bool(let b, let known)?: out[name] = (0..<known.count).map { known.contains($0) ? "\(b.contains($0))" : nil }
+        default: break
+        }
+      }
+      return out
+    }
+    let referenceContext = ProcessingContext()
+    let reference = processor.process(Frame(table: table), context: referenceContext, parts: 2)
+    #expect(reference.table.fields.annotations.columnNames == [
+      PhoneNumberFormatting.e164, PhoneNumberFormatting.international, PhoneNumberFormatting.national,
+      PhoneNumberFormatting.rfc3966, PhoneNumberFormatting.valid, PhoneNumberFormatting.type, PhoneNumberFormatting.region,
+    ])
+    for parts in [1, 3, 7, 64, 1_000] {
+      let context = ProcessingContext()
+      let out = processor.process(Frame(table: table), context: context, parts: parts)
+      #expect(strings(out.table) == strings(reference.table))
+      #expect(
+        context.counters[PhoneNumberFormatting.unparsableCounter]
+          == referenceContext.counters[PhoneNumberFormatting.unparsableCounter])
+    }
+    for empty in [ContactTable(), ContactTable(contacts: [Contact(uid: "x", fields: [ContactField(kind: .email, value: "a@x")])])] {
+      let out = try processor.process(Frame(table: empty), context: ProcessingContext())
+      #expect(out.table.fields.annotations[column: PhoneNumberFormatting.e164]?.count == empty.fields.count)
+      #expect(out.table.pool.count == empty.pool.count)
+    }
+  }
+
   /// Every column of every phone field, per-contact regions, against the
   /// engine called directly.
   @Test func everyColumnAgreesWithTheEngineWithPerContactRegions() throws {
