@@ -288,14 +288,17 @@ enum PhonePass {
     let known: SharedBuffer<UInt64>
 
     init(fieldCount: Int, formatCount: Int) {
-      formats = (0..<formatCount).map { _ in SharedBuffer(repeating: .absent, count: fieldCount) }
-      type = SharedBuffer(repeating: .absent, count: fieldCount)
-      region = SharedBuffer(repeating: .absent, count: fieldCount)
+      // Every row is written by `fill` (the chunks cover all rows), so the
+      // string columns start uninitialized: no serial pass over them.
+      formats = (0..<formatCount).map { _ in SharedBuffer(uninitializedCount: fieldCount) }
+      type = SharedBuffer(uninitializedCount: fieldCount)
+      region = SharedBuffer(uninitializedCount: fieldCount)
       valid = SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6)
       known = SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6)
     }
 
-    /// Fills `range` (starting at a multiple of 64) and returns its count of unparsable phones.
+    /// Fills every row of `range` (starting at a multiple of 64) and returns
+    /// its count of unparsable phones.
     func fill(
       _ range: Range<Int>, partOfField: SharedBuffer<UInt8>, keyOfField: SharedBuffer<UInt32>, lookup: Lookup
     ) -> Int {
@@ -308,10 +311,12 @@ enum PhonePass {
             lookup.valid.withUnsafeBufferPointer { valid in
               for i in range {
                 let p = partOfField[i]
-                guard p != PhonePass.noPart else { continue }
-                let n = numberOfKey[keyBase[Int(p)] + Int(keyOfField[i])]
+                let n = p == PhonePass.noPart ? UInt32.max : numberOfKey[keyBase[Int(p)] + Int(keyOfField[i])]
                 guard n != UInt32.max else {
-                  unparsable += 1
+                  if p != PhonePass.noPart { unparsable += 1 }
+                  for f in 0..<formatCount { formats[f][i] = .absent }
+                  type[i] = .absent
+                  region[i] = .absent
                   continue
                 }
                 let base = Int(n) * stride

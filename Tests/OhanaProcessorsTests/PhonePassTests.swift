@@ -38,6 +38,12 @@ import _OhanaTestSupport
     strings[1] = "b"
     #expect(strings.array() == ["", "b", ""])
     #expect(SharedBuffer<UInt8>(repeating: 1, count: 0).array().isEmpty)
+    let ids = SharedBuffer<StringID>(uninitializedCount: 1_000)
+    DispatchQueue.concurrentPerform(iterations: 4) { w in
+      for i in (w * 250)..<((w + 1) * 250) { ids[i] = StringID(rawValue: UInt32(i)) }
+    }
+    #expect(ids.array().map(\.rawValue) == (0..<1_000).map { UInt32($0) })
+    #expect(SharedBuffer<UInt64>(uninitializedCount: 0).array().isEmpty)
   }
 
   /// The same columns whatever the number of parts, and no trouble with

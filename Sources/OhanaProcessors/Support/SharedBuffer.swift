@@ -15,6 +15,13 @@ final class SharedBuffer<Element: Sendable>: @unchecked Sendable {
     storage.initialize(repeating: value)
   }
 
+  /// `count` elements left for the workers to write: every index must be
+  /// written before it is read or ``array()`` is called. (Plain values only,
+  /// so that no uninitialized memory ever holds a reference.)
+  init(uninitializedCount count: Int) where Element: BitwiseCopyable {
+    storage = .allocate(capacity: Swift.max(0, count))
+  }
+
   deinit {
     storage.deinitialize()
     storage.deallocate()
