@@ -14,15 +14,18 @@ import Synchronization
 /// The parallel steps of ``PhoneNumberFormatting``:
 ///
 /// ```
-///  fields ──(value, region) hash──▶ KeyPart p    distinct keys, parsed once each
-///  keys   ──number hash──────────▶ NumberPart w  distinct numbers: classified, formatted,
-///                                                 interned into the part's own StringPool
-///  parts' pools ──internAll──────▶ table pool    (serial; no string hashed again)
-///  fields ──ranges───────────────▶ Output        ids, type, region, valid bits
+///  fields ──value id hash──▶ KeyPart p     distinct (value, region) keys, chained per
+///                                          value; each parsed once (a region-free
+///                                          parse serves every region of its value)
+///  keys   ──number hash────▶ NumberPart w  distinct numbers: classified, formatted
+///                                          (appendFormats), each string hashed
+///  parts' strings ─────────▶ table pool    intern(_:hash:), serial: the one step on one core
+///  fields ──ranges─────────▶ Output        ids, type, region, valid bits (every row written)
 /// ```
 ///
-/// Every step but the merge runs on all cores; the same number typed many
-/// ways (or read in many regions) is formatted and interned once.
+/// The same number typed many ways (or read in many regions) is formatted
+/// and interned once. Workers share the per-field arrays through
+/// ``SharedBuffer`` (disjoint indices), and nothing else.
 enum PhonePass {
   static let noPart: UInt8 = 0xFF
   static let unparsed = UInt64.max
