@@ -71,11 +71,11 @@ public struct PhoneNumberFormatting: PostProcessor {
     process(frame, context: context, parts: PhonePass.partitionCount())
   }
 
-  /// The pass with `parts` parts per step (1...64; tests vary it).
+  /// The pass with `parts` parts per step (rounded to a power of two in 1...64; tests vary it).
   func process(_ frame: Frame, context: ProcessingContext, parts requested: Int) -> Frame {
     var table = frame.table
     let fieldCount = table.fields.count
-    let parts = Swift.min(64, Swift.max(1, requested))
+    let parts = PhonePass.powerOfTwoParts(requested)
     let input = PhonePass.Input(
       pool: table.pool, kinds: table.fields.kind, values: table.fields.value, fieldOffsets: table.fieldOffsets,
       regionOfRow: contactRegions(table), defaultRegion: defaultRegion, parts: parts)

@@ -14,7 +14,7 @@ import Synchronization
 /// The parallel steps of ``PhoneNumberFormatting``:
 ///
 /// ```
-///  fields ──value id hash──▶ KeyPart p     distinct (value, region) keys, chained per
+///  fields ──value id bits──▶ KeyPart p     distinct (value, region) keys, chained per
 ///                                          value; each parsed once (a region-free
 ///                                          parse serves every region of its value)
 ///  keys   ──number hash────▶ NumberPart w  distinct numbers: classified, formatted
@@ -30,10 +30,19 @@ enum PhonePass {
   static let noPart: UInt8 = 0xFF
   static let unparsed = UInt64.max
 
-  /// Parts per step: one per core (more would split equal numbers apart).
+  /// Parts per step: the largest power of two up to the number of cores
+  /// (at most 64). More parts than cores would split equal numbers apart;
+  /// a power of two lets a value id's part and its index inside the part
+  /// be a mask and a shift, so the per-value tables of all parts together
+  /// take one entry per pool id whatever the number of parts.
   static func partitionCount() -> Int {
-    let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    return Swift.min(64, Swift.max(1, n))
+    powerOfTwoParts(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+  }
+
+  /// `requested` clamped to 1...64 and rounded down to a power of two.
+  static func powerOfTwoParts(_ requested: Int) -> Int {
+    let n = Swift.min(64, Swift.max(1, requested))
+    return 1 << (Int.bitWidth - 1 - n.leadingZeroBitCount)
   }
 
   /// Runs `body(0..<n)` on all cores and returns the results in order.
@@ -45,13 +54,6 @@ enum PhonePass {
       slots.withLock { $0[i] = r }
     }
     return slots.withLock { $0.compactMap { $0 } }
-  }
-
-  /// The key part of a value id (all regions of one value in one part, so
-  /// that a part chains them).
-  @inline(__always)
-  static func part(of value: StringID, _ parts: UInt64) -> Int {
-    reduce(UInt64(value.rawValue) &* 0x9E37_79B9_7F4A_7C15, parts)
   }
 
   /// The high 32 bits of `hash` mapped onto `0..<parts` with a multiply
@@ -97,7 +99,6 @@ enum PhonePass {
       part p: Int, input: Input, engine: PhoneNumberEngine, partOfField: SharedBuffer<UInt8>,
       keyOfField: SharedBuffer<UInt32>
     ) {
-      let parts = UInt64(input.parts)
       // Keys of one value id are chained from `head[value]` (most values
       // come with one or a few regions); a value with a long chain sends its
       // further regions to `overflow`, so a lookup never walks more than
@@ -106,9 +107,13 @@ enum PhonePass {
       // A value's keys as a chain of entries `region << 32 | key`
       // (`UInt64.max` ends it): `head[value]` is the first, `link[key]` the
       // one after `key`. One load answers the common case.
-      var head = [UInt64](repeating: .max, count: input.pool.count)
+      // Value ids of this part are those with `id & mask == p`; `id >> shift`
+      // indexes the per-value tables.
+      let mask = input.parts - 1, shift = input.parts.trailingZeroBitCount
+      let slots = (input.pool.count + mask) >> shift
+      var head = [UInt64](repeating: .max, count: slots)
       var link: [UInt64] = []
-      var chainLength = [UInt8](repeating: 0, count: input.pool.count)
+      var chainLength = [UInt8](repeating: 0, count: slots)
       var overflow = PairIndex()
       var overflowKey: [Int32] = []
       var keyValue: [UInt32] = []
@@ -121,8 +126,8 @@ enum PhonePass {
             let tag = UInt64(region.rawValue) << 32
             for i in Int(input.fieldOffsets[r])..<Int(input.fieldOffsets[r + 1]) where kinds[i] == .phone {
               let value = values[i]
-              guard value.isPresent, PhonePass.part(of: value, parts) == p else { continue }
-              let v = value.index
+              guard value.isPresent, value.index & mask == p else { continue }
+              let v = value.index >> shift
               var e = head[v]
               while e != .max && e & 0xFFFF_FFFF_0000_0000 != tag { e = link[Int(e & 0xFFFF_FFFF)] }
               let k: Int32
@@ -158,9 +163,9 @@ enum PhonePass {
       extensionIndex.reserveCapacity(n)
       // A value that parsed without its region (a plus and a known calling
       // code) parses the same in every region: its other keys copy the result.
-      var regionFreeKey = [Int32](repeating: -1, count: input.pool.count)
+      var regionFreeKey = [Int32](repeating: -1, count: slots)
       for k in 0..<n {
-        let v = Int(keyValue[k])
+        let v = Int(keyValue[k]) >> shift
         let same = Int(regionFreeKey[v])
         if same >= 0 {
           countryCode.append(countryCode[same])
