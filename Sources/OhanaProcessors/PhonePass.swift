@@ -105,13 +105,14 @@ enum PhonePass {
       // `maxChain` keys.
       let maxChain = 8
       // A value's keys as a chain of entries `region << 32 | key`
-      // (`UInt64.max` ends it): `head[value]` is the first, `link[key]` the
-      // one after `key`. One load answers the common case.
+      // (`UInt64.max` ends it): `head[2 * value]` and `head[2 * value + 1]`
+      // are the first two, side by side, and `link[key]` is the one after
+      // `key` from the second on. One cache line answers the common case.
       // Value ids of this part are those with `id & mask == p`; `id >> shift`
       // indexes the per-value tables.
       let mask = input.parts - 1, shift = input.parts.trailingZeroBitCount
       let slots = (input.pool.count + mask) >> shift
-      var head = [UInt64](repeating: .max, count: slots)
+      var head = [UInt64](repeating: .max, count: 2 * slots)
       var link: [UInt64] = []
       var chainLength = [UInt8](repeating: 0, count: slots)
       var overflow = PairIndex()
@@ -128,15 +129,28 @@ enum PhonePass {
               let value = values[i]
               guard value.isPresent, value.index & mask == p else { continue }
               let v = value.index >> shift
-              var e = head[v]
-              while e != .max && e & 0xFFFF_FFFF_0000_0000 != tag { e = link[Int(e & 0xFFFF_FFFF)] }
+              var e = head[2 &* v]
+              if e != .max && e & 0xFFFF_FFFF_0000_0000 != tag {
+                e = head[2 &* v &+ 1]
+                while e != .max && e & 0xFFFF_FFFF_0000_0000 != tag { e = link[Int(e & 0xFFFF_FFFF)] }
+              }
               let k: Int32
               if e != .max {
                 k = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
               } else if chainLength[v] < maxChain {
                 k = Int32(truncatingIfNeeded: keyValue.count)
-                link.append(head[v])
-                head[v] = tag | UInt64(UInt32(bitPattern: k))
+                let entry = tag | UInt64(UInt32(bitPattern: k))
+                link.append(.max)
+                if head[2 &* v] == .max {
+                  head[2 &* v] = entry
+                } else if head[2 &* v &+ 1] == .max {
+                  head[2 &* v &+ 1] = entry
+                } else {
+                  // Third and later: right after the second.
+                  let second = Int(head[2 &* v &+ 1] & 0xFFFF_FFFF)
+                  link[Int(k)] = link[second]
+                  link[second] = entry
+                }
                 chainLength[v] += 1
                 keyValue.append(value.rawValue)
                 keyRegion.append(region)
