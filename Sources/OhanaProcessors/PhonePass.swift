@@ -99,15 +99,14 @@ enum PhonePass {
       part p: Int, input: Input, engine: PhoneNumberEngine, partOfField: SharedBuffer<UInt8>,
       keyOfField: SharedBuffer<UInt32>
     ) {
-      // Keys of one value id are chained from `head[value]` (most values
-      // come with one or a few regions); a value with a long chain sends its
-      // further regions to `overflow`, so a lookup never walks more than
-      // `maxChain` keys.
-      let maxChain = 8
       // A value's keys as a chain of entries `region << 32 | key`
       // (`UInt64.max` ends it): `head[2 * value]` and `head[2 * value + 1]`
       // are the first two, side by side, and `link[key]` is the one after
-      // `key` from the second on. One cache line answers the common case.
+      // `key` from the second on. One cache line answers the common case
+      // (most values come with one or a few regions). A value with
+      // `maxChain` keys sends further regions to `overflow`, so a lookup
+      // never walks more than `maxChain` entries.
+      let maxChain = 8
       // Value ids of this part are those with `id & mask == p`; `id >> shift`
       // indexes the per-value tables.
       let mask = input.parts - 1, shift = input.parts.trailingZeroBitCount

@@ -38,6 +38,7 @@ struct PairIndex: Sendable {
   }
 
   /// The index of `(a, b)`, and whether it was new (then it is `count - 1`).
+  /// `h` must be `PairIndex.hash(a, b)` (growing re-places pairs with it).
   @inline(__always)
   mutating func index(_ a: UInt64, _ b: UInt64, hash h: UInt64) -> (index: Int32, inserted: Bool) {
     let found: (Int32, Int) = slots.withUnsafeBufferPointer { s in
