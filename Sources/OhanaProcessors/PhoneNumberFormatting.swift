@@ -20,8 +20,16 @@ import Synchronization
 ///
 /// An enricher: keeps rows, selection and order (drops nothing).
 ///
-/// - Complexity: one parse per distinct (value id, region) pair, spread over
-///   all cores; then O(fields).
+/// - Complexity: O(fields + distinct keys + distinct numbers), on all cores
+///   but one step (see `PhonePass`): one parse per distinct (value id,
+///   region) pair (a value that starts with a plus and a known calling code
+///   is parsed once for all its regions); one classification and one
+///   formatting per distinct parsed number, hashed on the worker; then the
+///   only serial step, interning those strings into the table's pool with
+///   their hashes, O(distinct output strings); then the columns, filled by
+///   field ranges. Memory while it runs, besides the new columns: about 5
+///   bytes per field, the columns once more (they are filled in shared
+///   buffers, then copied out), and the per-key and per-number tables.
 public struct PhoneNumberFormatting: PostProcessor {
   public static let e164 = "phone.e164"
   public static let international = "phone.international"
@@ -60,118 +68,91 @@ public struct PhoneNumberFormatting: PostProcessor {
   }
 
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
+    process(frame, context: context, parts: PhonePass.partitionCount())
+  }
+
+  /// The pass with `parts` parts per step (rounded to a power of two in 1...64; tests vary it).
+  func process(_ frame: Frame, context: ProcessingContext, parts requested: Int) -> Frame {
     var table = frame.table
     let fieldCount = table.fields.count
-    let regionsPerRow = contactRegions(table)
+    let parts = PhonePass.powerOfTwoParts(requested)
+    let input = PhonePass.Input(
+      pool: table.pool, kinds: table.fields.kind, values: table.fields.value, fieldOffsets: table.fieldOffsets,
+      regionOfRow: contactRegions(table), defaultRegion: defaultRegion, parts: parts)
+    let engine = PhoneNumberEngine()
 
-    // Distinct (value id, region slot) keys, and each phone field's key.
-    var keyOfField = [Int32](repeating: -1, count: fieldCount)
-    var keyValues: [UInt32] = []
-    var keyRegions: [RegionCode] = []
-    var bySlot0 = [Int32](repeating: -1, count: table.pool.count)
-    var byPair: [UInt64: Int32] = [:]
-    let owners = regionsPerRow == nil ? [] : table.fieldOwners()
-    for i in 0..<fieldCount where table.fields.kind[i] == .phone {
-      let value = table.fields.value[i]
-      guard value.isPresent else { continue }
-      let region = regionsPerRow.map { $0[Int(owners[i])] } ?? defaultRegion
-      if region == defaultRegion {
-        if bySlot0[value.index] < 0 {
-          bySlot0[value.index] = Int32(keyValues.count)
-          keyValues.append(value.rawValue)
-          keyRegions.append(region)
-        }
-        keyOfField[i] = bySlot0[value.index]
-      } else {
-        let pair = UInt64(value.rawValue) | UInt64(region.rawValue) << 32
-        if let k = byPair[pair] {
-          keyOfField[i] = k
-        } else {
-          let k = Int32(keyValues.count)
-          byPair[pair] = k
-          keyValues.append(value.rawValue)
-          keyRegions.append(region)
-          keyOfField[i] = k
-        }
-      }
+    // 1. Distinct (value, region) keys, split by the pair's hash; each part
+    //    parses its keys. Every phone field learns its part and key.
+    let partOfField = SharedBuffer<UInt8>(repeating: PhonePass.noPart, count: fieldCount)
+    let keyOfField = SharedBuffer<UInt32>(uninitializedCount: fieldCount)  // read only where partOfField is set
+    let keyParts = PhonePass.parallel(parts) { p in
+      PhonePass.KeyPart(part: p, input: input, engine: engine, partOfField: partOfField, keyOfField: keyOfField)
     }
 
-    // Raw bytes of the distinct values, copied out of the pool so that the
-    // parallel pass only sees Sendable arrays.
-    var rawBytes: [UInt8] = []
-    var rawEnds: [Int] = []
-    rawEnds.reserveCapacity(keyValues.count)
-    for v in keyValues {
-      table.pool.withBytes(of: StringID(rawValue: v)) { rawBytes.append(contentsOf: $0) }
-      rawEnds.append(rawBytes.count)
+    // 2. Distinct parsed numbers, split by the number's hash; each part
+    //    classifies and formats its numbers once, into a pool of its own.
+    let numberOfKey = keyParts.map { SharedBuffer<UInt64>(repeating: PhonePass.unparsed, count: $0.count) }
+    let numberParts = PhonePass.parallel(parts) { w in
+      PhonePass.NumberPart(
+        part: w, parts: parts, keyParts: keyParts, numberOfKey: numberOfKey, formats: formats, engine: engine)
     }
-    let results = PhoneResults.compute(
-      rawBytes: rawBytes, rawEnds: rawEnds, regions: keyRegions, formats: formats)
 
-    // Intern the results once per key, then spread them over the fields.
-    var formatIDs = [[StringID]](repeating: [], count: formats.count)
-    for f in 0..<formats.count { formatIDs[f].reserveCapacity(keyValues.count) }
-    var typeIDs: [UInt8: StringID] = [:]
+    // 3. The parts' strings join the table's pool (hashed already),
+    //    and every number's values are looked up once.
+    var lookup = PhonePass.Lookup()
+    lookup.stride = formats.count + 2
+    var ids: [StringID] = []
+    var typeIDs = [StringID](repeating: .absent, count: 32)
     var regionIDs: [UInt32: StringID] = [:]
-    var keyType = [StringID](repeating: .absent, count: keyValues.count)
-    var keyRegion = [StringID](repeating: .absent, count: keyValues.count)
-    for k in 0..<keyValues.count {
-      let r = results.entry(k)
-      guard r.parsed else {
-        for f in 0..<formats.count { formatIDs[f].append(.absent) }
-        continue
+    var numberBase: [Int] = []
+    for part in numberParts {
+      numberBase.append(lookup.valid.count)
+      part.intern(into: &table.pool, ids: &ids)
+      for t in 0..<32 where part.typesSeen & (1 << UInt32(t)) != 0 && typeIDs[t].isAbsent {
+        typeIDs[t] = table.pool.intern((PhoneNumberType(rawValue: UInt8(t)) ?? .unknown).description)
       }
-      for f in 0..<formats.count {
-        let range = results.textRange(k, f)
-        let id = results.text.withUnsafeBytes { table.pool.intern(UnsafeRawBufferPointer(rebasing: $0[range])) }
-        formatIDs[f].append(id)
+      let regionOfSlot = part.regionList.map { r in
+        if r == 0 { return StringID.absent }
+        if let id = regionIDs[r] { return id }
+        let id = table.pool.intern(RegionCode(rawValue: r).description)
+        regionIDs[r] = id
+        return id
       }
-      if let id = typeIDs[r.type] {
-        keyType[k] = id
-      } else {
-        let name = (PhoneNumberType(rawValue: r.type) ?? .unknown).description
-        let id = table.pool.intern(name)
-        typeIDs[r.type] = id
-        keyType[k] = id
+      for n in 0..<part.types.count {
+        for f in 0..<formats.count { lookup.values.append(ids[n * formats.count + f]) }
+        lookup.values.append(typeIDs[Int(part.types[n] & 31)])
+        lookup.values.append(regionOfSlot[Int(part.regionSlots[n])])
+        lookup.valid.append(part.types[n] != PhoneNumberType.unknown.rawValue)
       }
-      if r.region != 0 {
-        if let id = regionIDs[r.region] {
-          keyRegion[k] = id
-        } else {
-          let id = table.pool.intern(RegionCode(rawValue: r.region).description)
-          regionIDs[r.region] = id
-          keyRegion[k] = id
-        }
+    }
+    for (p, keys) in keyParts.enumerated() {
+      lookup.keyBase.append(lookup.numberOfKey.count)
+      let codes = numberOfKey[p]
+      for k in 0..<keys.count {
+        let code = codes[k]
+        lookup.numberOfKey.append(
+          code == PhonePass.unparsed
+            ? UInt32.max : UInt32(truncatingIfNeeded: numberBase[Int(code & 0xFF)] + Int(truncatingIfNeeded: code >> 8)))
       }
     }
 
-    var formatColumns = [[StringID]](repeating: [StringID](repeating: .absent, count: fieldCount), count: formats.count)
-    var typeColumn = [StringID](repeating: .absent, count: fieldCount)
-    var regionColumnValues = [StringID](repeating: .absent, count: fieldCount)
-    var validBits = [UInt64](repeating: 0, count: (fieldCount + 63) >> 6)
-    var knownBits = [UInt64](repeating: 0, count: (fieldCount + 63) >> 6)
-    var unparsable = 0
-    for i in 0..<fieldCount {
-      let k = Int(keyOfField[i])
-      guard k >= 0 else { continue }
-      let r = results.entry(k)
-      guard r.parsed else {
-        unparsable += 1
-        continue
-      }
-      for f in 0..<formats.count { formatColumns[f][i] = formatIDs[f][k] }
-      typeColumn[i] = keyType[k]
-      regionColumnValues[i] = keyRegion[k]
-      knownBits[i >> 6] |= 1 << UInt64(i & 63)
-      if r.valid { validBits[i >> 6] |= 1 << UInt64(i & 63) }
-    }
+    let filled = lookup
+    // 4. Every field takes its number's values, in parallel over field ranges.
+    let output = PhonePass.Output(fieldCount: fieldCount, formatCount: formats.count)
+    let unparsable = PhonePass.parallel(PhonePass.chunkCount(fieldCount)) { c in
+      output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: filled)
+    }.reduce(0, +)
+
+    // The columns leave their shared buffers as arrays, copied on all cores.
+    let stringBuffers = output.formats + [output.type, output.region]
+    let strings = PhonePass.parallel(stringBuffers.count) { stringBuffers[$0].array() }
     for (f, format) in formats.enumerated() {
-      table.setFieldColumn(Self.columnName(format), .string(formatColumns[f]))
+      table.setFieldColumn(Self.columnName(format), .string(strings[f]))
     }
-    let known = Bitmap(words: knownBits, count: fieldCount)
-    table.setFieldColumn(Self.valid, .bool(Bitmap(words: validBits, count: fieldCount), valid: known))
-    table.setFieldColumn(Self.type, .string(typeColumn))
-    table.setFieldColumn(Self.region, .string(regionColumnValues))
+    let known = Bitmap(words: output.known.array(), count: fieldCount)
+    table.setFieldColumn(Self.valid, .bool(Bitmap(words: output.valid.array(), count: fieldCount), valid: known))
+    table.setFieldColumn(Self.type, .string(strings[formats.count]))
+    table.setFieldColumn(Self.region, .string(strings[formats.count + 1]))
     if unparsable > 0 { context.count(Self.unparsableCounter, unparsable) }
     var out = frame
     out.table = table
@@ -181,95 +162,16 @@ public struct PhoneNumberFormatting: PostProcessor {
   /// Per-contact regions from `regionColumn`, or nil when every contact uses the default.
   private func contactRegions(_ table: ContactTable) -> [RegionCode]? {
     guard let name = regionColumn, case .string(let ids)? = table.annotations[column: name] else { return nil }
-    var cache: [UInt32: RegionCode] = [:]
+    // One region per distinct id (0 = not read yet; a region is never 0).
+    var cache = [UInt32](repeating: 0, count: table.pool.count)
     return ids.map { id in
-      if id.isAbsent { return defaultRegion }
-      if let r = cache[id.rawValue] { return r }
+      if id.isAbsent || id.index >= cache.count { return defaultRegion }
+      let known = cache[id.index]
+      if known != 0 { return RegionCode(rawValue: known) }
       let r = table.pool.withBytes(of: id) { RegionCode(utf8: $0) } ?? defaultRegion
-      cache[id.rawValue] = r
+      cache[id.index] = r.rawValue
       return r
     }
   }
 }
 
-/// The outcome of parsing each distinct key: flags, type and region per key,
-/// and the formatted strings in one byte buffer.
-struct PhoneResults: Sendable {
-  struct Entry {
-    var parsed: Bool
-    var valid: Bool
-    var type: UInt8
-    var region: UInt32
-  }
-
-  var flags: [UInt8] = []  // bit 0 parsed, bit 1 valid
-  var types: [UInt8] = []
-  var regions: [UInt32] = []
-  var text: [UInt8] = []
-  /// End of each (key, format) string in `text`: index `key * formatCount + format`.
-  var textEnds: [Int] = []
-  var formatCount = 0
-
-  func entry(_ k: Int) -> Entry {
-    Entry(parsed: flags[k] & 1 != 0, valid: flags[k] & 2 != 0, type: types[k], region: regions[k])
-  }
-
-  func textRange(_ k: Int, _ f: Int) -> Range<Int> {
-    let i = k * formatCount + f
-    let start = i == 0 ? 0 : textEnds[i - 1]
-    return start..<textEnds[i]
-  }
-
-  mutating func append(_ other: PhoneResults) {
-    let base = text.count
-    flags += other.flags
-    types += other.types
-    regions += other.regions
-    text += other.text
-    textEnds += other.textEnds.map { $0 + base }
-  }
-
-  /// Parses `rawBytes[rawEnds[k-1] ..< rawEnds[k]]` in `regions[k]` for every
-  /// key, in parallel chunks, and returns the results in key order.
-  static func compute(rawBytes: [UInt8], rawEnds: [Int], regions: [RegionCode], formats: [PhoneNumberFormat])
-    -> PhoneResults
-  {
-    let keys = rawEnds.count
-    let chunkSize = 4096
-    let chunks = (keys + chunkSize - 1) / chunkSize
-    let slots = Mutex<[PhoneResults?]>(Array(repeating: nil, count: chunks))
-    let engine = PhoneNumberEngine()
-    DispatchQueue.concurrentPerform(iterations: chunks) { c in
-      var part = PhoneResults()
-      part.formatCount = formats.count
-      let lo = c * chunkSize
-      let hi = Swift.min(keys, lo + chunkSize)
-      for k in lo..<hi {
-        let start = k == 0 ? 0 : rawEnds[k - 1]
-        let raw = rawBytes[start..<rawEnds[k]]
-        if let number = try? engine.parse(utf8: raw, defaultRegion: regions[k]) {
-          let (region, type) = engine.classify(number)
-          part.flags.append(type == .unknown ? 1 : 3)
-          part.types.append(type.rawValue)
-          part.regions.append(region?.rawValue ?? 0)
-          for f in formats {
-            engine.format(number, as: f, appendingTo: &part.text)
-            part.textEnds.append(part.text.count)
-          }
-        } else {
-          part.flags.append(0)
-          part.types.append(PhoneNumberType.unknown.rawValue)
-          part.regions.append(0)
-          for _ in formats { part.textEnds.append(part.text.count) }
-        }
-      }
-      slots.withLock { $0[c] = part }
-    }
-    var all = PhoneResults()
-    all.formatCount = formats.count
-    for part in slots.withLock({ $0 }) {
-      if let part { all.append(part) }
-    }
-    return all
-  }
-}

@@ -41,6 +41,73 @@ import Testing
     }
     #expect(rate >= 0.999, "\(mismatches.count) of \(rows) rows differ")
   }
+
+  /// `appendFormats` writes exactly what `format(_:as:)` does, for any
+  /// subset and order of formats, on every parsable fixture number.
+  @Test func appendFormatsMatchesFormatOnTheFixture() throws {
+    let bytes = try #require(readFile(Self.fixturePath), "cannot read \(Self.fixturePath)")
+    let engine = PhoneNumberEngine()
+    let orders: [[PhoneNumberFormat]] = [
+      PhoneNumberFormat.allCases, PhoneNumberFormat.allCases.reversed(), [.rfc3966, .national], [.international],
+      [.national, .national, .e164], [],
+    ]
+    var checked = 0
+    var mismatches = 0
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+      let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
+      guard fields.count == 3, let number = try? engine.parse(utf8: fields[0], defaultRegion: RegionCode(utf8: fields[1]) ?? .unknown)
+      else { continue }
+      for formats in orders {
+        var out: [UInt8] = [0x41]  // appends after what is there
+        var ends: [Int] = []
+        engine.appendFormats(number, formats, to: &out, ends: &ends)
+        var start = 1
+        var same = ends.count == formats.count
+        for (f, end) in zip(formats, ends) {
+          same = same && String(decoding: out[start..<end], as: UTF8.self) == engine.format(number, as: f)
+          start = end
+        }
+        if !same || start != out.count { mismatches += 1 }
+      }
+      checked += 1
+    }
+    #expect(checked >= 15_000)
+    #expect(mismatches == 0)
+  }
+
+  /// A parse that reports `regionFree` gives the same number in any region.
+  @Test func regionFreeParsesAgreeInEveryRegion() throws {
+    let bytes = try #require(readFile(Self.fixturePath), "cannot read \(Self.fixturePath)")
+    let engine = PhoneNumberEngine()
+    let others = ["US", "GB", "DE", "BR", "JP", "ZZ", "001", "XK", "IT"].map { RegionCode($0) ?? .unknown }
+    var free = 0
+    var mismatches = 0
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+      let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
+      guard fields.count == 3 else { continue }
+      var regionFree = false
+      let region = RegionCode(utf8: fields[1]) ?? .unknown
+      guard let number = try? engine.parse(utf8: fields[0], defaultRegion: region, regionFree: &regionFree),
+        regionFree
+      else { continue }
+      free += 1
+      for other in others {
+        var again = false
+        if (try? engine.parse(utf8: fields[0], defaultRegion: other, regionFree: &again)) != number || !again {
+          mismatches += 1
+        }
+      }
+    }
+    #expect(free >= 5_000)
+    #expect(mismatches == 0)
+    // Not region-free: national numbers, and numbers read through the region's IDD.
+    var flag = true
+    _ = try? engine.parse(utf8: Array("(650) 253-0000".utf8), defaultRegion: .us, regionFree: &flag)
+    #expect(!flag)
+    flag = true
+    _ = try? engine.parse(utf8: Array("011 44 20 7031 3000".utf8), defaultRegion: .us, regionFree: &flag)
+    #expect(!flag)
+  }
 }
 
 /// Reads a whole file with the C library (the module under test has no Foundation).

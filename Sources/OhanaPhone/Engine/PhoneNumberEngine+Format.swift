@@ -23,6 +23,38 @@ extension PhoneNumberEngine {
     w.flush(into: &out)
   }
 
+  /// Appends each of `formats` in turn to `out` (each the bytes of
+  /// `format(number, as:)`), appending the end of each to `ends`; the
+  /// number's digits and each format pattern are worked out once.
+  public func appendFormats(
+    _ number: PhoneNumber, _ formats: [PhoneNumberFormat], to out: inout [UInt8], ends: inout [Int]
+  ) {
+    var nsn = DigitString()
+    nsn.setNationalNumber(number)
+    let cc = number.countryCode
+    let entry = tables.mainEntry(forCountryCode: cc)
+    var national = -2, international = -2  // -2: not chosen yet
+    var w = ByteWriter()
+    for format in formats {
+      if format != .e164, let e = entry {
+        let intl = format != .national && tables.entryIntlFormatCount[e] > 0
+        let chosen: Int
+        if intl {
+          if international == -2 { international = chooseFormat(nsn, entry: e, intl: true) }
+          chosen = international
+        } else {
+          if national == -2 { national = chooseFormat(nsn, entry: e, intl: false) }
+          chosen = national
+        }
+        appendFormatted(number, nsn, entry: e, format: format, chosen: chosen, to: &w)
+      } else {
+        appendE164(cc, nsn, format == .e164, to: &w)
+      }
+      w.flush(into: &out)
+      ends.append(out.count)
+    }
+  }
+
   /// Appends E164, INTERNATIONAL, NATIONAL and RFC3966, separated by tabs,
   /// choosing each format pattern once.
   public func appendAllFormats(_ number: PhoneNumber, separator: UInt8 = 0x09, to out: inout [UInt8]) {

@@ -14,14 +14,30 @@ extension PhoneNumberEngine {
   public func parse(utf8 bytes: some Collection<UInt8>, defaultRegion: RegionCode) throws(PhoneNumberError)
     -> PhoneNumber
   {
+    var regionFree = false
+    return try parse(utf8: bytes, defaultRegion: defaultRegion, regionFree: &regionFree)
+  }
+
+  /// Parses like ``parse(utf8:defaultRegion:)`` and sets `regionFree` when
+  /// the number parsed without consulting the default region (it starts
+  /// with a plus and a known calling code), so parsing the same bytes in
+  /// any other region gives the same number. False does not mean the
+  /// region mattered.
+  package func parse(utf8 bytes: some Collection<UInt8>, defaultRegion: RegionCode, regionFree: inout Bool)
+    throws(PhoneNumberError) -> PhoneNumber
+  {
+    regionFree = false
     var input = ScalarBuffer()
     guard input.decode(utf8: bytes, limit: Self.maxInputLength) else {
       throw PhoneNumberError(.tooLong, "The string supplied was too long to parse.")
     }
-    return try parse(scalars: input, defaultRegion: defaultRegion)
+    return try parse(scalars: input, defaultRegion: defaultRegion, regionFree: &regionFree)
   }
 
-  func parse(scalars input: consuming ScalarBuffer, defaultRegion: RegionCode) throws(PhoneNumberError) -> PhoneNumber {
+  func parse(scalars input: consuming ScalarBuffer, defaultRegion: RegionCode, regionFree: inout Bool)
+    throws(PhoneNumberError) -> PhoneNumber
+  {
+    var usedDefaultRegion = true
     var number = try buildNationalNumberForParsing(input)
     guard PhoneScanners.isViable(number, 0..<number.count) else {
       throw PhoneNumberError(.notANumber, "The string supplied did not seem to be a phone number.")
@@ -43,6 +59,9 @@ extension PhoneNumberEngine {
     var nsn = DigitString()
     do {
       (countryCode, nsn) = try extractCountryCode(number, from: 0, entry: defaultEntry)
+      // After a plus, extractCountryCode reads the calling code from the
+      // digits alone; everything below depends on that code's region only.
+      if startsWithPlus && countryCode != 0 { usedDefaultRegion = false }
     } catch {
       guard error.code == .invalidCountryCode, startsWithPlus else { throw error }
       var plusEnd = 0
@@ -79,6 +98,7 @@ extension PhoneNumberEngine {
     if nsn.count > Self.maxNSN {
       throw PhoneNumberError(.tooLong, "The string supplied is too long to be a phone number.")
     }
+    regionFree = !usedDefaultRegion
     return PhoneNumber(
       countryCode: countryCode, nationalNumber: nsn.value, nationalNumberLength: nsn.count,
       numberExtension: numberExtension)
