@@ -32,15 +32,17 @@ public struct Deduplicator: Sendable {
   /// then ``merge(_:_:)``, computing the keys once.
   public func deduplicate(_ table: ContactTable) -> (result: DedupeResult, merged: ContactTable) {
     let clock = ContinuousClock()
-    let start = clock.now
+    let start = clock.now, startCPU = ProcessCPU.seconds()
     let keys = ContactKeys(table: table, configuration: configuration)
-    let keysDone = clock.now
+    let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
     var result = findDuplicates(keys: keys)
-    let found = clock.now
+    let found = clock.now, foundCPU = ProcessCPU.seconds()
     let merged = merge(table, result, keys: keys)
-    let end = clock.now
+    let end = clock.now, endCPU = ProcessCPU.seconds()
     result.statistics.timings["keys"] = Self.seconds(keysDone - start)
     result.statistics.timings["merge"] = Self.seconds(end - found)
+    result.statistics.cpuTimings["keys"] = keysCPU - startCPU
+    result.statistics.cpuTimings["merge"] = endCPU - foundCPU
     return (result, merged)
   }
 
@@ -77,12 +79,14 @@ public struct Deduplicator: Sendable {
 
   func findDuplicates(keys: ContactKeys) -> DedupeResult {
     let clock = ContinuousClock()
-    var t = clock.now
+    var t = clock.now, tCPU = ProcessCPU.seconds()
     var stats = DedupeResult.Statistics()
     func lap(_ name: String) {
-      let now = clock.now
+      let now = clock.now, nowCPU = ProcessCPU.seconds()
       stats.timings[name] = Self.seconds(now - t)
+      stats.cpuTimings[name] = nowCPU - tCPU
       t = now
+      tCPU = nowCPU
     }
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
     lap("blocking")

@@ -8,6 +8,15 @@ import Dispatch
   import Darwin
 #endif
 
+/// Seconds of CPU used so far by every thread of the process.
+enum ProcessCPU {
+  static func seconds() -> Double {
+    var t = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 else { return 0 }
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+  }
+}
+
 /// Splits `0..<count` into contiguous chunks and runs `body` on them on all
 /// cores (or `threads`). Each chunk's result is returned in chunk order, so
 /// callers merge without locks.
