@@ -16,8 +16,10 @@ import OhanaPhone
 ///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
 ///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
 /// ```
-/// Names are folded once per distinct string id; phones and e-mails once
-/// per field, in parallel chunks of contacts.
+/// Names are folded once per distinct string id; every other key (phones,
+/// e-mails, birthdays, addresses, sketches) in one pass over ranges of
+/// contacts run in parallel (``RowKeys``), whose results are then laid end
+/// to end.
 struct ContactKeys: Sendable {
   var folds = StringPool()
   var given: [StringID] = []
@@ -58,21 +60,6 @@ struct ContactKeys: Sendable {
     let defaultRegion = RegionCode(configuration.defaultRegion) ?? .us
     foldNames(table)
 
-    // Birthdays, once per distinct id.
-    var bdayCache = [UInt32](repeating: UInt32.max, count: table.pool.count)
-    birthday = [UInt32](repeating: 0, count: n)
-    let bdays = table[.birthday]
-    for r in 0..<n {
-      let id = bdays[r]
-      if id.isAbsent { continue }
-      var v = bdayCache[id.index]
-      if v == UInt32.max {
-        v = table.pool.withBytes(of: id) { KeyFunctions.birthdayKey($0) }
-        bdayCache[id.index] = v
-      }
-      birthday[r] = v
-    }
-
     // Address countries → region, once per distinct id.
     var countryRegion = [UInt32](repeating: 0, count: table.pool.count)  // 0 unknown, else RegionCode raw
     let countries = table.addresses[.country]
@@ -87,113 +74,66 @@ struct ContactKeys: Sendable {
       if let code = Countries.regions[folded], let rc = RegionCode(code) { countryRegion[id.index] = rc.rawValue }
     }
 
-    // Phones and e-mails: one key per field, in parallel chunks of contacts.
+    // Every per-contact key in one pass over row ranges, in parallel; the
+    // ranges' results are then laid end to end.
     let countryRegions = countryRegion
-    let fieldChunks = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows -> [UInt64] in
-      let lo = Int(table.fieldOffsets[rows.lowerBound])
-      let hi = Int(table.fieldOffsets[rows.upperBound])
-      var keys = [UInt64](repeating: 0, count: hi - lo)
-      let kinds = table.fields.kind, values = table.fields.value
-      let countryCol = table.addresses[.country]
-      for r in rows {
-        let fr = table.fieldRange(of: r)
-        // The region for national numbers: the address country, else a
-        // country-code e-mail domain, else the configured default.
-        var region = defaultRegion
-        var found = false
-        for a in table.addressRange(of: r) {
-          let raw = countryRegions[countryCol[a].index]
-          if raw != 0 { region = RegionCode(rawValue: raw); found = true; break }
-        }
-        if !found {
-          for f in fr where kinds[f] == .email {
-            if let rc = table.pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
-              region = rc
-              break
-            }
-          }
-        }
-        for f in fr {
-          switch kinds[f] {
-          case .phone:
-            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
-          case .email:
-            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.emailKey($0) }
-          default: break
-          }
-        }
-      }
-      return keys
+    let parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
+      RowKeys(table, rows: rows, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
-    fieldKeys.reserveCapacity(table.fields.count)
-    for c in fieldChunks { fieldKeys.append(contentsOf: c) }
-
-    // Per-contact sorted, unique lists.
-    phones.reserveCapacity(table.fields.count)
-    emails.reserveCapacity(table.fields.count / 2)
+    var fieldCount = 0, phoneCount = 0, emailCount = 0, addressCount = 0, addressRowCount = 0
+    for p in parts {
+      fieldCount += p.fieldKeys.count
+      phoneCount += p.phones.count
+      emailCount += p.emails.count
+      addressCount += p.addresses.count
+      addressRowCount += p.addressKeys.count
+    }
+    fieldKeys.reserveCapacity(fieldCount)
+    phones.reserveCapacity(phoneCount)
+    emails.reserveCapacity(emailCount)
+    addresses.reserveCapacity(addressCount)
+    postcodes.reserveCapacity(addressCount)
+    addressKeys.reserveCapacity(addressRowCount)
+    birthday.reserveCapacity(n)
+    sketches.reserveCapacity(n)
     phoneOffsets.reserveCapacity(n + 1)
     emailOffsets.reserveCapacity(n + 1)
-    let kinds = table.fields.kind
-    for r in 0..<n {
-      let ps = phones.count, es = emails.count
-      for f in table.fieldRange(of: r) {
-        let k = fieldKeys[f]
-        if k == 0 { continue }
-        if kinds[f] == .phone { phones.append(k) } else if kinds[f] == .email { emails.append(k) }
-      }
-      Self.sortUnique(&phones, from: ps)
-      Self.sortUnique(&emails, from: es)
-      phoneOffsets.append(UInt32(truncatingIfNeeded: phones.count))
-      emailOffsets.append(UInt32(truncatingIfNeeded: emails.count))
-    }
-
-    // Sketches.
-    sketches.reserveCapacity(n)
-    for r in 0..<n {
-      var sk = ContactSketch()
-      let pr = phones(of: r), er = emails(of: r)
-      sk.phoneCount = UInt8(min(pr.count, 255))
-      sk.emailCount = UInt8(min(er.count, 255))
-      var i = 0
-      for k in pr.prefix(3) { sk.setPhone(i, UInt32(truncatingIfNeeded: phones[k])); i += 1 }
-      i = 0
-      for k in er.prefix(3) { sk.setEmail(i, UInt32(truncatingIfNeeded: emails[k] >> 32)); i += 1 }
-      sketches.append(sk)
-    }
-
-    // Addresses.
-    let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
-    let cols = table.addresses.columns
-    addressKeys = [UInt64](repeating: 0, count: table.addresses.count)
     addressOffsets.reserveCapacity(n + 1)
-    for r in 0..<n {
-      for a in table.addressRange(of: r) {
-        let pk = pcs[a].isAbsent ? 0 : table.pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
-        let sk = streets[a].isAbsent ? 0 : table.pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
-        if pk != 0 && sk != 0 {
-          let key = Hash64.combine(pk, sk)
-          addresses.append(key)
-          postcodes.append(pk)
-          addressKeys[a] = key
-        } else {
-          if pk != 0 {
-            addresses.append(0)
-            postcodes.append(pk)
-          }
-          // Without postcode and street, an address is its columns.
-          var h: UInt64 = 0xADD
-          for c in 1...7 where c < cols.count { h = Hash64.combine(h, UInt64(cols[c][a].rawValue)) }
-          addressKeys[a] = h
-        }
-      }
-      addressOffsets.append(UInt32(truncatingIfNeeded: addresses.count))
+    for p in parts {
+      let pBase = UInt32(truncatingIfNeeded: phones.count)
+      let eBase = UInt32(truncatingIfNeeded: emails.count)
+      let aBase = UInt32(truncatingIfNeeded: addresses.count)
+      fieldKeys.append(contentsOf: p.fieldKeys)
+      phones.append(contentsOf: p.phones)
+      emails.append(contentsOf: p.emails)
+      addresses.append(contentsOf: p.addresses)
+      postcodes.append(contentsOf: p.postcodes)
+      addressKeys.append(contentsOf: p.addressKeys)
+      birthday.append(contentsOf: p.birthday)
+      sketches.append(contentsOf: p.sketches)
+      for e in p.phoneEnds { phoneOffsets.append(pBase &+ e) }
+      for e in p.emailEnds { emailOffsets.append(eBase &+ e) }
+      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
     }
   }
 
   static func sortUnique(_ a: inout [UInt64], from start: Int) {
     let n = a.count - start
     if n < 2 { return }
-    a[start...].sort()
+    if n <= 8 {
+      // Insertion sort: contacts hold a few values.
+      for i in (start + 1)..<a.count {
+        let v = a[i]
+        var j = i
+        while j > start && a[j - 1] > v {
+          a[j] = a[j - 1]
+          j -= 1
+        }
+        a[j] = v
+      }
+    } else {
+      a[start...].sort()
+    }
     var w = start + 1
     for i in (start + 1)..<a.count where a[i] != a[w - 1] {
       a[w] = a[i]
@@ -315,6 +255,115 @@ struct ContactKeys: Sendable {
   private func tokenCount(_ id: StringID) -> Int {
     if id.isAbsent { return 0 }
     return folds.withBytes(of: id) { b in 1 + b.reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } }
+  }
+}
+
+/// The keys of a range of contacts (see ``ContactKeys``), computed by one
+/// worker: ends are relative to the range's own lists.
+struct RowKeys: Sendable {
+  var fieldKeys: [UInt64] = []
+  var phones: [UInt64] = []
+  var phoneEnds: [UInt32] = []
+  var emails: [UInt64] = []
+  var emailEnds: [UInt32] = []
+  var birthday: [UInt32] = []
+  var sketches: [ContactSketch] = []
+  var addresses: [UInt64] = []
+  var postcodes: [UInt64] = []
+  var addressEnds: [UInt32] = []
+  var addressKeys: [UInt64] = []
+
+  init(_ table: ContactTable, rows: Range<Int>, countryRegions: [UInt32], defaultRegion: RegionCode) {
+    let pool = table.pool
+    let fieldBase = Int(table.fieldOffsets[rows.lowerBound])
+    let fieldEnd = Int(table.fieldOffsets[rows.upperBound])
+    let addressBase = Int(table.addressOffsets[rows.lowerBound])
+    let addressEnd = Int(table.addressOffsets[rows.upperBound])
+    fieldKeys = [UInt64](repeating: 0, count: fieldEnd - fieldBase)
+    addressKeys = [UInt64](repeating: 0, count: addressEnd - addressBase)
+    phones.reserveCapacity(fieldEnd - fieldBase)
+    emails.reserveCapacity((fieldEnd - fieldBase) / 2)
+    addresses.reserveCapacity(addressEnd - addressBase)
+    postcodes.reserveCapacity(addressEnd - addressBase)
+    phoneEnds.reserveCapacity(rows.count)
+    emailEnds.reserveCapacity(rows.count)
+    addressEnds.reserveCapacity(rows.count)
+    birthday.reserveCapacity(rows.count)
+    sketches.reserveCapacity(rows.count)
+    let kinds = table.fields.kind, values = table.fields.value
+    let countryCol = table.addresses[.country]
+    let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
+    let cols = table.addresses.columns
+    let bdays = table[.birthday]
+    for r in rows {
+      let fr = table.fieldRange(of: r)
+      // The region for national numbers: the address country, else a
+      // country-code e-mail domain, else the configured default.
+      var region = defaultRegion
+      var found = false
+      for a in table.addressRange(of: r) {
+        let raw = countryRegions[countryCol[a].index]
+        if raw != 0 { region = RegionCode(rawValue: raw); found = true; break }
+      }
+      if !found {
+        for f in fr where kinds[f] == .email {
+          if let rc = pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
+            region = rc
+            break
+          }
+        }
+      }
+      let ps = phones.count, es = emails.count
+      for f in fr {
+        switch kinds[f] {
+        case .phone:
+          let k = pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
+          fieldKeys[f - fieldBase] = k
+          if k != 0 { phones.append(k) }
+        case .email:
+          let k = pool.withBytes(of: values[f]) { KeyFunctions.emailKey($0) }
+          fieldKeys[f - fieldBase] = k
+          if k != 0 { emails.append(k) }
+        default: break
+        }
+      }
+      ContactKeys.sortUnique(&phones, from: ps)
+      ContactKeys.sortUnique(&emails, from: es)
+      phoneEnds.append(UInt32(truncatingIfNeeded: phones.count))
+      emailEnds.append(UInt32(truncatingIfNeeded: emails.count))
+
+      var sk = ContactSketch()
+      let pc = phones.count - ps, ec = emails.count - es
+      sk.phoneCount = UInt8(min(pc, 255))
+      sk.emailCount = UInt8(min(ec, 255))
+      for i in 0..<min(pc, 3) { sk.setPhone(i, UInt32(truncatingIfNeeded: phones[ps + i])) }
+      for i in 0..<min(ec, 3) { sk.setEmail(i, UInt32(truncatingIfNeeded: emails[es + i] >> 32)) }
+      sketches.append(sk)
+
+      let b = bdays[r]
+      birthday.append(b.isAbsent ? 0 : pool.withBytes(of: b) { KeyFunctions.birthdayKey($0) })
+
+      for a in table.addressRange(of: r) {
+        let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
+        let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
+        if pk != 0 && sk != 0 {
+          let key = Hash64.combine(pk, sk)
+          addresses.append(key)
+          postcodes.append(pk)
+          addressKeys[a - addressBase] = key
+        } else {
+          if pk != 0 {
+            addresses.append(0)
+            postcodes.append(pk)
+          }
+          // Without postcode and street, an address is its columns.
+          var h: UInt64 = 0xADD
+          for c in 1...7 where c < cols.count { h = Hash64.combine(h, UInt64(cols[c][a].rawValue)) }
+          addressKeys[a - addressBase] = h
+        }
+      }
+      addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
+    }
   }
 }
 
