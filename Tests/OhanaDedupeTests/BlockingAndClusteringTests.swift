@@ -104,7 +104,7 @@ import Testing
 
 @Suite struct SketchTests {
   @Test func manyPhonesFallBackToTheExactLists() {
-    // The shared number is the fifth of five: past the sketch's three slots.
+    // The shared number is the fifth of five: past the sketch's four slots.
     let shared = "+1 312 644 3332"
     let many = (0..<4).map { ContactField(kind: .phone, value: "+1 212 555 01\($0)\($0)") } + [ContactField(kind: .phone, value: shared)]
     let contacts = [
@@ -113,6 +113,21 @@ import Testing
     ]
     let r = Deduplicator().findDuplicates(in: ContactTable(contacts: contacts))
     #expect(r.clusterOf == [0, 0])
+  }
+
+  @Test func emailsPastTheSketchAndWithinIt() {
+    let shared = "ann.lee@example.org"
+    let many = (0..<4).map { ContactField(kind: .email, value: "ann\($0)@example.org") } + [ContactField(kind: .email, value: shared)]
+    let contacts = [
+      Contact(uid: "a", givenName: "Ann", familyName: "Lee", fields: many),
+      Contact(uid: "b", givenName: "Ann", familyName: "Lee", fields: [ContactField(kind: .email, value: "ANN.LEE@example.org")]),
+      Contact(uid: "c", givenName: "Ann", familyName: "Lee", fields: Array(many.prefix(2)) + [ContactField(kind: .email, value: "x@y.org")]),
+    ]
+    let keys = ContactKeys(table: ContactTable(contacts: contacts), configuration: DedupeConfiguration())
+    let scorer = PairScorer(keys: keys)
+    #expect(scorer.vector(0, 1)[.email] == 1)
+    #expect(scorer.vector(0, 2)[.email] == 1)
+    #expect(scorer.vector(1, 2)[.email] == 2)
   }
 
   @Test func sketchLevels() {

@@ -67,7 +67,7 @@ enum Blocking {
         for i in start..<end {
           let row = entries[i] & rowMask
           let nk = keys.nameKey[Int(row)]
-          if nk != 0 { scratch.append((Hash64.combine(nk, UInt64(keys.sketches[Int(row)].p0)), row)) }
+          if nk != 0 { scratch.append((Hash64.combine(nk, UInt64(keys.records[Int(row)].sketch.p0)), row)) }
         }
         scratch.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var i = 0

@@ -15,6 +15,7 @@ import OhanaPhone
 ///  postcodes    CSR [UInt64]     postcode hashes per contact (same offsets as addresses)
 ///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
 ///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
+///  records      [ScoreRecord]    per contact: sketch, name ids, birthday, address prints (64 bytes)
 /// ```
 /// Names are folded once per distinct string id; every other key (phones,
 /// e-mails, birthdays, addresses, sketches) in one pass over ranges of
@@ -41,10 +42,10 @@ struct ContactKeys: Sendable {
   var addressKeys: [UInt64] = []
   /// Per fold id: hash sum of its tokens (order-free).
   var tokenSums: [UInt64] = []
-  /// Per contact: its first three phone keys and e-mail fingerprints in one
-  /// 32-byte record, so the scorer's first look at a pair reads one cache
-  /// line per side (see ``ContactSketch``).
-  var sketches: [ContactSketch] = []
+  /// Per contact: everything the scorer reads first, in one 64-byte
+  /// record (see ``ScoreRecord``), so that a pair costs about one cache
+  /// miss per side.
+  var records: [ScoreRecord] = []
 
   var count: Int { given.count }
 
@@ -77,8 +78,9 @@ struct ContactKeys: Sendable {
     // Every per-contact key in one pass over row ranges, in parallel; the
     // ranges' results are then laid end to end.
     let countryRegions = countryRegion
+    let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
     let parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
-      RowKeys(table, rows: rows, countryRegions: countryRegions, defaultRegion: defaultRegion)
+      RowKeys(table, rows: rows, names: names, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
     var fieldCount = 0, phoneCount = 0, emailCount = 0, addressCount = 0, addressRowCount = 0
     for p in parts {
@@ -95,7 +97,7 @@ struct ContactKeys: Sendable {
     postcodes.reserveCapacity(addressCount)
     addressKeys.reserveCapacity(addressRowCount)
     birthday.reserveCapacity(n)
-    sketches.reserveCapacity(n)
+    records.reserveCapacity(n)
     phoneOffsets.reserveCapacity(n + 1)
     emailOffsets.reserveCapacity(n + 1)
     addressOffsets.reserveCapacity(n + 1)
@@ -110,10 +112,34 @@ struct ContactKeys: Sendable {
       postcodes.append(contentsOf: p.postcodes)
       addressKeys.append(contentsOf: p.addressKeys)
       birthday.append(contentsOf: p.birthday)
-      sketches.append(contentsOf: p.sketches)
+      records.append(contentsOf: p.records)
       for e in p.phoneEnds { phoneOffsets.append(pBase &+ e) }
       for e in p.emailEnds { emailOffsets.append(eBase &+ e) }
       for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+    }
+    assignEmailIDs()
+  }
+
+  /// Gives the first three e-mails of every contact an exact 32-bit id
+  /// (a slot of an open-addressing table over the e-mail keys) in its
+  /// sketch, so that the scorer compares up to three e-mails a side
+  /// without the lists.
+  private mutating func assignEmailIDs() {
+    var capacity = 16
+    while capacity < emails.count * 2 { capacity <<= 1 }
+    let mask = capacity - 1
+    var table = [UInt64](repeating: 0, count: capacity)
+    table.withUnsafeMutableBufferPointer { slots in
+      for r in 0..<records.count {
+        let er = emails(of: r)
+        for (i, e) in er.prefix(3).enumerated() {
+          let key = emails[e]  // never 0
+          var slot = Int(truncatingIfNeeded: Hash64.mix(key)) & mask
+          while slots[slot] != 0 && slots[slot] != key { slot = (slot + 1) & mask }
+          slots[slot] = key
+          records[r].sketch.setEmail(i, UInt32(truncatingIfNeeded: slot + 1))
+        }
+      }
     }
   }
 
@@ -267,13 +293,17 @@ struct RowKeys: Sendable {
   var emails: [UInt64] = []
   var emailEnds: [UInt32] = []
   var birthday: [UInt32] = []
-  var sketches: [ContactSketch] = []
+  var records: [ScoreRecord] = []
   var addresses: [UInt64] = []
   var postcodes: [UInt64] = []
   var addressEnds: [UInt32] = []
   var addressKeys: [UInt64] = []
 
-  init(_ table: ContactTable, rows: Range<Int>, countryRegions: [UInt32], defaultRegion: RegionCode) {
+  init(
+    _ table: ContactTable, rows: Range<Int>,
+    names: (given: [StringID], givenCanonical: [StringID], family: [StringID], nonLatin: [Bool]),
+    countryRegions: [UInt32], defaultRegion: RegionCode
+  ) {
     let pool = table.pool
     let fieldBase = Int(table.fieldOffsets[rows.lowerBound])
     let fieldEnd = Int(table.fieldOffsets[rows.upperBound])
@@ -289,7 +319,7 @@ struct RowKeys: Sendable {
     emailEnds.reserveCapacity(rows.count)
     addressEnds.reserveCapacity(rows.count)
     birthday.reserveCapacity(rows.count)
-    sketches.reserveCapacity(rows.count)
+    records.reserveCapacity(rows.count)
     let kinds = table.fields.kind, values = table.fields.value
     let countryCol = table.addresses[.country]
     let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
@@ -332,16 +362,21 @@ struct RowKeys: Sendable {
       phoneEnds.append(UInt32(truncatingIfNeeded: phones.count))
       emailEnds.append(UInt32(truncatingIfNeeded: emails.count))
 
-      var sk = ContactSketch()
+      var record = ScoreRecord()
       let pc = phones.count - ps, ec = emails.count - es
-      sk.phoneCount = UInt8(min(pc, 255))
-      sk.emailCount = UInt8(min(ec, 255))
-      for i in 0..<min(pc, 3) { sk.setPhone(i, UInt32(truncatingIfNeeded: phones[ps + i])) }
-      for i in 0..<min(ec, 3) { sk.setEmail(i, UInt32(truncatingIfNeeded: emails[es + i] >> 32)) }
-      sketches.append(sk)
+      record.sketch.phoneCount = UInt8(min(pc, 255))
+      record.sketch.emailCount = UInt8(min(ec, 255))
+      for i in 0..<min(pc, ContactSketch.phoneSlots) { record.sketch.setPhone(i, UInt32(truncatingIfNeeded: phones[ps + i])) }
+            record.given = names.given[r]
+      record.givenCanonical = names.givenCanonical[r]
+      record.family = names.family[r]
+      record.nonLatinName = names.nonLatin[r]
 
       let b = bdays[r]
-      birthday.append(b.isAbsent ? 0 : pool.withBytes(of: b) { KeyFunctions.birthdayKey($0) })
+      let bday = b.isAbsent ? 0 : pool.withBytes(of: b) { KeyFunctions.birthdayKey($0) }
+      birthday.append(bday)
+      record.birthday = bday
+      let as0 = addresses.count
 
       for a in table.addressRange(of: r) {
         let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
@@ -363,17 +398,43 @@ struct RowKeys: Sendable {
         }
       }
       addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
+      record.addressCount = UInt8(min(addresses.count - as0, 255))
+      if addresses.count > as0 {
+        record.addressPrint = UInt32(truncatingIfNeeded: addresses[as0] >> 32)
+        record.postcodePrint = UInt32(truncatingIfNeeded: postcodes[as0] >> 32)
+      }
+      records.append(record)
     }
   }
 }
 
-/// The phone and e-mail evidence of one contact, packed: up to three phone
+/// What the scorer reads first of one contact, in one record: the phone and
+/// e-mail sketch, the folded name ids, the birthday, and prints (high 32
+/// bits) of the first postcode+street key and postcode. Prints only prove
+/// a difference: equal prints, or more than one address, send the scorer
+/// to the exact lists.
+struct ScoreRecord: Sendable {
+  var sketch = ContactSketch()
+  var given: StringID = .absent
+  var givenCanonical: StringID = .absent
+  var family: StringID = .absent
+  var birthday: UInt32 = 0
+  var addressPrint: UInt32 = 0
+  var postcodePrint: UInt32 = 0
+  /// Addresses with a postcode (the scorer's list), at most 255.
+  var addressCount: UInt8 = 0
+  var nonLatinName = false
+}
+
+/// The phone and e-mail evidence of one contact, packed: up to four phone
 /// keys (a phone key is below 10^9, so it fits 32 bits exactly) and up to
-/// three e-mail fingerprints (the high 32 bits of the e-mail hash). The
-/// scorer decides "nothing shared" from two sketches; a shared fingerprint,
-/// or more than three values, sends it to the exact lists.
+/// three e-mail ids (exact, see `assignEmailIDs`). Two contacts within those
+/// counts are compared exactly from their sketches; more values send the
+/// scorer to the exact lists.
 struct ContactSketch: Sendable {
-  var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0
+  /// Phones a sketch holds.
+  static let phoneSlots = 4
+  var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0, p3: UInt32 = 0
   var e0: UInt32 = 0, e1: UInt32 = 0, e2: UInt32 = 0
   var phoneCount: UInt8 = 0
   var emailCount: UInt8 = 0
@@ -382,7 +443,8 @@ struct ContactSketch: Sendable {
     switch i {
     case 0: p0 = v
     case 1: p1 = v
-    default: p2 = v
+    case 2: p2 = v
+    default: p3 = v
     }
   }
 
@@ -394,15 +456,19 @@ struct ContactSketch: Sendable {
     }
   }
 
-  /// 0 when a side has none, 2 when surely none is shared, 1 when one may
-  /// be (exactly shared, a fingerprint collision, or more than three).
+  /// 0 when a side has none, 2 when none is shared, 1 when one is or may
+  /// be (more than four: the lists decide).
   @inline(__always)
   static func phoneLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
     if a.phoneCount == 0 || b.phoneCount == 0 { return 0 }
-    if a.phoneCount > 3 || b.phoneCount > 3 { return 1 }
-    return share(a.p0, a.p1, a.p2, Int(a.phoneCount), b.p0, b.p1, b.p2, Int(b.phoneCount)) ? 1 : 2
+    if a.phoneCount > 4 || b.phoneCount > 4 { return 1 }
+    let na = Int(a.phoneCount), nb = Int(b.phoneCount)
+    func has(_ x: UInt32) -> Bool { x == b.p0 || (nb > 1 && x == b.p1) || (nb > 2 && x == b.p2) || (nb > 3 && x == b.p3) }
+    return has(a.p0) || (na > 1 && has(a.p1)) || (na > 2 && has(a.p2)) || (na > 3 && has(a.p3)) ? 1 : 2
   }
 
+  /// 0 when a side has none, 2 when none is shared, 1 when one is or may
+  /// be (more than three: the lists decide).
   @inline(__always)
   static func emailLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
     if a.emailCount == 0 || b.emailCount == 0 { return 0 }

@@ -97,14 +97,8 @@ public struct Deduplicator: Sendable {
     // pairs that cannot reach the threshold stop after phones and e-mails
     // (their vector keeps only those two levels: it is never accepted).
     let bound = configuration.estimateWeights ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
-    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range -> [UInt32] in
-      var out = [UInt32](repeating: 0, count: range.count)
-      for i in range {
-        let p = pairs[i]
-        let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
-        out[i - range.lowerBound] = scorer.vector(a, b, bound: bound)?.rawValue ?? Self.unreachable
-      }
-      return out
+    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range in
+      scorer.vectors(pairs, range, bound: bound)
     }
     var vectors: [UInt32] = []
     vectors.reserveCapacity(pairs.count)
