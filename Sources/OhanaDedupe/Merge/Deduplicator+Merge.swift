@@ -22,8 +22,10 @@ extension Deduplicator {
   /// - ``sourceUIDsColumn`` lists every member's uid, ``reasonColumn`` the
   ///   evidence (shared keys, agreeing comparisons, the weakest link's weight).
   ///
-  /// The string pool is shared with the input; derived columns of the input
-  /// are not carried over.
+  /// The string pool and the blob store (photos) are shared with the input;
+  /// derived columns of the input are not carried over. The clusters are
+  /// planned in parallel (``MergePlan``) and the table is then gathered
+  /// column by column.
   ///
   /// - Complexity: O(rows + fields + addresses + pairs).
   public func merge(_ table: ContactTable, _ result: DedupeResult) -> ContactTable {
@@ -33,128 +35,96 @@ extension Deduplicator {
 
   func merge(_ table: ContactTable, _ result: DedupeResult, keys: ContactKeys) -> ContactTable {
     let n = table.rowCount
+    let clusterOf = result.clusterOf
     // Members of each cluster, CSR by cluster representative.
     var counts = [Int32](repeating: 0, count: n + 1)
-    for c in result.clusterOf { counts[Int(c) + 1] += 1 }
+    for c in clusterOf { counts[Int(c) + 1] += 1 }
     for i in 0..<n { counts[i + 1] += counts[i] }
     var members = [Int32](repeating: 0, count: n)
     var fill = counts
     for r in 0..<n {
-      let c = Int(result.clusterOf[r])
+      let c = Int(clusterOf[r])
       members[Int(fill[c])] = Int32(r)
       fill[c] += 1
     }
+    var representatives: [Int32] = []
+    representatives.reserveCapacity(n)
+    for c in 0..<n where Int(clusterOf[c]) == c { representatives.append(Int32(c)) }
+
+    // What each merged contact takes from which member, planned in
+    // parallel over ranges of clusters; then laid end to end.
+    let memberList = members, memberStarts = counts, reps = representatives
+    let parts = Parallel.map(count: reps.count, threads: configuration.threads, minimumChunk: 8192) { range in
+      MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
+    }
+    var merged = ContactTable(pool: table.pool)
+    merged.blobs = table.blobs
+    for a in 0..<merged.attributes.count {
+      var column: [StringID] = []
+      column.reserveCapacity(reps.count)
+      for p in parts { column.append(contentsOf: p.attributes[a]) }
+      merged.attributes[a] = column
+    }
+    var photo: [BlobID] = [], sourceLine: [UInt32] = []
+    var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
+    var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
+    photo.reserveCapacity(reps.count)
+    sourceLine.reserveCapacity(reps.count)
+    fieldOffsets.reserveCapacity(reps.count + 1)
+    addressOffsets.reserveCapacity(reps.count + 1)
+    extraOffsets.reserveCapacity(reps.count + 1)
+    fieldRows.reserveCapacity(table.fields.count)
+    addressRows.reserveCapacity(table.addresses.count)
+    extraRows.reserveCapacity(table.extras.count)
+    for p in parts {
+      photo.append(contentsOf: p.photo)
+      sourceLine.append(contentsOf: p.sourceLine)
+      let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
+      let aBase = UInt32(truncatingIfNeeded: addressRows.count)
+      let xBase = UInt32(truncatingIfNeeded: extraRows.count)
+      fieldRows.append(contentsOf: p.fieldRows)
+      addressRows.append(contentsOf: p.addressRows)
+      extraRows.append(contentsOf: p.extraRows)
+      for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
+      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+      for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
+    }
+    merged.photo = photo
+    merged.sourceLine = sourceLine
+    merged.fieldOffsets = fieldOffsets
+    merged.fields = table.fields.gathering(fieldRows)
+    merged.fields.annotations = Annotations()
+    merged.addressOffsets = addressOffsets
+    merged.addresses = table.addresses.gathering(addressRows)
+    merged.addresses.annotations = Annotations()
+    merged.extraOffsets = extraOffsets
+    merged.extras = table.extras.gathering(extraRows)
+
     // Evidence per cluster.
     var reasonKeys = [UInt8](repeating: 0, count: n)
     var agree = [UInt8](repeating: 0, count: n)
     var minWeight = [Float](repeating: .infinity, count: n)
     for p in result.pairs {
-      let c = Int(result.clusterOf[p.first])
+      let c = Int(clusterOf[p.first])
       reasonKeys[c] |= p.sharedKeys.rawValue
       var a: UInt8 = 0
       for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
       agree[c] |= a
       minWeight[c] = min(minWeight[c], Float(p.weight))
     }
-
-    var b = ContactTableBuilder(pool: table.pool)
-    b.reserve(contacts: result.mergedCount, fields: table.fields.count, addresses: table.addresses.count)
-    var sourceUIDs: [StringID] = []
-    var reasons: [StringID] = []
-    var mergedCounts: [Int64] = []
-    var seen = SeenKeys()
-    var uidBytes: [UInt8] = []
-    let attrs = ContactAttribute.allCases
-    let nameAttrs: [ContactAttribute] = [.fullName, .givenName, .familyName, .middleName, .prefix, .suffix]
-    let columns = table.attributes
-    var isNameAttr = [Bool](repeating: false, count: attrs.count)
-    for a in nameAttrs { isNameAttr[a.rawValue] = true }
+    // Provenance and reasons: a contact alone keeps its own uid (already
+    // in the pool); a cluster gets its members' uids and the evidence.
     let uidColumn = table[.uid]
-    let fieldKinds = table.fields.kind, fieldLabels = table.fields.label, fieldValues = table.fields.value
-    let fieldGroups = table.fields.group, fieldParameters = table.fields.parameters
-    let addressColumns = table.addresses.columns
-    var order: [Int32] = []
-    var addressValues = [StringID](repeating: .absent, count: addressColumns.count)
-    for c in 0..<n where Int(result.clusterOf[c]) == c {
+    var sourceUIDs = [StringID](repeating: .absent, count: reps.count)
+    var reasons = [StringID](repeating: .absent, count: reps.count)
+    var mergedCounts = [Int64](repeating: 1, count: reps.count)
+    var uidBytes: [UInt8] = []
+    for (k, c32) in reps.enumerated() {
+      let c = Int(c32)
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
-      // The most complete member, and the most complete name.
-      var best = c, nameBest = c
-      if group.count > 1 {
-        var bestScore = -1, nameScore = (-1, -1)
-        for m32 in group {
-          let m = Int(m32)
-          var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
-          var parts = 0
-          for a in 0..<columns.count where columns[a][m].isPresent {
-            s += 1
-            if isNameAttr[a] { parts += 1 }
-          }
-          if s > bestScore { best = m; bestScore = s }
-          let ns = (parts, table.pool.length(of: columns[ContactAttribute.fullName.rawValue][m]))
-          if ns > nameScore { nameBest = m; nameScore = ns }
-        }
-      }
-      b.beginContact(sourceLine: Int(table.sourceLine[best]))
-      for a in 0..<columns.count {
-        let isName = isNameAttr[a]
-        var v = columns[a][isName ? nameBest : best]
-        if v.isAbsent && !isName && group.count > 1 {
-          for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
-        }
-        if v.isPresent, let attribute = ContactAttribute(rawValue: a) { b.set(attribute, v) }
-      }
-      // Photo: the most complete member's, else the first.
-      var photoOwner = -1
-      if !table.photo[best].isNone { photoOwner = best } else {
-        for m in group where !table.photo[Int(m)].isNone { photoOwner = Int(m); break }
-      }
-      if photoOwner >= 0 {
-        let id = table.photo[photoOwner]
-        table.blobs.withData(id) { b.setPhoto($0, mediaType: table.blobs.mediaType(id)) }
-      }
-      // Fields, the most complete member first, then the others in row order.
-      order.removeAll(keepingCapacity: true)
-      order.append(Int32(best))
-      for m in group where Int(m) != best { order.append(m) }
-      seen.removeAll()
-      for m in order {
-        for f in table.fieldRange(of: Int(m)) {
-          let kind = fieldKinds[f]
-          let k = keys.fieldKeys[f]
-          let key = k != 0
-            ? Hash64.combine(k, UInt64(kind.rawValue))
-            : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
-          if !seen.insert(key) { continue }
-          b.appendField(
-            kind: kind, label: fieldLabels[f], value: fieldValues[f],
-            group: fieldGroups[f], parameters: fieldParameters[f])
-        }
-      }
-      seen.removeAll()
-      for m in order {
-        for a in table.addressRange(of: Int(m)) {
-          let key = keys.addressKeys[a]
-          if !seen.insert(key) { continue }
-          for i in 0..<addressColumns.count { addressValues[i] = addressColumns[i][a] }
-          b.appendAddress(addressValues)
-        }
-      }
-      seen.removeAll()
-      for m in order {
-        for x in table.extraRange(of: Int(m)) {
-          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
-          if !seen.insert(key) { continue }
-          b.appendExtra(
-            name: table.extras.name[x], group: table.extras.group[x],
-            parameters: table.extras.parameters[x], value: table.extras.value[x])
-        }
-      }
-      b.endContact()
-      mergedCounts.append(Int64(group.count))
+      mergedCounts[k] = Int64(group.count)
       if group.count == 1 {
-        // Provenance of a contact alone: its own uid, already in the pool.
-        sourceUIDs.append(uidColumn[c])
-        reasons.append(.absent)
+        sourceUIDs[k] = uidColumn[c]
         continue
       }
       uidBytes.removeAll(keepingCapacity: true)
@@ -164,10 +134,11 @@ extension Deduplicator {
         if !uidBytes.isEmpty { uidBytes.append(0x2C) }
         table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
       }
-      sourceUIDs.append(uidBytes.withUnsafeBytes { b.pool.intern($0) })
-      reasons.append(b.pool.intern(Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1)))
+      sourceUIDs[k] = uidBytes.withUnsafeBytes { merged.pool.intern($0) }
+      reasons[k] = merged.pool.intern(
+        Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1))
     }
-    var merged = b.build()
+    merged.checkInvariants()
     merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))
     merged.setColumn(Self.reasonColumn, .string(reasons))
     merged.setColumn(
@@ -220,6 +191,127 @@ struct SeenKeys {
     if usesSet {
       large.removeAll()
       usesSet = false
+    }
+  }
+}
+
+/// The merge of a range of clusters (see ``Deduplicator/merge(_:_:)``):
+/// per merged contact its attributes, photo and source line, and the rows
+/// of the input's child tables it keeps (ends relative to this range).
+struct MergePlan: Sendable {
+  var attributes: [[StringID]]
+  var photo: [BlobID] = []
+  var sourceLine: [UInt32] = []
+  var fieldRows: [UInt32] = []
+  var fieldEnds: [UInt32] = []
+  var addressRows: [UInt32] = []
+  var addressEnds: [UInt32] = []
+  var extraRows: [UInt32] = []
+  var extraEnds: [UInt32] = []
+
+  init(
+    _ table: ContactTable, keys: ContactKeys, representatives: ArraySlice<Int32>, members: [Int32],
+    memberStarts: [Int32]
+  ) {
+    let count = representatives.count
+    let columns = table.attributes
+    attributes = columns.map { _ in
+      var c: [StringID] = []
+      c.reserveCapacity(count)
+      return c
+    }
+    photo.reserveCapacity(count)
+    sourceLine.reserveCapacity(count)
+    fieldEnds.reserveCapacity(count)
+    addressEnds.reserveCapacity(count)
+    extraEnds.reserveCapacity(count)
+    var isNameAttr = [Bool](repeating: false, count: columns.count)
+    for a in [ContactAttribute.fullName, .givenName, .familyName, .middleName, .prefix, .suffix] where a.rawValue < columns.count {
+      isNameAttr[a.rawValue] = true
+    }
+    let fullName = ContactAttribute.fullName.rawValue
+    let fieldKinds = table.fields.kind, fieldValues = table.fields.value
+    var seen = SeenKeys()
+    var order: [Int32] = []
+    for c32 in representatives {
+      let c = Int(c32)
+      let group = members[Int(memberStarts[c])..<Int(memberStarts[c + 1])]
+      if group.count <= 1 {
+        // A contact alone: itself, whole.
+        for a in 0..<columns.count { attributes[a].append(columns[a][c]) }
+        photo.append(table.photo[c])
+        sourceLine.append(table.sourceLine[c])
+        fieldRows.append(contentsOf: UInt32(table.fieldOffsets[c])..<UInt32(table.fieldOffsets[c + 1]))
+        addressRows.append(contentsOf: UInt32(table.addressOffsets[c])..<UInt32(table.addressOffsets[c + 1]))
+        extraRows.append(contentsOf: UInt32(table.extraOffsets[c])..<UInt32(table.extraOffsets[c + 1]))
+        fieldEnds.append(UInt32(truncatingIfNeeded: fieldRows.count))
+        addressEnds.append(UInt32(truncatingIfNeeded: addressRows.count))
+        extraEnds.append(UInt32(truncatingIfNeeded: extraRows.count))
+        continue
+      }
+      // The most complete member, and the most complete name.
+      var best = c, nameBest = c
+      var bestScore = -1, nameScore = (-1, -1)
+      for m32 in group {
+        let m = Int(m32)
+        var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
+        var parts = 0
+        for a in 0..<columns.count where columns[a][m].isPresent {
+          s += 1
+          if isNameAttr[a] { parts += 1 }
+        }
+        if s > bestScore { best = m; bestScore = s }
+        let ns = (parts, table.pool.length(of: columns[fullName][m]))
+        if ns > nameScore { nameBest = m; nameScore = ns }
+      }
+      for a in 0..<columns.count {
+        let isName = isNameAttr[a]
+        var v = columns[a][isName ? nameBest : best]
+        if v.isAbsent && !isName {
+          for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
+        }
+        attributes[a].append(v)
+      }
+      // Photo: the most complete member's, else the first.
+      var p = table.photo[best]
+      if p.isNone {
+        for m in group where !table.photo[Int(m)].isNone { p = table.photo[Int(m)]; break }
+      }
+      photo.append(p)
+      sourceLine.append(table.sourceLine[best])
+      // Fields, the most complete member first, then the others in row
+      // order; a normalized value (phone key, e-mail) or raw value already
+      // taken is dropped.
+      order.removeAll(keepingCapacity: true)
+      order.append(Int32(best))
+      for m in group where Int(m) != best { order.append(m) }
+      seen.removeAll()
+      for m in order {
+        for f in table.fieldRange(of: Int(m)) {
+          let kind = fieldKinds[f]
+          let k = keys.fieldKeys[f]
+          let key = k != 0
+            ? Hash64.combine(k, UInt64(kind.rawValue))
+            : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
+          if seen.insert(key) { fieldRows.append(UInt32(truncatingIfNeeded: f)) }
+        }
+      }
+      seen.removeAll()
+      for m in order {
+        for a in table.addressRange(of: Int(m)) where seen.insert(keys.addressKeys[a]) {
+          addressRows.append(UInt32(truncatingIfNeeded: a))
+        }
+      }
+      seen.removeAll()
+      for m in order {
+        for x in table.extraRange(of: Int(m)) {
+          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
+          if seen.insert(key) { extraRows.append(UInt32(truncatingIfNeeded: x)) }
+        }
+      }
+      fieldEnds.append(UInt32(truncatingIfNeeded: fieldRows.count))
+      addressEnds.append(UInt32(truncatingIfNeeded: addressRows.count))
+      extraEnds.append(UInt32(truncatingIfNeeded: extraRows.count))
     }
   }
 }
