@@ -30,10 +30,10 @@ extension Deduplicator {
   /// - Complexity: O(rows + fields + addresses + pairs).
   public func merge(_ table: ContactTable, _ result: DedupeResult) -> ContactTable {
     let keys = ContactKeys(table: table, configuration: configuration)
-    return merge(table, result, keys: keys)
+    return merge(table, result, keys: MergeKeys(keys))
   }
 
-  func merge(_ table: ContactTable, _ result: DedupeResult, keys: ContactKeys) -> ContactTable {
+  func merge(_ table: ContactTable, _ result: DedupeResult, keys: MergeKeys) -> ContactTable {
     let n = table.rowCount
     let clusterOf = result.clusterOf
     // Members of each cluster, CSR by cluster representative.
@@ -195,6 +195,19 @@ struct SeenKeys {
   }
 }
 
+/// The keys the merge reads (the rest of ``ContactKeys`` can be freed first).
+struct MergeKeys: Sendable {
+  /// Per field row: its phone or e-mail key (0 = none).
+  var fieldKeys: [UInt64]
+  /// Per address row: postcode+street (or all columns) hash.
+  var addressKeys: [UInt64]
+
+  init(_ keys: ContactKeys) {
+    fieldKeys = keys.fieldKeys
+    addressKeys = keys.addressKeys
+  }
+}
+
 /// The merge of a range of clusters (see ``Deduplicator/merge(_:_:)``):
 /// per merged contact its attributes, photo and source line, and the rows
 /// of the input's child tables it keeps (ends relative to this range).
@@ -210,7 +223,7 @@ struct MergePlan: Sendable {
   var extraEnds: [UInt32] = []
 
   init(
-    _ table: ContactTable, keys: ContactKeys, representatives: ArraySlice<Int32>, members: [Int32],
+    _ table: ContactTable, keys: MergeKeys, representatives: ArraySlice<Int32>, members: [Int32],
     memberStarts: [Int32]
   ) {
     let count = representatives.count

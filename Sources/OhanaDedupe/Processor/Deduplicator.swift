@@ -33,11 +33,14 @@ public struct Deduplicator: Sendable {
   public func deduplicate(_ table: ContactTable) -> (result: DedupeResult, merged: ContactTable) {
     let clock = ContinuousClock()
     let start = clock.now, startCPU = ProcessCPU.seconds()
-    let keys = ContactKeys(table: table, configuration: configuration)
+    var keys = ContactKeys(table: table, configuration: configuration)
     let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
     var result = findDuplicates(keys: keys)
     let found = clock.now, foundCPU = ProcessCPU.seconds()
-    let merged = merge(table, result, keys: keys)
+    // The merge reads two of the keys: free the others first (peak memory).
+    let mergeKeys = MergeKeys(keys)
+    keys = ContactKeys()
+    let merged = merge(table, result, keys: mergeKeys)
     let end = clock.now, endCPU = ProcessCPU.seconds()
     result.statistics.timings["keys"] = Self.seconds(keysDone - start)
     result.statistics.timings["merge"] = Self.seconds(end - found)
