@@ -56,6 +56,20 @@ import Testing
     #expect(c.extras.contains { $0.name == "X-FOO" && $0.value == "bar" })
   }
 
+  @Test func aContactAloneHasItsNormalizedDuplicatesCollapsedToo() {
+    let alone = Contact(
+      uid: "r", givenName: "Reem", familyName: "Q",
+      fields: [
+        ContactField(kind: .email, value: "reem.q@gmail.com"), ContactField(kind: .email, value: "reemq@gmail.com"),
+        ContactField(kind: .phone, value: "(312) 644-3332"), ContactField(kind: .phone, value: "+1 312 644 3332"),
+      ])
+    let table = ContactTable(contacts: [alone])
+    let dedupe = Deduplicator()
+    let (r, merged) = dedupe.deduplicate(table)
+    #expect(r.clusterOf == [0])
+    #expect(merged.contact(at: 0).fields.map(\.value) == ["reem.q@gmail.com", "(312) 644-3332"])
+  }
+
   @Test func mostCompleteNameAndAttributes() {
     let (_, _, merged) = run()
     let c = merged.contact(at: 0)

@@ -249,49 +249,44 @@ struct MergePlan: Sendable {
     for c32 in representatives {
       let c = Int(c32)
       let group = members[Int(memberStarts[c])..<Int(memberStarts[c + 1])]
+      var best = c
       if group.count <= 1 {
-        // A contact alone: itself, whole.
+        // A contact alone: its own attributes (its child rows below).
         for a in 0..<columns.count { attributes[a].append(columns[a][c]) }
         photo.append(table.photo[c])
         sourceLine.append(table.sourceLine[c])
-        fieldRows.append(contentsOf: UInt32(table.fieldOffsets[c])..<UInt32(table.fieldOffsets[c + 1]))
-        addressRows.append(contentsOf: UInt32(table.addressOffsets[c])..<UInt32(table.addressOffsets[c + 1]))
-        extraRows.append(contentsOf: UInt32(table.extraOffsets[c])..<UInt32(table.extraOffsets[c + 1]))
-        fieldEnds.append(UInt32(truncatingIfNeeded: fieldRows.count))
-        addressEnds.append(UInt32(truncatingIfNeeded: addressRows.count))
-        extraEnds.append(UInt32(truncatingIfNeeded: extraRows.count))
-        continue
-      }
-      // The most complete member, and the most complete name.
-      var best = c, nameBest = c
-      var bestScore = -1, nameScore = (-1, -1)
-      for m32 in group {
-        let m = Int(m32)
-        var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
-        var parts = 0
-        for a in 0..<columns.count where columns[a][m].isPresent {
-          s += 1
-          if isNameAttr[a] { parts += 1 }
+      } else {
+        // The most complete member, and the most complete name.
+        var nameBest = c
+        var bestScore = -1, nameScore = (-1, -1)
+        for m32 in group {
+          let m = Int(m32)
+          var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
+          var parts = 0
+          for a in 0..<columns.count where columns[a][m].isPresent {
+            s += 1
+            if isNameAttr[a] { parts += 1 }
+          }
+          if s > bestScore { best = m; bestScore = s }
+          let ns = (parts, table.pool.length(of: columns[fullName][m]))
+          if ns > nameScore { nameBest = m; nameScore = ns }
         }
-        if s > bestScore { best = m; bestScore = s }
-        let ns = (parts, table.pool.length(of: columns[fullName][m]))
-        if ns > nameScore { nameBest = m; nameScore = ns }
-      }
-      for a in 0..<columns.count {
-        let isName = isNameAttr[a]
-        var v = columns[a][isName ? nameBest : best]
-        if v.isAbsent && !isName {
-          for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
+        for a in 0..<columns.count {
+          let isName = isNameAttr[a]
+          var v = columns[a][isName ? nameBest : best]
+          if v.isAbsent && !isName {
+            for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
+          }
+          attributes[a].append(v)
         }
-        attributes[a].append(v)
+        // Photo: the most complete member's, else the first.
+        var p = table.photo[best]
+        if p.isNone {
+          for m in group where !table.photo[Int(m)].isNone { p = table.photo[Int(m)]; break }
+        }
+        photo.append(p)
+        sourceLine.append(table.sourceLine[best])
       }
-      // Photo: the most complete member's, else the first.
-      var p = table.photo[best]
-      if p.isNone {
-        for m in group where !table.photo[Int(m)].isNone { p = table.photo[Int(m)]; break }
-      }
-      photo.append(p)
-      sourceLine.append(table.sourceLine[best])
       // Fields, the most complete member first, then the others in row
       // order; a normalized value (phone key, e-mail) or raw value already
       // taken is dropped.
