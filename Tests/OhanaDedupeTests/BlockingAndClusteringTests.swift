@@ -61,6 +61,21 @@ import Testing
     b.sort()
     #expect(a == b)
   }
+
+  @Test func radixSortOnTwoWorkersSortsWhateverTheSplit() {
+    var rng = SystemRandomNumberGenerator()
+    let base = (0..<200_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) } + (0..<1000).map { UInt64($0) }
+    let sorted = base.sorted()
+    for split: UInt64 in [0, 1, 1 << 63, UInt64.max, sorted[77_777]] {
+      var a = base
+      RadixSort.sort(&a, split: split, threads: 2)
+      #expect(a == sorted)
+    }
+    var pairs = (0..<100_000).map { _ in UInt64.random(in: 0..<5000, using: &rng) << 32 | UInt64.random(in: 0..<5000, using: &rng) }
+    let expected = pairs.sorted()
+    RadixSort.sort(&pairs, split: 2500 << 32, threads: 2)
+    #expect(pairs == expected)
+  }
 }
 
 @Suite struct ClusteringTests {

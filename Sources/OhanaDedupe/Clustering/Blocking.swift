@@ -45,7 +45,7 @@ enum Blocking {
       }
     }
     statistics.blockingKeys = entries.count
-    RadixSort.sort(&entries)
+    RadixSort.sort(&entries, split: 1 << 63, threads: configuration.threads)
     var pairs: [UInt64] = []
     pairs.reserveCapacity(entries.count * 2)
     let cap = max(2, configuration.maxBlockSize)
@@ -91,7 +91,8 @@ enum Blocking {
       }
       start = end
     }
-    RadixSort.sort(&pairs)
+    // Pairs are `low row << 32 | high row`: split at the middle row.
+    RadixSort.sort(&pairs, split: UInt64(n / 2) << 32, threads: configuration.threads)
     // Unique in place.
     if pairs.count > 1 {
       var w = 1
