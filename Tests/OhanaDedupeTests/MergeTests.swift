@@ -70,6 +70,15 @@ import Testing
     #expect(merged.contact(at: 0).fields.map(\.value) == ["reem.q@gmail.com", "(312) 644-3332"])
   }
 
+  @Test func reasonWeightsAsFormatWeightWritesThem() {
+    for w: Float in [0, 7.42, -3.1, 0.005, -0.004, 12.999, 123.456, -0.0, .infinity] {
+      var bytes: [UInt8] = []
+      Deduplicator.appendWeight(w, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == (w.isFinite ? Deduplicator.formatWeight(Double(w)) : "?"))
+    }
+    #expect(Deduplicator.reasonText(keys: 3, agree: 5, weight: 7.42, links: 1) == "keys=phone+email; agree=given,phone; weight=7.42")
+  }
+
   @Test func mostCompleteNameAndAttributes() {
     let (_, _, merged) = run()
     let c = merged.contact(at: 0)

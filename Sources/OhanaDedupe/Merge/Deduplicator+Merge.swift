@@ -118,7 +118,9 @@ extension Deduplicator {
     var sourceUIDs = [StringID](repeating: .absent, count: reps.count)
     var reasons = [StringID](repeating: .absent, count: reps.count)
     var mergedCounts = [Int64](repeating: 1, count: reps.count)
-    var uidBytes: [UInt8] = []
+    var uidBytes: [UInt8] = [], reasonBytes: [UInt8] = []
+    // The text before the weight, once per (keys, agree).
+    var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
     for (k, c32) in reps.enumerated() {
       let c = Int(c32)
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
@@ -135,8 +137,14 @@ extension Deduplicator {
         table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
       }
       sourceUIDs[k] = uidBytes.withUnsafeBytes { merged.pool.intern($0) }
-      reasons[k] = merged.pool.intern(
-        Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1))
+      let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
+      if reasonPrefixes[prefix].isEmpty {
+        reasonPrefixes[prefix] = Array(Self.reasonPrefix(keys: reasonKeys[c], agree: agree[c]).utf8)
+      }
+      reasonBytes.removeAll(keepingCapacity: true)
+      reasonBytes.append(contentsOf: reasonPrefixes[prefix])
+      Self.appendWeight(minWeight[c], to: &reasonBytes)
+      reasons[k] = reasonBytes.withUnsafeBytes { merged.pool.intern($0) }
     }
     merged.checkInvariants()
     merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))
@@ -149,11 +157,39 @@ extension Deduplicator {
   /// `keys=phone+email; agree=given,family,phone; weight=7.42` (weight of
   /// the weakest accepted link in the cluster).
   static func reasonText(keys: UInt8, agree: UInt8, weight: Float, links: Int) -> String {
+    var bytes = Array(reasonPrefix(keys: keys, agree: agree).utf8)
+    appendWeight(weight, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The reason up to its weight: `keys=phone+email; agree=given,family,phone; weight=`.
+  static func reasonPrefix(keys: UInt8, agree: UInt8) -> String {
     let k = BlockingKey.Set(rawValue: keys).description
     let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)
       .joined(separator: ",")
-    let w = weight.isFinite ? formatWeight(Double(weight)) : "?"
-    return "keys=\(k.isEmpty ? "none" : k); agree=\(a.isEmpty ? "none" : a); weight=\(w)"
+    return "keys=\(k.isEmpty ? "none" : k); agree=\(a.isEmpty ? "none" : a); weight="
+  }
+
+  /// Appends ``formatWeight(_:)``'s text of `weight` (`?` when not finite).
+  static func appendWeight(_ weight: Float, to out: inout [UInt8]) {
+    guard weight.isFinite else {
+      out.append(0x3F)
+      return
+    }
+    let scaled = (Double(weight) * 100).rounded()
+    if scaled < 0 { out.append(0x2D) }
+    let v = Int(abs(scaled))
+    var whole = v / 100
+    var digits: [UInt8] = []
+    repeat {
+      digits.append(0x30 + UInt8(whole % 10))
+      whole /= 10
+    } while whole > 0
+    out.append(contentsOf: digits.reversed())
+    out.append(0x2E)
+    let frac = v % 100
+    out.append(0x30 + UInt8(frac / 10))
+    out.append(0x30 + UInt8(frac % 10))
   }
 
   /// A weight with two decimals (`7.42`, `-3.10`), for reasons and explanations.
