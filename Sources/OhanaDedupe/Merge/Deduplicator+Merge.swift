@@ -52,12 +52,18 @@ extension Deduplicator {
     for c in 0..<n where Int(clusterOf[c]) == c { representatives.append(Int32(c)) }
 
     // What each merged contact takes from which member, planned in
-    // parallel over ranges of clusters; then laid end to end.
+    // parallel over ranges of clusters (then laid end to end), while the
+    // provenance strings go into a copy of the pool.
     let memberList = members, memberStarts = counts, reps = representatives
-    let parts = Parallel.map(count: reps.count, threads: configuration.threads, minimumChunk: 8192) { range in
-      MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
+    let threads = configuration.threads
+    let (parts, provenance) = Parallel.both(threads: threads) {
+      Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
+        MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
+      }
+    } _: {
+      Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
     }
-    var merged = ContactTable(pool: table.pool)
+    var merged = ContactTable(pool: provenance.pool)
     merged.blobs = table.blobs
     for a in 0..<merged.attributes.count {
       var column: [StringID] = []
@@ -100,57 +106,12 @@ extension Deduplicator {
     merged.extraOffsets = extraOffsets
     merged.extras = table.extras.gathering(extraRows)
 
-    // Evidence per cluster.
-    var reasonKeys = [UInt8](repeating: 0, count: n)
-    var agree = [UInt8](repeating: 0, count: n)
-    var minWeight = [Float](repeating: .infinity, count: n)
-    for p in result.pairs {
-      let c = Int(clusterOf[p.first])
-      reasonKeys[c] |= p.sharedKeys.rawValue
-      var a: UInt8 = 0
-      for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
-      agree[c] |= a
-      minWeight[c] = min(minWeight[c], Float(p.weight))
-    }
-    // Provenance and reasons: a contact alone keeps its own uid (already
-    // in the pool); a cluster gets its members' uids and the evidence.
-    let uidColumn = table[.uid]
-    var sourceUIDs = [StringID](repeating: .absent, count: reps.count)
-    var reasons = [StringID](repeating: .absent, count: reps.count)
-    var mergedCounts = [Int64](repeating: 1, count: reps.count)
-    var uidBytes: [UInt8] = [], reasonBytes: [UInt8] = []
-    // The text before the weight, once per (keys, agree).
-    var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
-    for (k, c32) in reps.enumerated() {
-      let c = Int(c32)
-      let group = members[Int(counts[c])..<Int(counts[c + 1])]
-      mergedCounts[k] = Int64(group.count)
-      if group.count == 1 {
-        sourceUIDs[k] = uidColumn[c]
-        continue
-      }
-      uidBytes.removeAll(keepingCapacity: true)
-      for m in group {
-        let u = uidColumn[Int(m)]
-        if u.isAbsent { continue }
-        if !uidBytes.isEmpty { uidBytes.append(0x2C) }
-        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
-      }
-      sourceUIDs[k] = uidBytes.withUnsafeBytes { merged.pool.intern($0) }
-      let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
-      if reasonPrefixes[prefix].isEmpty {
-        reasonPrefixes[prefix] = Array(Self.reasonPrefix(keys: reasonKeys[c], agree: agree[c]).utf8)
-      }
-      reasonBytes.removeAll(keepingCapacity: true)
-      reasonBytes.append(contentsOf: reasonPrefixes[prefix])
-      Self.appendWeight(minWeight[c], to: &reasonBytes)
-      reasons[k] = reasonBytes.withUnsafeBytes { merged.pool.intern($0) }
-    }
     merged.checkInvariants()
-    merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))
-    merged.setColumn(Self.reasonColumn, .string(reasons))
+    merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
+    merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
     merged.setColumn(
-      Self.mergedCountColumn, .int(mergedCounts, valid: Bitmap(count: mergedCounts.count, allSet: true)))
+      Self.mergedCountColumn,
+      .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
     return merged
   }
 
@@ -227,6 +188,71 @@ struct SeenKeys {
     if usesSet {
       large.removeAll()
       usesSet = false
+    }
+  }
+}
+
+/// The provenance of every merged contact: its source uids, the reason of
+/// a cluster, the number of contacts merged, with the new strings interned
+/// into a copy of the input's pool (the merged table's pool).
+struct Provenance: Sendable {
+  var pool: StringPool
+  var sourceUIDs: [StringID]
+  var reasons: [StringID]
+  var mergedCounts: [Int64]
+
+  init(
+    _ table: ContactTable, _ result: DedupeResult, representatives reps: [Int32], members: [Int32],
+    memberStarts counts: [Int32]
+  ) {
+    let n = table.rowCount
+    let clusterOf = result.clusterOf
+    pool = table.pool
+    // Evidence per cluster.
+    var reasonKeys = [UInt8](repeating: 0, count: n)
+    var agree = [UInt8](repeating: 0, count: n)
+    var minWeight = [Float](repeating: .infinity, count: n)
+    for p in result.pairs {
+      let c = Int(clusterOf[p.first])
+      reasonKeys[c] |= p.sharedKeys.rawValue
+      var a: UInt8 = 0
+      for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
+      agree[c] |= a
+      minWeight[c] = min(minWeight[c], Float(p.weight))
+    }
+    // Provenance and reasons: a contact alone keeps its own uid (already
+    // in the pool); a cluster gets its members' uids and the evidence.
+    let uidColumn = table[.uid]
+    sourceUIDs = [StringID](repeating: .absent, count: reps.count)
+    reasons = [StringID](repeating: .absent, count: reps.count)
+    mergedCounts = [Int64](repeating: 1, count: reps.count)
+    var uidBytes: [UInt8] = [], reasonBytes: [UInt8] = []
+    // The text before the weight, once per (keys, agree).
+    var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
+    for (k, c32) in reps.enumerated() {
+      let c = Int(c32)
+      let group = members[Int(counts[c])..<Int(counts[c + 1])]
+      mergedCounts[k] = Int64(group.count)
+      if group.count == 1 {
+        sourceUIDs[k] = uidColumn[c]
+        continue
+      }
+      uidBytes.removeAll(keepingCapacity: true)
+      for m in group {
+        let u = uidColumn[Int(m)]
+        if u.isAbsent { continue }
+        if !uidBytes.isEmpty { uidBytes.append(0x2C) }
+        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
+      }
+      sourceUIDs[k] = uidBytes.withUnsafeBytes { pool.intern($0) }
+      let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
+      if reasonPrefixes[prefix].isEmpty {
+        reasonPrefixes[prefix] = Array(Deduplicator.reasonPrefix(keys: reasonKeys[c], agree: agree[c]).utf8)
+      }
+      reasonBytes.removeAll(keepingCapacity: true)
+      reasonBytes.append(contentsOf: reasonPrefixes[prefix])
+      Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
+      reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
     }
   }
 }

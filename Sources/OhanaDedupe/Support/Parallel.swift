@@ -40,6 +40,21 @@ enum Parallel {
     }
     return results.values()
   }
+
+  /// Runs `first` and `second` at the same time (one after the other with
+  /// a single worker) and returns both results.
+  static func both<A: Sendable, B: Sendable>(
+    threads: Int, _ first: @Sendable () -> A, _ second: @Sendable () -> B
+  ) -> (A, B) {
+    if workerCount(threads) < 2 { return (first(), second()) }
+    let a = ResultSlots<A>(count: 1), b = ResultSlots<B>(count: 1)
+    DispatchQueue.concurrentPerform(iterations: 2) { i in
+      if i == 0 { a.set(0, first()) } else { b.set(0, second()) }
+    }
+    // Both are set once concurrentPerform has returned.
+    guard let x = a.value(0), let y = b.value(0) else { return (first(), second()) }
+    return (x, y)
+  }
 }
 
 /// One slot per chunk, written once each by a different thread.
@@ -57,4 +72,5 @@ final class ResultSlots<R: Sendable>: @unchecked Sendable {
   }
   func set(_ i: Int, _ value: R) { slots[i] = value }
   func values() -> [R] { slots.compactMap { $0 } }
+  func value(_ i: Int) -> R? { slots[i] }
 }
