@@ -56,7 +56,7 @@ extension Deduplicator {
     // provenance strings go into a copy of the pool.
     let memberList = members, memberStarts = counts, reps = representatives
     let threads = configuration.threads
-    let (parts, provenance) = Parallel.both(threads: threads) {
+    var (parts, provenance) = Parallel.both(threads: threads) {
       Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
@@ -95,6 +95,7 @@ extension Deduplicator {
       for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
       for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
     }
+    parts = []  // Laid end to end: free the plans before gathering (peak memory).
     merged.photo = photo
     merged.sourceLine = sourceLine
     merged.fieldOffsets = fieldOffsets
