@@ -82,7 +82,9 @@ extension OhanaCommand {
               + "total \(formatSeconds(Clock.seconds() - start)) s\n")
           if verbose {
             let stages = ["keys", "blocking", "scoring", "em", "clustering", "merge"].compactMap { name in
-              s.timings[name].map { "\(name) \(formatSeconds($0)) s" }
+              s.timings[name].map { wall in
+                "\(name) \(formatSeconds(wall)) s" + (s.cpuTimings[name].map { " (cpu \(formatSeconds($0)) s)" } ?? "")
+              }
             }
             StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
           }

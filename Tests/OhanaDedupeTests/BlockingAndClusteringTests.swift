@@ -61,6 +61,21 @@ import Testing
     b.sort()
     #expect(a == b)
   }
+
+  @Test func radixSortOnTwoWorkersSortsWhateverTheSplit() {
+    var rng = SystemRandomNumberGenerator()
+    let base = (0..<200_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) } + (0..<1000).map { UInt64($0) }
+    let sorted = base.sorted()
+    for split: UInt64 in [0, 1, 1 << 63, UInt64.max, sorted[77_777]] {
+      var a = base
+      RadixSort.sort(&a, split: split, threads: 2)
+      #expect(a == sorted)
+    }
+    var pairs = (0..<100_000).map { _ in UInt64.random(in: 0..<5000, using: &rng) << 32 | UInt64.random(in: 0..<5000, using: &rng) }
+    let expected = pairs.sorted()
+    RadixSort.sort(&pairs, split: 2500 << 32, threads: 2)
+    #expect(pairs == expected)
+  }
 }
 
 @Suite struct ClusteringTests {
@@ -104,7 +119,7 @@ import Testing
 
 @Suite struct SketchTests {
   @Test func manyPhonesFallBackToTheExactLists() {
-    // The shared number is the fifth of five: past the sketch's three slots.
+    // The shared number is the fifth of five: past the sketch's four slots.
     let shared = "+1 312 644 3332"
     let many = (0..<4).map { ContactField(kind: .phone, value: "+1 212 555 01\($0)\($0)") } + [ContactField(kind: .phone, value: shared)]
     let contacts = [
@@ -113,6 +128,21 @@ import Testing
     ]
     let r = Deduplicator().findDuplicates(in: ContactTable(contacts: contacts))
     #expect(r.clusterOf == [0, 0])
+  }
+
+  @Test func emailsPastTheSketchAndWithinIt() {
+    let shared = "ann.lee@example.org"
+    let many = (0..<4).map { ContactField(kind: .email, value: "ann\($0)@example.org") } + [ContactField(kind: .email, value: shared)]
+    let contacts = [
+      Contact(uid: "a", givenName: "Ann", familyName: "Lee", fields: many),
+      Contact(uid: "b", givenName: "Ann", familyName: "Lee", fields: [ContactField(kind: .email, value: "ANN.LEE@example.org")]),
+      Contact(uid: "c", givenName: "Ann", familyName: "Lee", fields: Array(many.prefix(2)) + [ContactField(kind: .email, value: "x@y.org")]),
+    ]
+    let keys = ContactKeys(table: ContactTable(contacts: contacts), configuration: DedupeConfiguration())
+    let scorer = PairScorer(keys: keys)
+    #expect(scorer.vector(0, 1)[.email] == 1)
+    #expect(scorer.vector(0, 2)[.email] == 1)
+    #expect(scorer.vector(1, 2)[.email] == 2)
   }
 
   @Test func sketchLevels() {

@@ -39,6 +39,33 @@ import Testing
     #expect(key("+46 8 123 456") == key("08-123 456", "SE"))
   }
 
+  @Test func theParserlessPathAgreesWithTheParser() {
+    let values: [(String, String)] = [
+      ("(312) 644-3332", "US"), ("312.644.3332", "US"), ("1 (312) 644 3332", "US"), ("+1 312 644 3332", "US"),
+      ("+13126443332", "DE"), ("+44 20 7031 3000", "US"), ("+44 (0) 20 7031 3000", "US"), ("+49 30 1234 5678", "US"),
+      ("+81 90-8975-6748", "JP"), ("+55 11 98765 4321", "BR"), ("+7 912 345-67-89", "RU"), ("+86 180 1200 3670", "US"),
+      ("+39 06 1234 5678", "IT"), ("+966 556735085", "US"), ("(604) 555-0199", "CA"), ("416/555/0199", "CA"),
+      ("+1 012 345 6789", "US"), ("012 345 6789", "US"), ("1012345678", "US"), ("2 312 644 3332", "US"),
+      ("+00 123 456 789 012", "US"), ("+999 123 456 789", "US"), ("+54 11 15 1234 5678", "AR"),
+      ("+54 9 11 1234 5678", "US"), ("020 7031 3000", "GB"), ("+1 312 644 3332 ext. 12", "US"),
+    ]
+    var quick = 0
+    for (text, region) in values {
+      var t = text
+      let r = RegionCode(region) ?? .us
+      t.withUTF8 { b in
+        let raw = UnsafeRawBufferPointer(b)
+        if let k = KeyFunctions.quickPhoneKey(raw, region: r) {
+          quick += 1
+          #expect(k == KeyFunctions.parsedPhoneKey(raw, region: r), "\(text) in \(region)")
+        }
+      }
+    }
+    #expect(quick >= 15)
+    // Left to the parser: Argentina's transform, letters, other regions' national forms.
+    #expect(key("+54 11 15 1234 5678", "AR") == key("011 15-1234-5678", "AR"))
+  }
+
   @Test func shortOrEmptyValuesHaveNoKey() {
     #expect(key("") == 0)
     #expect(key("112") == 0)

@@ -56,6 +56,29 @@ import Testing
     #expect(c.extras.contains { $0.name == "X-FOO" && $0.value == "bar" })
   }
 
+  @Test func aContactAloneHasItsNormalizedDuplicatesCollapsedToo() {
+    let alone = Contact(
+      uid: "r", givenName: "Reem", familyName: "Q",
+      fields: [
+        ContactField(kind: .email, value: "reem.q@gmail.com"), ContactField(kind: .email, value: "reemq@gmail.com"),
+        ContactField(kind: .phone, value: "(312) 644-3332"), ContactField(kind: .phone, value: "+1 312 644 3332"),
+      ])
+    let table = ContactTable(contacts: [alone])
+    let dedupe = Deduplicator()
+    let (r, merged) = dedupe.deduplicate(table)
+    #expect(r.clusterOf == [0])
+    #expect(merged.contact(at: 0).fields.map(\.value) == ["reem.q@gmail.com", "(312) 644-3332"])
+  }
+
+  @Test func reasonWeightsAsFormatWeightWritesThem() {
+    for w: Float in [0, 7.42, -3.1, 0.005, -0.004, 12.999, 123.456, -0.0, .infinity] {
+      var bytes: [UInt8] = []
+      Deduplicator.appendWeight(w, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == (w.isFinite ? Deduplicator.formatWeight(Double(w)) : "?"))
+    }
+    #expect(Deduplicator.reasonText(keys: 3, agree: 5, weight: 7.42, links: 1) == "keys=phone+email; agree=given,phone; weight=7.42")
+  }
+
   @Test func mostCompleteNameAndAttributes() {
     let (_, _, merged) = run()
     let c = merged.contact(at: 0)

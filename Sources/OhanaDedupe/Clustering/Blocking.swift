@@ -26,54 +26,121 @@ enum Blocking {
     if n < 2 { return [] }
     let rowBits = UInt64(max(1, Int.bitWidth - (n - 1).leadingZeroBitCount))
     let rowMask: UInt64 = (1 << rowBits) - 1
-    var entries: [UInt64] = []
-    entries.reserveCapacity(keys.phones.count + keys.emails.count + keys.addresses.count + n)
-    @inline(__always) func add(_ key: UInt64, _ kind: BlockingKey, _ row: Int) {
-      let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 61))
-      entries.append((h & ~rowMask) | UInt64(row))
-    }
-    for r in 0..<n {
-      for i in keys.phones(of: r) { add(keys.phones[i], .phone, r) }
-      for i in keys.emails(of: r) { add(keys.emails[i], .email, r) }
-      if configuration.blockOnNames && keys.nameKey[r] != 0 { add(keys.nameKey[r], .name, r) }
-      if configuration.blockOnAddresses {
-        var last: UInt64 = 0
-        for i in keys.addresses(of: r) where keys.addresses[i] != 0 && keys.addresses[i] != last {
-          last = keys.addresses[i]
-          add(last, .address, r)
+    let threads = configuration.threads
+    // Entries, in parallel over ranges of rows.
+    let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
+      var out: [UInt64] = []
+      out.reserveCapacity(rows.count * 5)
+      @inline(__always) func add(_ key: UInt64, _ kind: BlockingKey, _ row: Int) {
+        let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 61))
+        out.append((h & ~rowMask) | UInt64(row))
+      }
+      for r in rows {
+        for i in keys.phones(of: r) { add(keys.phones[i], .phone, r) }
+        for i in keys.emails(of: r) { add(keys.emails[i], .email, r) }
+        if configuration.blockOnNames && keys.nameKey[r] != 0 { add(keys.nameKey[r], .name, r) }
+        if configuration.blockOnAddresses {
+          var last: UInt64 = 0
+          for i in keys.addresses(of: r) where keys.addresses[i] != 0 && keys.addresses[i] != last {
+            last = keys.addresses[i]
+            add(last, .address, r)
+          }
         }
       }
+      return out
     }
+    var entries: [UInt64] = []
+    entries.reserveCapacity(entryParts.reduce(0) { $0 + $1.count })
+    for p in entryParts { entries.append(contentsOf: p) }
     statistics.blockingKeys = entries.count
-    RadixSort.sort(&entries)
+    RadixSort.sort(&entries, split: 1 << 63, threads: threads)
+
+    var pairParts = blockPairs(entries, keys: keys, keyMask: ~rowMask, cap: max(2, configuration.maxBlockSize), threads: threads)
+    entries = []
     var pairs: [UInt64] = []
-    pairs.reserveCapacity(entries.count * 2)
-    let cap = max(2, configuration.maxBlockSize)
-    var start = 0
-    let keyMask = ~rowMask
+    pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
+    for chunk in pairParts {
+      for p in chunk {
+        pairs.append(contentsOf: p.pairs)
+        statistics.largestBlock = max(statistics.largestBlock, p.largestBlock)
+        statistics.cappedBlocks += p.cappedBlocks
+        statistics.rowsInCappedBlocks += p.rowsInCappedBlocks
+      }
+    }
+    pairParts = []
+    // Pairs are `low row << 32 | high row`: split at the middle row.
+    RadixSort.sort(&pairs, split: UInt64(n / 2) << 32, threads: configuration.threads)
+    // Unique in place.
+    if pairs.count > 1 {
+      var w = 1
+      for i in 1..<pairs.count where pairs[i] != pairs[w - 1] {
+        pairs[w] = pairs[i]
+        w += 1
+      }
+      pairs.removeSubrange(w...)
+    }
+    return pairs
+  }
+}
+
+extension Blocking {
+  /// The pairs of sorted `entries`, in parallel over ranges of blocks (the
+  /// entries are cut at block starts).
+  static func blockPairs(_ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, cap: Int, threads: Int) -> [[BlockPairs]] {
+    let cuts = max(1, min(Parallel.workerCount(threads) * 4, entries.count / 65536))
+    var bounds = [0]
+    for c in 1..<max(1, cuts) {
+      var i = max(bounds[bounds.count - 1], entries.count * c / cuts)
+      while i > 0 && i < entries.count && entries[i] & keyMask == entries[i - 1] & keyMask { i += 1 }
+      bounds.append(i)
+    }
+    bounds.append(entries.count)
+    let ranges = bounds
+    return Parallel.map(count: ranges.count - 1, threads: threads, minimumChunk: 1) { chunks in
+      var parts: [BlockPairs] = []
+      for c in chunks {
+        parts.append(BlockPairs(entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, cap: cap))
+      }
+      return parts
+    }
+  }
+}
+
+/// The candidate pairs of a range of sorted blocking entries that starts
+/// and ends at block boundaries (see ``Blocking``), with their statistics.
+struct BlockPairs: Sendable {
+  var pairs: [UInt64] = []
+  var largestBlock = 0
+  var cappedBlocks = 0
+  var rowsInCappedBlocks = 0
+
+  init(_ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, cap: Int) {
+    let rowMask = ~keyMask
+    pairs.reserveCapacity(range.count * 2)
+    var start = range.lowerBound
     var scratch: [(UInt64, UInt64)] = []
-    while start < entries.count {
+    while start < range.upperBound {
       let k = entries[start] & keyMask
       var end = start + 1
-      while end < entries.count && entries[end] & keyMask == k { end += 1 }
+      while end < range.upperBound && entries[end] & keyMask == k { end += 1 }
       let size = end - start
-      statistics.largestBlock = max(statistics.largestBlock, size)
+      largestBlock = max(largestBlock, size)
       if size > cap {
-        statistics.cappedBlocks += 1
-        statistics.rowsInCappedBlocks += size
+        cappedBlocks += 1
+        rowsInCappedBlocks += size
         // Sorted neighbourhood inside the capped block, on the name key and
         // first phone together (namesakes with other phones stay apart).
         scratch.removeAll(keepingCapacity: true)
         for i in start..<end {
           let row = entries[i] & rowMask
           let nk = keys.nameKey[Int(row)]
-          if nk != 0 { scratch.append((Hash64.combine(nk, UInt64(keys.sketches[Int(row)].p0)), row)) }
+          if nk != 0 { scratch.append((Hash64.combine(nk, UInt64(keys.records[Int(row)].sketch.p0)), row)) }
         }
         scratch.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var i = 0
         while i < scratch.count {
           var j = i + 1
-          while j < scratch.count && j <= i + neighbours && scratch[j].0 == scratch[i].0 {
+          while j < scratch.count && j <= i + Blocking.neighbours && scratch[j].0 == scratch[i].0 {
             let a = scratch[i].1, b = scratch[j].1
             if a != b { pairs.append(min(a, b) << 32 | max(a, b)) }
             j += 1
@@ -91,16 +158,5 @@ enum Blocking {
       }
       start = end
     }
-    RadixSort.sort(&pairs)
-    // Unique in place.
-    if pairs.count > 1 {
-      var w = 1
-      for i in 1..<pairs.count where pairs[i] != pairs[w - 1] {
-        pairs[w] = pairs[i]
-        w += 1
-      }
-      pairs.removeSubrange(w...)
-    }
-    return pairs
   }
 }

@@ -15,9 +15,12 @@ import OhanaPhone
 ///  postcodes    CSR [UInt64]     postcode hashes per contact (same offsets as addresses)
 ///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
 ///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
+///  records      [ScoreRecord]    per contact: sketch, name ids, birthday, address prints (64 bytes)
 /// ```
-/// Names are folded once per distinct string id; phones and e-mails once
-/// per field, in parallel chunks of contacts.
+/// Names are folded once per distinct string id; every other key (phones,
+/// e-mails, birthdays, addresses, sketches) in one pass over ranges of
+/// contacts run in parallel (``RowKeys``), whose results are then laid end
+/// to end.
 struct ContactKeys: Sendable {
   var folds = StringPool()
   var given: [StringID] = []
@@ -39,10 +42,10 @@ struct ContactKeys: Sendable {
   var addressKeys: [UInt64] = []
   /// Per fold id: hash sum of its tokens (order-free).
   var tokenSums: [UInt64] = []
-  /// Per contact: its first three phone keys and e-mail fingerprints in one
-  /// 32-byte record, so the scorer's first look at a pair reads one cache
-  /// line per side (see ``ContactSketch``).
-  var sketches: [ContactSketch] = []
+  /// Per contact: everything the scorer reads first, in one 64-byte
+  /// record (see ``ScoreRecord``), so that a pair costs about one cache
+  /// miss per side.
+  var records: [ScoreRecord] = []
 
   var count: Int { given.count }
 
@@ -58,21 +61,6 @@ struct ContactKeys: Sendable {
     let defaultRegion = RegionCode(configuration.defaultRegion) ?? .us
     foldNames(table)
 
-    // Birthdays, once per distinct id.
-    var bdayCache = [UInt32](repeating: UInt32.max, count: table.pool.count)
-    birthday = [UInt32](repeating: 0, count: n)
-    let bdays = table[.birthday]
-    for r in 0..<n {
-      let id = bdays[r]
-      if id.isAbsent { continue }
-      var v = bdayCache[id.index]
-      if v == UInt32.max {
-        v = table.pool.withBytes(of: id) { KeyFunctions.birthdayKey($0) }
-        bdayCache[id.index] = v
-      }
-      birthday[r] = v
-    }
-
     // Address countries → region, once per distinct id.
     var countryRegion = [UInt32](repeating: 0, count: table.pool.count)  // 0 unknown, else RegionCode raw
     let countries = table.addresses[.country]
@@ -87,113 +75,91 @@ struct ContactKeys: Sendable {
       if let code = Countries.regions[folded], let rc = RegionCode(code) { countryRegion[id.index] = rc.rawValue }
     }
 
-    // Phones and e-mails: one key per field, in parallel chunks of contacts.
+    // Every per-contact key in one pass over row ranges, in parallel; the
+    // ranges' results are then laid end to end.
     let countryRegions = countryRegion
-    let fieldChunks = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows -> [UInt64] in
-      let lo = Int(table.fieldOffsets[rows.lowerBound])
-      let hi = Int(table.fieldOffsets[rows.upperBound])
-      var keys = [UInt64](repeating: 0, count: hi - lo)
-      let kinds = table.fields.kind, values = table.fields.value
-      let countryCol = table.addresses[.country]
-      for r in rows {
-        let fr = table.fieldRange(of: r)
-        // The region for national numbers: the address country, else a
-        // country-code e-mail domain, else the configured default.
-        var region = defaultRegion
-        var found = false
-        for a in table.addressRange(of: r) {
-          let raw = countryRegions[countryCol[a].index]
-          if raw != 0 { region = RegionCode(rawValue: raw); found = true; break }
-        }
-        if !found {
-          for f in fr where kinds[f] == .email {
-            if let rc = table.pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
-              region = rc
-              break
-            }
-          }
-        }
-        for f in fr {
-          switch kinds[f] {
-          case .phone:
-            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
-          case .email:
-            keys[f - lo] = table.pool.withBytes(of: values[f]) { KeyFunctions.emailKey($0) }
-          default: break
-          }
-        }
-      }
-      return keys
+    let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
+    let parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
+      RowKeys(table, rows: rows, names: names, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
-    fieldKeys.reserveCapacity(table.fields.count)
-    for c in fieldChunks { fieldKeys.append(contentsOf: c) }
-
-    // Per-contact sorted, unique lists.
-    phones.reserveCapacity(table.fields.count)
-    emails.reserveCapacity(table.fields.count / 2)
+    var fieldCount = 0, phoneCount = 0, emailCount = 0, addressCount = 0, addressRowCount = 0
+    for p in parts {
+      fieldCount += p.fieldKeys.count
+      phoneCount += p.phones.count
+      emailCount += p.emails.count
+      addressCount += p.addresses.count
+      addressRowCount += p.addressKeys.count
+    }
+    fieldKeys.reserveCapacity(fieldCount)
+    phones.reserveCapacity(phoneCount)
+    emails.reserveCapacity(emailCount)
+    addresses.reserveCapacity(addressCount)
+    postcodes.reserveCapacity(addressCount)
+    addressKeys.reserveCapacity(addressRowCount)
+    birthday.reserveCapacity(n)
+    records.reserveCapacity(n)
     phoneOffsets.reserveCapacity(n + 1)
     emailOffsets.reserveCapacity(n + 1)
-    let kinds = table.fields.kind
-    for r in 0..<n {
-      let ps = phones.count, es = emails.count
-      for f in table.fieldRange(of: r) {
-        let k = fieldKeys[f]
-        if k == 0 { continue }
-        if kinds[f] == .phone { phones.append(k) } else if kinds[f] == .email { emails.append(k) }
-      }
-      Self.sortUnique(&phones, from: ps)
-      Self.sortUnique(&emails, from: es)
-      phoneOffsets.append(UInt32(truncatingIfNeeded: phones.count))
-      emailOffsets.append(UInt32(truncatingIfNeeded: emails.count))
-    }
-
-    // Sketches.
-    sketches.reserveCapacity(n)
-    for r in 0..<n {
-      var sk = ContactSketch()
-      let pr = phones(of: r), er = emails(of: r)
-      sk.phoneCount = UInt8(min(pr.count, 255))
-      sk.emailCount = UInt8(min(er.count, 255))
-      var i = 0
-      for k in pr.prefix(3) { sk.setPhone(i, UInt32(truncatingIfNeeded: phones[k])); i += 1 }
-      i = 0
-      for k in er.prefix(3) { sk.setEmail(i, UInt32(truncatingIfNeeded: emails[k] >> 32)); i += 1 }
-      sketches.append(sk)
-    }
-
-    // Addresses.
-    let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
-    let cols = table.addresses.columns
-    addressKeys = [UInt64](repeating: 0, count: table.addresses.count)
     addressOffsets.reserveCapacity(n + 1)
-    for r in 0..<n {
-      for a in table.addressRange(of: r) {
-        let pk = pcs[a].isAbsent ? 0 : table.pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
-        let sk = streets[a].isAbsent ? 0 : table.pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
-        if pk != 0 && sk != 0 {
-          let key = Hash64.combine(pk, sk)
-          addresses.append(key)
-          postcodes.append(pk)
-          addressKeys[a] = key
-        } else {
-          if pk != 0 {
-            addresses.append(0)
-            postcodes.append(pk)
-          }
-          // Without postcode and street, an address is its columns.
-          var h: UInt64 = 0xADD
-          for c in 1...7 where c < cols.count { h = Hash64.combine(h, UInt64(cols[c][a].rawValue)) }
-          addressKeys[a] = h
+    for p in parts {
+      let pBase = UInt32(truncatingIfNeeded: phones.count)
+      let eBase = UInt32(truncatingIfNeeded: emails.count)
+      let aBase = UInt32(truncatingIfNeeded: addresses.count)
+      fieldKeys.append(contentsOf: p.fieldKeys)
+      phones.append(contentsOf: p.phones)
+      emails.append(contentsOf: p.emails)
+      addresses.append(contentsOf: p.addresses)
+      postcodes.append(contentsOf: p.postcodes)
+      addressKeys.append(contentsOf: p.addressKeys)
+      birthday.append(contentsOf: p.birthday)
+      records.append(contentsOf: p.records)
+      for e in p.phoneEnds { phoneOffsets.append(pBase &+ e) }
+      for e in p.emailEnds { emailOffsets.append(eBase &+ e) }
+      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+    }
+    assignEmailIDs()
+  }
+
+  /// Gives the first three e-mails of every contact an exact 32-bit id
+  /// (a slot of an open-addressing table over the e-mail keys) in its
+  /// sketch, so that the scorer compares up to three e-mails a side
+  /// without the lists.
+  private mutating func assignEmailIDs() {
+    var capacity = 16
+    while capacity < emails.count * 2 { capacity <<= 1 }
+    let mask = capacity - 1
+    var table = [UInt64](repeating: 0, count: capacity)
+    table.withUnsafeMutableBufferPointer { slots in
+      for r in 0..<records.count {
+        let er = emails(of: r)
+        for (i, e) in er.prefix(3).enumerated() {
+          let key = emails[e]  // never 0
+          var slot = Int(truncatingIfNeeded: Hash64.mix(key)) & mask
+          while slots[slot] != 0 && slots[slot] != key { slot = (slot + 1) & mask }
+          slots[slot] = key
+          records[r].sketch.setEmail(i, UInt32(truncatingIfNeeded: slot + 1))
         }
       }
-      addressOffsets.append(UInt32(truncatingIfNeeded: addresses.count))
     }
   }
 
   static func sortUnique(_ a: inout [UInt64], from start: Int) {
     let n = a.count - start
     if n < 2 { return }
-    a[start...].sort()
+    if n <= 8 {
+      // Insertion sort: contacts hold a few values.
+      for i in (start + 1)..<a.count {
+        let v = a[i]
+        var j = i
+        while j > start && a[j - 1] > v {
+          a[j] = a[j - 1]
+          j -= 1
+        }
+        a[j] = v
+      }
+    } else {
+      a[start...].sort()
+    }
     var w = start + 1
     for i in (start + 1)..<a.count where a[i] != a[w - 1] {
       a[w] = a[i]
@@ -318,13 +284,186 @@ struct ContactKeys: Sendable {
   }
 }
 
-/// The phone and e-mail evidence of one contact, packed: up to three phone
+/// The keys of a range of contacts (see ``ContactKeys``), computed by one
+/// worker: ends are relative to the range's own lists.
+struct RowKeys: Sendable {
+  var fieldKeys: [UInt64] = []
+  var phones: [UInt64] = []
+  var phoneEnds: [UInt32] = []
+  var emails: [UInt64] = []
+  var emailEnds: [UInt32] = []
+  var birthday: [UInt32] = []
+  var records: [ScoreRecord] = []
+  var addresses: [UInt64] = []
+  var postcodes: [UInt64] = []
+  var addressEnds: [UInt32] = []
+  var addressKeys: [UInt64] = []
+
+  init(
+    _ table: ContactTable, rows: Range<Int>,
+    names: (given: [StringID], givenCanonical: [StringID], family: [StringID], nonLatin: [Bool]),
+    countryRegions: [UInt32], defaultRegion: RegionCode
+  ) {
+    let pool = table.pool
+    let fieldBase = Int(table.fieldOffsets[rows.lowerBound])
+    let fieldEnd = Int(table.fieldOffsets[rows.upperBound])
+    let addressBase = Int(table.addressOffsets[rows.lowerBound])
+    let addressEnd = Int(table.addressOffsets[rows.upperBound])
+    fieldKeys = [UInt64](repeating: 0, count: fieldEnd - fieldBase)
+    addressKeys = [UInt64](repeating: 0, count: addressEnd - addressBase)
+    phones.reserveCapacity(fieldEnd - fieldBase)
+    emails.reserveCapacity((fieldEnd - fieldBase) / 2)
+    addresses.reserveCapacity(addressEnd - addressBase)
+    postcodes.reserveCapacity(addressEnd - addressBase)
+    phoneEnds.reserveCapacity(rows.count)
+    emailEnds.reserveCapacity(rows.count)
+    addressEnds.reserveCapacity(rows.count)
+    birthday.reserveCapacity(rows.count)
+    records.reserveCapacity(rows.count)
+    let kinds = table.fields.kind, values = table.fields.value
+    let countryCol = table.addresses[.country]
+    let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
+    let cols = table.addresses.columns
+    let bdays = table[.birthday]
+    // The values' bytes are scattered over the pool: touch those of the
+    // next rows first, so that their cache misses overlap instead of
+    // coming one value at a time.
+    let batch = 8
+    var touched: UInt8 = 0
+    var nextTouch = rows.lowerBound
+    for r in rows {
+      if r == nextTouch {
+        nextTouch = min(r + batch, rows.upperBound)
+        pool.withStorage { arena, ends in
+          @inline(__always) func touch(_ id: StringID) {
+            let i = id.index
+            if i > 0 && i < ends.count {
+              let start = ends[i - 1]
+              if start < arena.count { touched &+= arena[start] }
+            }
+          }
+          for t in r..<nextTouch {
+            for f in table.fieldRange(of: t) { touch(values[f]) }
+            for a in table.addressRange(of: t) {
+              touch(pcs[a])
+              touch(streets[a])
+              touched &+= UInt8(truncatingIfNeeded: countryRegions[countryCol[a].index])
+            }
+            touch(bdays[t])
+          }
+        }
+      }
+      let fr = table.fieldRange(of: r)
+      // The region for national numbers: the address country, else a
+      // country-code e-mail domain, else the configured default.
+      var region = defaultRegion
+      var found = false
+      for a in table.addressRange(of: r) {
+        let raw = countryRegions[countryCol[a].index]
+        if raw != 0 { region = RegionCode(rawValue: raw); found = true; break }
+      }
+      if !found {
+        for f in fr where kinds[f] == .email {
+          if let rc = pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
+            region = rc
+            break
+          }
+        }
+      }
+      let ps = phones.count, es = emails.count
+      for f in fr {
+        switch kinds[f] {
+        case .phone:
+          let k = pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
+          fieldKeys[f - fieldBase] = k
+          if k != 0 { phones.append(k) }
+        case .email:
+          let k = pool.withBytes(of: values[f]) { KeyFunctions.emailKey($0) }
+          fieldKeys[f - fieldBase] = k
+          if k != 0 { emails.append(k) }
+        default: break
+        }
+      }
+      ContactKeys.sortUnique(&phones, from: ps)
+      ContactKeys.sortUnique(&emails, from: es)
+      phoneEnds.append(UInt32(truncatingIfNeeded: phones.count))
+      emailEnds.append(UInt32(truncatingIfNeeded: emails.count))
+
+      var record = ScoreRecord()
+      let pc = phones.count - ps, ec = emails.count - es
+      record.sketch.phoneCount = UInt8(min(pc, 255))
+      record.sketch.emailCount = UInt8(min(ec, 255))
+      for i in 0..<min(pc, ContactSketch.phoneSlots) { record.sketch.setPhone(i, UInt32(truncatingIfNeeded: phones[ps + i])) }
+            record.given = names.given[r]
+      record.givenCanonical = names.givenCanonical[r]
+      record.family = names.family[r]
+      record.nonLatinName = names.nonLatin[r]
+
+      let b = bdays[r]
+      let bday = b.isAbsent ? 0 : pool.withBytes(of: b) { KeyFunctions.birthdayKey($0) }
+      birthday.append(bday)
+      record.birthday = bday
+      let as0 = addresses.count
+
+      for a in table.addressRange(of: r) {
+        let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
+        let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
+        if pk != 0 && sk != 0 {
+          let key = Hash64.combine(pk, sk)
+          addresses.append(key)
+          postcodes.append(pk)
+          addressKeys[a - addressBase] = key
+        } else {
+          if pk != 0 {
+            addresses.append(0)
+            postcodes.append(pk)
+          }
+          // Without postcode and street, an address is its columns.
+          var h: UInt64 = 0xADD
+          for c in 1...7 where c < cols.count { h = Hash64.combine(h, UInt64(cols[c][a].rawValue)) }
+          addressKeys[a - addressBase] = h
+        }
+      }
+      addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
+      record.addressCount = UInt8(min(addresses.count - as0, 255))
+      if addresses.count > as0 {
+        record.addressPrint = UInt32(truncatingIfNeeded: addresses[as0] >> 32)
+        record.postcodePrint = UInt32(truncatingIfNeeded: postcodes[as0] >> 32)
+      }
+      records.append(record)
+    }
+    // Keeps the touching loads alive (never true of real keys).
+    if touched == 1 && records.isEmpty { birthday.append(0) }
+  }
+}
+
+/// What the scorer reads first of one contact, in one record: the phone and
+/// e-mail sketch, the folded name ids, the birthday, and prints (high 32
+/// bits) of the first postcode+street key and postcode. Prints only prove
+/// a difference: equal prints, or more than one address, send the scorer
+/// to the exact lists.
+struct ScoreRecord: Sendable {
+  var sketch = ContactSketch()
+  var given: StringID = .absent
+  var givenCanonical: StringID = .absent
+  var family: StringID = .absent
+  var birthday: UInt32 = 0
+  var addressPrint: UInt32 = 0
+  var postcodePrint: UInt32 = 0
+  /// Addresses with a postcode (the scorer's list), at most 255.
+  var addressCount: UInt8 = 0
+  var nonLatinName = false
+}
+
+/// The phone and e-mail evidence of one contact, packed: up to four phone
 /// keys (a phone key is below 10^9, so it fits 32 bits exactly) and up to
-/// three e-mail fingerprints (the high 32 bits of the e-mail hash). The
-/// scorer decides "nothing shared" from two sketches; a shared fingerprint,
-/// or more than three values, sends it to the exact lists.
+/// three e-mail ids (exact, see `assignEmailIDs`). Two contacts within those
+/// counts are compared exactly from their sketches; more values send the
+/// scorer to the exact lists.
 struct ContactSketch: Sendable {
-  var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0
+  /// Phones a sketch holds.
+  static let phoneSlots = 4
+  var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0, p3: UInt32 = 0
   var e0: UInt32 = 0, e1: UInt32 = 0, e2: UInt32 = 0
   var phoneCount: UInt8 = 0
   var emailCount: UInt8 = 0
@@ -333,7 +472,8 @@ struct ContactSketch: Sendable {
     switch i {
     case 0: p0 = v
     case 1: p1 = v
-    default: p2 = v
+    case 2: p2 = v
+    default: p3 = v
     }
   }
 
@@ -345,15 +485,19 @@ struct ContactSketch: Sendable {
     }
   }
 
-  /// 0 when a side has none, 2 when surely none is shared, 1 when one may
-  /// be (exactly shared, a fingerprint collision, or more than three).
+  /// 0 when a side has none, 2 when none is shared, 1 when one is or may
+  /// be (more than four: the lists decide).
   @inline(__always)
   static func phoneLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
     if a.phoneCount == 0 || b.phoneCount == 0 { return 0 }
-    if a.phoneCount > 3 || b.phoneCount > 3 { return 1 }
-    return share(a.p0, a.p1, a.p2, Int(a.phoneCount), b.p0, b.p1, b.p2, Int(b.phoneCount)) ? 1 : 2
+    if a.phoneCount > 4 || b.phoneCount > 4 { return 1 }
+    let na = Int(a.phoneCount), nb = Int(b.phoneCount)
+    func has(_ x: UInt32) -> Bool { x == b.p0 || (nb > 1 && x == b.p1) || (nb > 2 && x == b.p2) || (nb > 3 && x == b.p3) }
+    return has(a.p0) || (na > 1 && has(a.p1)) || (na > 2 && has(a.p2)) || (na > 3 && has(a.p3)) ? 1 : 2
   }
 
+  /// 0 when a side has none, 2 when none is shared, 1 when one is or may
+  /// be (more than three: the lists decide).
   @inline(__always)
   static func emailLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
     if a.emailCount == 0 || b.emailCount == 0 { return 0 }

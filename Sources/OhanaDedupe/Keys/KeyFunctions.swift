@@ -21,6 +21,61 @@ enum KeyFunctions {
   /// is read as `+` (the IDD of most of the world). A value the parser
   /// rejects falls back to its digits. 0 = no key (fewer than 5 digits).
   static func phoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
+    if let k = quickPhoneKey(bytes, region: region) {
+      return k
+    }
+    return parsedPhoneKey(bytes, region: region)
+  }
+
+  /// Canada: with the US, the North American regions whose national
+  /// numbers have ten digits and no transform rule.
+  static let canada = RegionCode(rawValue: 0x4341)
+
+  /// The phone key without the parser, for the values where it is certain
+  /// to be the parser's: plain ASCII (digits, spaces, `-().`/ only: no
+  /// letters, so no extension or vanity number), and a national significant
+  /// number of at least nine digits whatever the parser strips, because the
+  /// parser only strips from the front (a country code, a national prefix,
+  /// an IDD), so the last nine digits are the key either way (and they are
+  /// also `digitsKey`'s when it rejects the value). That is: `+` and twelve
+  /// or more digits (a country code has at most three), `+1` and eleven, or
+  /// ten or eleven digits not starting with 0 read as US or Canada (which
+  /// strip at most a leading 1). Argentina (+54) is left to the parser: its
+  /// transform rule inserts a 9 inside the number. nil = ask the parser.
+  @inline(__always)
+  static func quickPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64? {
+    var i = 0
+    let n = bytes.count
+    while i < n && bytes[i] == 0x20 { i += 1 }
+    if i == n { return nil }
+    let plus = bytes[i] == 0x2B
+    if plus { i += 1 }
+    var digits = 0
+    var value: UInt64 = 0
+    var first: UInt8 = 0, second: UInt8 = 0
+    while i < n {
+      let b = bytes[i]
+      if b >= 0x30 && b <= 0x39 {
+        if digits == 0 { first = b } else if digits == 1 { second = b }
+        digits += 1
+        value = (value &* 10 &+ UInt64(b &- 0x30)) % 1_000_000_000
+      } else if b != 0x20 && b != 0x2D && b != 0x28 && b != 0x29 && b != 0x2E && b != 0x2F {
+        return nil
+      }
+      i += 1
+    }
+    if value < 10_000_000 || digits > 17 { return nil }
+    if plus {
+      if first == 0x35 && second == 0x34 { return nil }  // +54
+      if digits >= 12 || (digits == 11 && first == 0x31) { return value }
+      return nil
+    }
+    if (region == .us || region == canada) && (digits == 10 || digits == 11) && first != 0x30 { return value }
+    return nil
+  }
+
+  /// ``phoneKey(_:region:)`` through the parser.
+  static func parsedPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
     // Skip spaces and punctuation to see whether the value starts with 00.
     var i = 0
     while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x28 || bytes[i] == 0x2D) { i += 1 }

@@ -22,167 +22,136 @@ extension Deduplicator {
   /// - ``sourceUIDsColumn`` lists every member's uid, ``reasonColumn`` the
   ///   evidence (shared keys, agreeing comparisons, the weakest link's weight).
   ///
-  /// The string pool is shared with the input; derived columns of the input
-  /// are not carried over.
+  /// The string pool and the blob store (photos) are shared with the input;
+  /// derived columns of the input are not carried over. The clusters are
+  /// planned in parallel (``MergePlan``) and the table is then gathered
+  /// column by column.
   ///
   /// - Complexity: O(rows + fields + addresses + pairs).
   public func merge(_ table: ContactTable, _ result: DedupeResult) -> ContactTable {
     let keys = ContactKeys(table: table, configuration: configuration)
-    return merge(table, result, keys: keys)
+    return merge(table, result, keys: MergeKeys(keys))
   }
 
-  func merge(_ table: ContactTable, _ result: DedupeResult, keys: ContactKeys) -> ContactTable {
+  func merge(_ table: ContactTable, _ result: DedupeResult, keys: MergeKeys) -> ContactTable {
     let n = table.rowCount
+    let clusterOf = result.clusterOf
     // Members of each cluster, CSR by cluster representative.
     var counts = [Int32](repeating: 0, count: n + 1)
-    for c in result.clusterOf { counts[Int(c) + 1] += 1 }
+    for c in clusterOf { counts[Int(c) + 1] += 1 }
     for i in 0..<n { counts[i + 1] += counts[i] }
     var members = [Int32](repeating: 0, count: n)
     var fill = counts
     for r in 0..<n {
-      let c = Int(result.clusterOf[r])
+      let c = Int(clusterOf[r])
       members[Int(fill[c])] = Int32(r)
       fill[c] += 1
     }
-    // Evidence per cluster.
-    var reasonKeys = [UInt8](repeating: 0, count: n)
-    var agree = [UInt8](repeating: 0, count: n)
-    var minWeight = [Float](repeating: .infinity, count: n)
-    for p in result.pairs {
-      let c = Int(result.clusterOf[p.first])
-      reasonKeys[c] |= p.sharedKeys.rawValue
-      var a: UInt8 = 0
-      for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
-      agree[c] |= a
-      minWeight[c] = min(minWeight[c], Float(p.weight))
-    }
+    var representatives: [Int32] = []
+    representatives.reserveCapacity(n)
+    for c in 0..<n where Int(clusterOf[c]) == c { representatives.append(Int32(c)) }
 
-    var b = ContactTableBuilder(pool: table.pool)
-    b.reserve(contacts: result.mergedCount, fields: table.fields.count, addresses: table.addresses.count)
-    var sourceUIDs: [StringID] = []
-    var reasons: [StringID] = []
-    var mergedCounts: [Int64] = []
-    var seen = SeenKeys()
-    var uidBytes: [UInt8] = []
-    let attrs = ContactAttribute.allCases
-    let nameAttrs: [ContactAttribute] = [.fullName, .givenName, .familyName, .middleName, .prefix, .suffix]
-    let columns = table.attributes
-    var isNameAttr = [Bool](repeating: false, count: attrs.count)
-    for a in nameAttrs { isNameAttr[a.rawValue] = true }
-    let uidColumn = table[.uid]
-    let fieldKinds = table.fields.kind, fieldLabels = table.fields.label, fieldValues = table.fields.value
-    let fieldGroups = table.fields.group, fieldParameters = table.fields.parameters
-    let addressColumns = table.addresses.columns
-    var order: [Int32] = []
-    var addressValues = [StringID](repeating: .absent, count: addressColumns.count)
-    for c in 0..<n where Int(result.clusterOf[c]) == c {
-      let group = members[Int(counts[c])..<Int(counts[c + 1])]
-      // The most complete member, and the most complete name.
-      var best = c, nameBest = c
-      if group.count > 1 {
-        var bestScore = -1, nameScore = (-1, -1)
-        for m32 in group {
-          let m = Int(m32)
-          var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
-          var parts = 0
-          for a in 0..<columns.count where columns[a][m].isPresent {
-            s += 1
-            if isNameAttr[a] { parts += 1 }
-          }
-          if s > bestScore { best = m; bestScore = s }
-          let ns = (parts, table.pool.length(of: columns[ContactAttribute.fullName.rawValue][m]))
-          if ns > nameScore { nameBest = m; nameScore = ns }
-        }
+    // What each merged contact takes from which member, planned in
+    // parallel over ranges of clusters (then laid end to end), while the
+    // provenance strings go into a copy of the pool.
+    let memberList = members, memberStarts = counts, reps = representatives
+    let threads = configuration.threads
+    var (parts, provenance) = Parallel.both(threads: threads) {
+      Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
+        MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
-      b.beginContact(sourceLine: Int(table.sourceLine[best]))
-      for a in 0..<columns.count {
-        let isName = isNameAttr[a]
-        var v = columns[a][isName ? nameBest : best]
-        if v.isAbsent && !isName && group.count > 1 {
-          for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
-        }
-        if v.isPresent, let attribute = ContactAttribute(rawValue: a) { b.set(attribute, v) }
-      }
-      // Photo: the most complete member's, else the first.
-      var photoOwner = -1
-      if !table.photo[best].isNone { photoOwner = best } else {
-        for m in group where !table.photo[Int(m)].isNone { photoOwner = Int(m); break }
-      }
-      if photoOwner >= 0 {
-        let id = table.photo[photoOwner]
-        table.blobs.withData(id) { b.setPhoto($0, mediaType: table.blobs.mediaType(id)) }
-      }
-      // Fields, the most complete member first, then the others in row order.
-      order.removeAll(keepingCapacity: true)
-      order.append(Int32(best))
-      for m in group where Int(m) != best { order.append(m) }
-      seen.removeAll()
-      for m in order {
-        for f in table.fieldRange(of: Int(m)) {
-          let kind = fieldKinds[f]
-          let k = keys.fieldKeys[f]
-          let key = k != 0
-            ? Hash64.combine(k, UInt64(kind.rawValue))
-            : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
-          if !seen.insert(key) { continue }
-          b.appendField(
-            kind: kind, label: fieldLabels[f], value: fieldValues[f],
-            group: fieldGroups[f], parameters: fieldParameters[f])
-        }
-      }
-      seen.removeAll()
-      for m in order {
-        for a in table.addressRange(of: Int(m)) {
-          let key = keys.addressKeys[a]
-          if !seen.insert(key) { continue }
-          for i in 0..<addressColumns.count { addressValues[i] = addressColumns[i][a] }
-          b.appendAddress(addressValues)
-        }
-      }
-      seen.removeAll()
-      for m in order {
-        for x in table.extraRange(of: Int(m)) {
-          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
-          if !seen.insert(key) { continue }
-          b.appendExtra(
-            name: table.extras.name[x], group: table.extras.group[x],
-            parameters: table.extras.parameters[x], value: table.extras.value[x])
-        }
-      }
-      b.endContact()
-      mergedCounts.append(Int64(group.count))
-      if group.count == 1 {
-        // Provenance of a contact alone: its own uid, already in the pool.
-        sourceUIDs.append(uidColumn[c])
-        reasons.append(.absent)
-        continue
-      }
-      uidBytes.removeAll(keepingCapacity: true)
-      for m in group {
-        let u = uidColumn[Int(m)]
-        if u.isAbsent { continue }
-        if !uidBytes.isEmpty { uidBytes.append(0x2C) }
-        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
-      }
-      sourceUIDs.append(uidBytes.withUnsafeBytes { b.pool.intern($0) })
-      reasons.append(b.pool.intern(Self.reasonText(keys: reasonKeys[c], agree: agree[c], weight: minWeight[c], links: group.count - 1)))
+    } _: {
+      Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
     }
-    var merged = b.build()
-    merged.setColumn(Self.sourceUIDsColumn, .string(sourceUIDs))
-    merged.setColumn(Self.reasonColumn, .string(reasons))
+    var merged = ContactTable(pool: provenance.pool)
+    merged.blobs = table.blobs
+    for a in 0..<merged.attributes.count {
+      var column: [StringID] = []
+      column.reserveCapacity(reps.count)
+      for p in parts { column.append(contentsOf: p.attributes[a]) }
+      merged.attributes[a] = column
+    }
+    var photo: [BlobID] = [], sourceLine: [UInt32] = []
+    var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
+    var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
+    photo.reserveCapacity(reps.count)
+    sourceLine.reserveCapacity(reps.count)
+    fieldOffsets.reserveCapacity(reps.count + 1)
+    addressOffsets.reserveCapacity(reps.count + 1)
+    extraOffsets.reserveCapacity(reps.count + 1)
+    fieldRows.reserveCapacity(table.fields.count)
+    addressRows.reserveCapacity(table.addresses.count)
+    extraRows.reserveCapacity(table.extras.count)
+    for p in parts {
+      photo.append(contentsOf: p.photo)
+      sourceLine.append(contentsOf: p.sourceLine)
+      let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
+      let aBase = UInt32(truncatingIfNeeded: addressRows.count)
+      let xBase = UInt32(truncatingIfNeeded: extraRows.count)
+      fieldRows.append(contentsOf: p.fieldRows)
+      addressRows.append(contentsOf: p.addressRows)
+      extraRows.append(contentsOf: p.extraRows)
+      for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
+      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+      for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
+    }
+    parts = []  // Laid end to end: free the plans before gathering (peak memory).
+    merged.photo = photo
+    merged.sourceLine = sourceLine
+    merged.fieldOffsets = fieldOffsets
+    merged.fields = table.fields.gathering(fieldRows)
+    merged.fields.annotations = Annotations()
+    merged.addressOffsets = addressOffsets
+    merged.addresses = table.addresses.gathering(addressRows)
+    merged.addresses.annotations = Annotations()
+    merged.extraOffsets = extraOffsets
+    merged.extras = table.extras.gathering(extraRows)
+
+    merged.checkInvariants()
+    merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
+    merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
     merged.setColumn(
-      Self.mergedCountColumn, .int(mergedCounts, valid: Bitmap(count: mergedCounts.count, allSet: true)))
+      Self.mergedCountColumn,
+      .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
     return merged
   }
 
   /// `keys=phone+email; agree=given,family,phone; weight=7.42` (weight of
   /// the weakest accepted link in the cluster).
   static func reasonText(keys: UInt8, agree: UInt8, weight: Float, links: Int) -> String {
+    var bytes = Array(reasonPrefix(keys: keys, agree: agree).utf8)
+    appendWeight(weight, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The reason up to its weight: `keys=phone+email; agree=given,family,phone; weight=`.
+  static func reasonPrefix(keys: UInt8, agree: UInt8) -> String {
     let k = BlockingKey.Set(rawValue: keys).description
     let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)
       .joined(separator: ",")
-    let w = weight.isFinite ? formatWeight(Double(weight)) : "?"
-    return "keys=\(k.isEmpty ? "none" : k); agree=\(a.isEmpty ? "none" : a); weight=\(w)"
+    return "keys=\(k.isEmpty ? "none" : k); agree=\(a.isEmpty ? "none" : a); weight="
+  }
+
+  /// Appends ``formatWeight(_:)``'s text of `weight` (`?` when not finite).
+  static func appendWeight(_ weight: Float, to out: inout [UInt8]) {
+    guard weight.isFinite else {
+      out.append(0x3F)
+      return
+    }
+    let scaled = (Double(weight) * 100).rounded()
+    if scaled < 0 { out.append(0x2D) }
+    let v = Int(abs(scaled))
+    var whole = v / 100
+    var digits: [UInt8] = []
+    repeat {
+      digits.append(0x30 + UInt8(whole % 10))
+      whole /= 10
+    } while whole > 0
+    out.append(contentsOf: digits.reversed())
+    out.append(0x2E)
+    let frac = v % 100
+    out.append(0x30 + UInt8(frac / 10))
+    out.append(0x30 + UInt8(frac % 10))
   }
 
   /// A weight with two decimals (`7.42`, `-3.10`), for reasons and explanations.
@@ -220,6 +189,200 @@ struct SeenKeys {
     if usesSet {
       large.removeAll()
       usesSet = false
+    }
+  }
+}
+
+/// The provenance of every merged contact: its source uids, the reason of
+/// a cluster, the number of contacts merged, with the new strings interned
+/// into a copy of the input's pool (the merged table's pool).
+struct Provenance: Sendable {
+  var pool: StringPool
+  var sourceUIDs: [StringID]
+  var reasons: [StringID]
+  var mergedCounts: [Int64]
+
+  init(
+    _ table: ContactTable, _ result: DedupeResult, representatives reps: [Int32], members: [Int32],
+    memberStarts counts: [Int32]
+  ) {
+    let n = table.rowCount
+    let clusterOf = result.clusterOf
+    pool = table.pool
+    // Evidence per cluster.
+    var reasonKeys = [UInt8](repeating: 0, count: n)
+    var agree = [UInt8](repeating: 0, count: n)
+    var minWeight = [Float](repeating: .infinity, count: n)
+    for p in result.pairs {
+      let c = Int(clusterOf[p.first])
+      reasonKeys[c] |= p.sharedKeys.rawValue
+      var a: UInt8 = 0
+      for comp in Comparison.allCases where p.vector[comp] == 1 { a |= 1 << UInt8(comp.rawValue) }
+      agree[c] |= a
+      minWeight[c] = min(minWeight[c], Float(p.weight))
+    }
+    // Provenance and reasons: a contact alone keeps its own uid (already
+    // in the pool); a cluster gets its members' uids and the evidence.
+    let uidColumn = table[.uid]
+    sourceUIDs = [StringID](repeating: .absent, count: reps.count)
+    reasons = [StringID](repeating: .absent, count: reps.count)
+    mergedCounts = [Int64](repeating: 1, count: reps.count)
+    var uidBytes: [UInt8] = [], reasonBytes: [UInt8] = []
+    // The text before the weight, once per (keys, agree).
+    var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
+    for (k, c32) in reps.enumerated() {
+      let c = Int(c32)
+      let group = members[Int(counts[c])..<Int(counts[c + 1])]
+      mergedCounts[k] = Int64(group.count)
+      if group.count == 1 {
+        sourceUIDs[k] = uidColumn[c]
+        continue
+      }
+      uidBytes.removeAll(keepingCapacity: true)
+      for m in group {
+        let u = uidColumn[Int(m)]
+        if u.isAbsent { continue }
+        if !uidBytes.isEmpty { uidBytes.append(0x2C) }
+        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
+      }
+      sourceUIDs[k] = uidBytes.withUnsafeBytes { pool.intern($0) }
+      let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
+      if reasonPrefixes[prefix].isEmpty {
+        reasonPrefixes[prefix] = Array(Deduplicator.reasonPrefix(keys: reasonKeys[c], agree: agree[c]).utf8)
+      }
+      reasonBytes.removeAll(keepingCapacity: true)
+      reasonBytes.append(contentsOf: reasonPrefixes[prefix])
+      Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
+      reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
+    }
+  }
+}
+
+/// The keys the merge reads (the rest of ``ContactKeys`` can be freed first).
+struct MergeKeys: Sendable {
+  /// Per field row: its phone or e-mail key (0 = none).
+  var fieldKeys: [UInt64]
+  /// Per address row: postcode+street (or all columns) hash.
+  var addressKeys: [UInt64]
+
+  init(_ keys: ContactKeys) {
+    fieldKeys = keys.fieldKeys
+    addressKeys = keys.addressKeys
+  }
+}
+
+/// The merge of a range of clusters (see ``Deduplicator/merge(_:_:)``):
+/// per merged contact its attributes, photo and source line, and the rows
+/// of the input's child tables it keeps (ends relative to this range).
+struct MergePlan: Sendable {
+  var attributes: [[StringID]]
+  var photo: [BlobID] = []
+  var sourceLine: [UInt32] = []
+  var fieldRows: [UInt32] = []
+  var fieldEnds: [UInt32] = []
+  var addressRows: [UInt32] = []
+  var addressEnds: [UInt32] = []
+  var extraRows: [UInt32] = []
+  var extraEnds: [UInt32] = []
+
+  init(
+    _ table: ContactTable, keys: MergeKeys, representatives: ArraySlice<Int32>, members: [Int32],
+    memberStarts: [Int32]
+  ) {
+    let count = representatives.count
+    let columns = table.attributes
+    attributes = columns.map { _ in
+      var c: [StringID] = []
+      c.reserveCapacity(count)
+      return c
+    }
+    photo.reserveCapacity(count)
+    sourceLine.reserveCapacity(count)
+    fieldEnds.reserveCapacity(count)
+    addressEnds.reserveCapacity(count)
+    extraEnds.reserveCapacity(count)
+    var isNameAttr = [Bool](repeating: false, count: columns.count)
+    for a in [ContactAttribute.fullName, .givenName, .familyName, .middleName, .prefix, .suffix] where a.rawValue < columns.count {
+      isNameAttr[a.rawValue] = true
+    }
+    let fullName = ContactAttribute.fullName.rawValue
+    let fieldKinds = table.fields.kind, fieldValues = table.fields.value
+    var seen = SeenKeys()
+    var order: [Int32] = []
+    for c32 in representatives {
+      let c = Int(c32)
+      let group = members[Int(memberStarts[c])..<Int(memberStarts[c + 1])]
+      var best = c
+      if group.count <= 1 {
+        // A contact alone: its own attributes (its child rows below).
+        for a in 0..<columns.count { attributes[a].append(columns[a][c]) }
+        photo.append(table.photo[c])
+        sourceLine.append(table.sourceLine[c])
+      } else {
+        // The most complete member, and the most complete name.
+        var nameBest = c
+        var bestScore = -1, nameScore = (-1, -1)
+        for m32 in group {
+          let m = Int(m32)
+          var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
+          var parts = 0
+          for a in 0..<columns.count where columns[a][m].isPresent {
+            s += 1
+            if isNameAttr[a] { parts += 1 }
+          }
+          if s > bestScore { best = m; bestScore = s }
+          let ns = (parts, table.pool.length(of: columns[fullName][m]))
+          if ns > nameScore { nameBest = m; nameScore = ns }
+        }
+        for a in 0..<columns.count {
+          let isName = isNameAttr[a]
+          var v = columns[a][isName ? nameBest : best]
+          if v.isAbsent && !isName {
+            for m in group where columns[a][Int(m)].isPresent { v = columns[a][Int(m)]; break }
+          }
+          attributes[a].append(v)
+        }
+        // Photo: the most complete member's, else the first.
+        var p = table.photo[best]
+        if p.isNone {
+          for m in group where !table.photo[Int(m)].isNone { p = table.photo[Int(m)]; break }
+        }
+        photo.append(p)
+        sourceLine.append(table.sourceLine[best])
+      }
+      // Fields, the most complete member first, then the others in row
+      // order; a normalized value (phone key, e-mail) or raw value already
+      // taken is dropped.
+      order.removeAll(keepingCapacity: true)
+      order.append(Int32(best))
+      for m in group where Int(m) != best { order.append(m) }
+      seen.removeAll()
+      for m in order {
+        for f in table.fieldRange(of: Int(m)) {
+          let kind = fieldKinds[f]
+          let k = keys.fieldKeys[f]
+          let key = k != 0
+            ? Hash64.combine(k, UInt64(kind.rawValue))
+            : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))
+          if seen.insert(key) { fieldRows.append(UInt32(truncatingIfNeeded: f)) }
+        }
+      }
+      seen.removeAll()
+      for m in order {
+        for a in table.addressRange(of: Int(m)) where seen.insert(keys.addressKeys[a]) {
+          addressRows.append(UInt32(truncatingIfNeeded: a))
+        }
+      }
+      seen.removeAll()
+      for m in order {
+        for x in table.extraRange(of: Int(m)) {
+          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
+          if seen.insert(key) { extraRows.append(UInt32(truncatingIfNeeded: x)) }
+        }
+      }
+      fieldEnds.append(UInt32(truncatingIfNeeded: fieldRows.count))
+      addressEnds.append(UInt32(truncatingIfNeeded: addressRows.count))
+      extraEnds.append(UInt32(truncatingIfNeeded: extraRows.count))
     }
   }
 }

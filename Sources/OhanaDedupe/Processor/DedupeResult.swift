@@ -50,6 +50,9 @@ public struct DedupeResult: Sendable {
     public var contactsInClusters = 0
     /// Seconds per stage (keys, blocking, scoring, em, clustering, merge).
     public var timings: [String: Double] = [:]
+    /// CPU seconds of the whole process (every thread) per stage, for
+    /// judging a stage on a shared machine where wall time is noisy.
+    public var cpuTimings: [String: Double] = [:]
   }
 
   /// The number of contacts after merging.

@@ -32,15 +32,20 @@ public struct Deduplicator: Sendable {
   /// then ``merge(_:_:)``, computing the keys once.
   public func deduplicate(_ table: ContactTable) -> (result: DedupeResult, merged: ContactTable) {
     let clock = ContinuousClock()
-    let start = clock.now
-    let keys = ContactKeys(table: table, configuration: configuration)
-    let keysDone = clock.now
+    let start = clock.now, startCPU = ProcessCPU.seconds()
+    var keys = ContactKeys(table: table, configuration: configuration)
+    let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
     var result = findDuplicates(keys: keys)
-    let found = clock.now
-    let merged = merge(table, result, keys: keys)
-    let end = clock.now
+    let found = clock.now, foundCPU = ProcessCPU.seconds()
+    // The merge reads two of the keys: free the others first (peak memory).
+    let mergeKeys = MergeKeys(keys)
+    keys = ContactKeys()
+    let merged = merge(table, result, keys: mergeKeys)
+    let end = clock.now, endCPU = ProcessCPU.seconds()
     result.statistics.timings["keys"] = Self.seconds(keysDone - start)
     result.statistics.timings["merge"] = Self.seconds(end - found)
+    result.statistics.cpuTimings["keys"] = keysCPU - startCPU
+    result.statistics.cpuTimings["merge"] = endCPU - foundCPU
     return (result, merged)
   }
 
@@ -77,12 +82,14 @@ public struct Deduplicator: Sendable {
 
   func findDuplicates(keys: ContactKeys) -> DedupeResult {
     let clock = ContinuousClock()
-    var t = clock.now
+    var t = clock.now, tCPU = ProcessCPU.seconds()
     var stats = DedupeResult.Statistics()
     func lap(_ name: String) {
-      let now = clock.now
+      let now = clock.now, nowCPU = ProcessCPU.seconds()
       stats.timings[name] = Self.seconds(now - t)
+      stats.cpuTimings[name] = nowCPU - tCPU
       t = now
+      tCPU = nowCPU
     }
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
     lap("blocking")
@@ -93,14 +100,8 @@ public struct Deduplicator: Sendable {
     // pairs that cannot reach the threshold stop after phones and e-mails
     // (their vector keeps only those two levels: it is never accepted).
     let bound = configuration.estimateWeights ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
-    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range -> [UInt32] in
-      var out = [UInt32](repeating: 0, count: range.count)
-      for i in range {
-        let p = pairs[i]
-        let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
-        out[i - range.lowerBound] = scorer.vector(a, b, bound: bound)?.rawValue ?? Self.unreachable
-      }
-      return out
+    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range in
+      scorer.vectors(pairs, range, bound: bound)
     }
     var vectors: [UInt32] = []
     vectors.reserveCapacity(pairs.count)

@@ -11,42 +11,79 @@ struct PairScorer: Sendable {
   /// already keep the weight below `threshold` whatever the other
   /// comparisons say (`restMaximum[p][e]`: the best weight the rest can add).
   /// Most candidate pairs (namesakes) end here, before any name is compared.
+  @inline(__always)
   func vector(_ a: Int, _ b: Int, bound: ScoreBound) -> ComparisonVector? {
-    let sa = keys.sketches[a], sb = keys.sketches[b]
-    let p = phoneLevel(a, b, sa, sb)
-    let e = emailLevel(a, b, sa, sb)
+    let ra = keys.records[a], rb = keys.records[b]
+    let p = phoneLevel(a, b, ra.sketch, rb.sketch)
+    let e = emailLevel(a, b, ra.sketch, rb.sketch)
     if bound.cannotReach(phone: p, email: e) { return nil }
-    return vector(a, b, phone: p, email: e)
+    return vector(a, b, ra, rb, phone: p, email: e)
   }
 
-  /// Exact from the sketches when both sides have at most three phones (a
+  /// The raw vectors of `pairs[range]` (``Deduplicator/unreachable`` for a
+  /// pair that stopped early). Pairs go in batches: the records of a batch's
+  /// second rows are touched first, so that their cache misses overlap
+  /// instead of coming one pair at a time.
+  func vectors(_ pairs: [UInt64], _ range: Range<Int>, bound: ScoreBound) -> [UInt32] {
+    var out = [UInt32](repeating: 0, count: range.count)
+    let batch = 32
+    var touched: UInt8 = 0
+    keys.records.withUnsafeBufferPointer { records in
+      pairs.withUnsafeBufferPointer { pairs in
+        var lo = range.lowerBound
+        while lo < range.upperBound {
+          let hi = min(lo + batch, range.upperBound)
+          for i in lo..<hi {
+            // A record may straddle two cache lines: touch both ends.
+            let r = Int(pairs[i] & 0xFFFF_FFFF)
+            touched &+= records[r].sketch.phoneCount &+ records[r].addressCount
+          }
+          for i in lo..<hi {
+            let p = pairs[i]
+            let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
+            out[i - range.lowerBound] = vector(a, b, bound: bound)?.rawValue ?? Deduplicator.unreachable
+          }
+          lo = hi
+        }
+      }
+    }
+    // Keeps the touching loads alive; never true of a real vector.
+    if touched == 1 && out.isEmpty { out.append(Deduplicator.unreachable) }
+    return out
+  }
+
+  /// Exact from the sketches when both sides have at most four phones (a
   /// phone key fits 32 bits), else from the lists.
   @inline(__always)
   func phoneLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
     let l = ContactSketch.phoneLevel(sa, sb)
-    if l == 1 && (sa.phoneCount > 3 || sb.phoneCount > 3) {
+    if l == 1 && (sa.phoneCount > 4 || sb.phoneCount > 4) {
       return overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
     }
     return l
   }
 
-  /// "None shared" is exact from the fingerprints; "maybe" is checked on the lists.
+  /// As ``phoneLevel(_:_:_:_:)``, for e-mails.
   @inline(__always)
   func emailLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
     let l = ContactSketch.emailLevel(sa, sb)
-    return l == 1 ? overlap(keys.emails, keys.emails(of: a), keys.emails(of: b)) : l
+    if l == 1 && (sa.emailCount > 3 || sb.emailCount > 3) {
+      return overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
+    }
+    return l
   }
 
   func vector(_ a: Int, _ b: Int) -> ComparisonVector {
-    let sa = keys.sketches[a], sb = keys.sketches[b]
-    return vector(a, b, phone: phoneLevel(a, b, sa, sb), email: emailLevel(a, b, sa, sb))
+    let ra = keys.records[a], rb = keys.records[b]
+    return vector(a, b, ra, rb, phone: phoneLevel(a, b, ra.sketch, rb.sketch), email: emailLevel(a, b, ra.sketch, rb.sketch))
   }
 
-  func vector(_ a: Int, _ b: Int, phone: Int, email: Int) -> ComparisonVector {
+  @inline(__always)
+  func vector(_ a: Int, _ b: Int, _ ra: ScoreRecord, _ rb: ScoreRecord, phone: Int, email: Int) -> ComparisonVector {
     var v = ComparisonVector(rawValue: 0)
     keys.folds.withStorage { arena, ends in
-      let ga = keys.given[a], gb = keys.given[b], fa = keys.family[a], fb = keys.family[b]
-      let ca = keys.givenCanonical[a], cb = keys.givenCanonical[b]
+      let ga = ra.given, gb = rb.given, fa = ra.family, fb = rb.family
+      let ca = ra.givenCanonical, cb = rb.givenCanonical
       var gl = nameLevel(ga, ca, gb, cb, arena, ends)
       var fl = nameLevel(fa, fa, fb, fb, arena, ends)
       if (gl >= 3 || fl >= 3) && ga.isPresent && gb.isPresent {
@@ -58,7 +95,7 @@ struct PairScorer: Sendable {
       // One name in Latin and the other transliterated from another script:
       // ICU's romanization is not the one people write (田中 → "tian zhong",
       // not "tanaka"), so a disagreement says nothing.
-      if keys.nonLatinName[a] != keys.nonLatinName[b] {
+      if ra.nonLatinName != rb.nonLatinName {
         if gl >= 3 { gl = 0 }
         if fl >= 3 { fl = 0 }
       }
@@ -67,13 +104,22 @@ struct PairScorer: Sendable {
     }
     v[.phone] = phone
     v[.email] = email
-    let ba = keys.birthday[a], bb = keys.birthday[b]
+    let ba = ra.birthday, bb = rb.birthday
     if ba != 0 && bb != 0 {
       // A birthday without a year agrees with one that has the same day.
       let same = ba == bb || (ba < 10_000 && bb % 10_000 == ba) || (bb < 10_000 && ba % 10_000 == bb)
       v[.birthday] = same ? 1 : 2
     }
-    v[.address] = addressLevel(a, b)
+    if ra.addressCount == 0 || rb.addressCount == 0 {
+      v[.address] = 0
+    } else if ra.addressCount == 1 && rb.addressCount == 1 && ra.addressPrint != rb.addressPrint
+      && ra.postcodePrint != rb.postcodePrint
+    {
+      // One address each, sharing neither key nor postcode.
+      v[.address] = 3
+    } else {
+      v[.address] = addressLevel(a, b)
+    }
     return v
   }
 

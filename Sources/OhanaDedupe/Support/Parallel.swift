@@ -8,6 +8,15 @@ import Dispatch
   import Darwin
 #endif
 
+/// Seconds of CPU used so far by every thread of the process.
+enum ProcessCPU {
+  static func seconds() -> Double {
+    var t = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 else { return 0 }
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+  }
+}
+
 /// Splits `0..<count` into contiguous chunks and runs `body` on them on all
 /// cores (or `threads`). Each chunk's result is returned in chunk order, so
 /// callers merge without locks.
@@ -31,6 +40,21 @@ enum Parallel {
     }
     return results.values()
   }
+
+  /// Runs `first` and `second` at the same time (one after the other with
+  /// a single worker) and returns both results.
+  static func both<A: Sendable, B: Sendable>(
+    threads: Int, _ first: @Sendable () -> A, _ second: @Sendable () -> B
+  ) -> (A, B) {
+    if workerCount(threads) < 2 { return (first(), second()) }
+    let a = ResultSlots<A>(count: 1), b = ResultSlots<B>(count: 1)
+    DispatchQueue.concurrentPerform(iterations: 2) { i in
+      if i == 0 { a.set(0, first()) } else { b.set(0, second()) }
+    }
+    // Both are set once concurrentPerform has returned.
+    guard let x = a.value(0), let y = b.value(0) else { return (first(), second()) }
+    return (x, y)
+  }
 }
 
 /// One slot per chunk, written once each by a different thread.
@@ -48,4 +72,5 @@ final class ResultSlots<R: Sendable>: @unchecked Sendable {
   }
   func set(_ i: Int, _ value: R) { slots[i] = value }
   func values() -> [R] { slots.compactMap { $0 } }
+  func value(_ i: Int) -> R? { slots[i] }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// In-place LSD radix sort of `UInt64` values, 16 bits a pass, skipping
 /// passes where every value has the same digit. Owns its scratch buffer and
 /// the only unsafe pointers of the sort.
@@ -9,41 +11,88 @@ enum RadixSort {
     if n < 2 { return }
     if n < 256 { values.sort(); return }
     var scratch = [UInt64](repeating: 0, count: n)
+    values.withUnsafeMutableBufferPointer { v in
+      scratch.withUnsafeMutableBufferPointer { s in sort(v, scratch: s) }
+    }
+  }
+
+  /// Sorts `values` on two workers: the values are first partitioned
+  /// around `split` (those below it first), then each side is sorted on
+  /// its own. The result is the same as ``sort(_:)``'s; `split` only
+  /// balances the work (for values spread evenly, the middle of their range).
+  static func sort(_ values: inout [UInt64], split: UInt64, threads: Int) {
+    let n = values.count
+    if n < 1 << 16 || Parallel.workerCount(threads) < 2 { sort(&values); return }
+    var scratch = [UInt64](repeating: 0, count: n)
+    values.withUnsafeMutableBufferPointer { v in
+      scratch.withUnsafeMutableBufferPointer { s in
+        // Hoare partition: [0, mid) < split <= [mid, n).
+        var i = 0, j = n - 1
+        while true {
+          while i <= j && v[i] < split { i += 1 }
+          while i <= j && v[j] >= split { j -= 1 }
+          if i >= j { break }
+          v.swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+        let halves = SortHalves(values: v, scratch: s, mid: i)
+        DispatchQueue.concurrentPerform(iterations: 2) { half in halves.sort(half) }
+      }
+    }
+  }
+
+  /// Sorts `v` using `scratch` (at least as long) as the other buffer.
+  static func sort(_ v: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>) {
+    let n = v.count
+    if n < 2 { return }
+    if n < 256 {
+      var w = v
+      w.sort()
+      return
+    }
     var counts = [Int](repeating: 0, count: 65536)
     var inScratch = false
-    for pass in 0..<4 {
-      let shift = UInt64(pass * 16)
-      for i in 0..<65536 { counts[i] = 0 }
-      let src = inScratch ? scratch : values
-      // Histogram.
-      src.withUnsafeBufferPointer { s in
-        counts.withUnsafeMutableBufferPointer { c in
-          for v in s { c[Int((v >> shift) & 0xFFFF)] += 1 }
-        }
+    counts.withUnsafeMutableBufferPointer { c in
+      for pass in 0..<4 {
+        let shift = UInt64(pass * 16)
+        for i in 0..<65536 { c[i] = 0 }
+        let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : v
+        let dst = inScratch ? v : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+        // Histogram.
+        for x in src { c[Int((x >> shift) & 0xFFFF)] += 1 }
+        // All in one bucket: this digit is the same everywhere, skip the pass.
+        if c[Int((src[0] >> shift) & 0xFFFF)] == n { continue }
+        var sum = 0
+        for i in 0..<65536 { let k = c[i]; c[i] = sum; sum += k }
+        for x in src { let b = Int((x >> shift) & 0xFFFF); dst[c[b]] = x; c[b] += 1 }
+        inScratch.toggle()
       }
-      // All in one bucket: this digit is the same everywhere, skip the pass.
-      if counts.contains(n) { continue }
-      var sum = 0
-      for i in 0..<65536 { let c = counts[i]; counts[i] = sum; sum += c }
-      if inScratch {
-        scratch.withUnsafeBufferPointer { s in
-          values.withUnsafeMutableBufferPointer { d in
-            counts.withUnsafeMutableBufferPointer { c in
-              for v in s { let b = Int((v >> shift) & 0xFFFF); d[c[b]] = v; c[b] += 1 }
-            }
-          }
-        }
-      } else {
-        values.withUnsafeBufferPointer { s in
-          scratch.withUnsafeMutableBufferPointer { d in
-            counts.withUnsafeMutableBufferPointer { c in
-              for v in s { let b = Int((v >> shift) & 0xFFFF); d[c[b]] = v; c[b] += 1 }
-            }
-          }
-        }
-      }
-      inScratch.toggle()
     }
-    if inScratch { values = scratch }
+    if inScratch {
+      for i in 0..<n { v[i] = scratch[i] }
+    }
+  }
+}
+
+/// The two sides of a partitioned buffer, each sorted by one worker.
+private final class SortHalves: @unchecked Sendable {
+  // Safe: the two halves (and their scratch) are disjoint, each is touched
+  // by exactly one iteration, and concurrentPerform returns only when both
+  // are done, inside the callers' buffer scopes.
+  let values: UnsafeMutableBufferPointer<UInt64>
+  let scratch: UnsafeMutableBufferPointer<UInt64>
+  let mid: Int
+
+  init(values: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>, mid: Int) {
+    self.values = values
+    self.scratch = scratch
+    self.mid = mid
+  }
+
+  func sort(_ half: Int) {
+    let range = half == 0 ? 0..<mid : mid..<values.count
+    RadixSort.sort(
+      UnsafeMutableBufferPointer(rebasing: values[range]), scratch: UnsafeMutableBufferPointer(rebasing: scratch[range]))
   }
 }
