@@ -98,9 +98,9 @@ extension Deduplicator {
     parts = []  // Laid end to end: free the plans before gathering (peak memory).
     merged.photo = photo
     merged.sourceLine = sourceLine
-    merged.fieldOffsets = fieldOffsets
-    merged.fields = table.fields.gathering(fieldRows)
-    merged.fields.annotations = Annotations()
+    var mergedFields = table.fields.gathering(fieldRows)
+    mergedFields.annotations = Annotations()
+    merged.replaceFields(with: mergedFields, offsets: fieldOffsets)
     merged.addressOffsets = addressOffsets
     merged.addresses = table.addresses.gathering(addressRows)
     merged.addresses.annotations = Annotations()
