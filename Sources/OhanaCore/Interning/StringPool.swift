@@ -253,15 +253,14 @@ public struct StringPool: Sendable {
   /// `buffer[range(i).start ..< range(i).end]` (out of bounds: absent).
   /// Writes `count` ids to the empty `ids`.
   ///
-  /// 1. one sequential pass: hash every string into a key `hash << 32 |
-  ///    index` and pack its place as `start << 20 | length`;
-  /// 2. counting-sort keys and places on the hash's top bits, which are the
-  ///    slot index's top bits (see the layout above);
-  /// 3. probe in that order: the probes sweep the slot table front to back,
-  ///    one cache-sized region at a time, and each string's bytes are
-  ///    prefetched a few keys ahead. A new string gets the next id and its
-  ///    bytes, while still in cache, go to a scratch arena;
-  /// 4. append the scratch arena (new strings in id order) to the arena.
+  /// 1. hash every string (a sequential read), counting strings and bytes
+  ///    per partition of the hash's top bits, which are the slot index's top
+  ///    bits (see the layout above);
+  /// 2. hash again and scatter each string's record and its bytes into its
+  ///    partition: the records end up in hash order, bytes beside them;
+  /// 3. probe in that order: records and bytes are read front to back and
+  ///    the slot table is swept one cache-sized region at a time;
+  /// 4. append the new strings to the arena in id order.
   /// Strings of 1 MiB or more skip the batch and are interned one by one.
   @inline(__always)
   private mutating func internBatch(
@@ -285,32 +284,32 @@ public struct StringPool: Sendable {
     let lengthBits: UInt64 = 20
     let lengthMask: UInt64 = (1 << lengthBits) - 1
 
-    // 1. Records (key, place) of the non-empty, in-bounds strings, a
-    //    histogram of top bits, and a HyperLogLog sketch of the distinct count.
+    // 1. Hash pass: per top-bits partition, the number of strings and of
+    //    bytes; a HyperLogLog sketch of the distinct count. Reads `buffer`
+    //    in order and writes nothing big.
     let bits = Self.partitionBits(for: n)
-    let down = UInt64(64 - bits)
-    var counts = [Int](repeating: 0, count: (1 << bits) + 1)
+    let down = UInt32(32 - bits)
+    let partitions = 1 << bits
+    var counts = [Int](repeating: 0, count: partitions + 1)
+    var byteCounts = [Int](repeating: 0, count: partitions + 1)
     var sketch = [UInt8](repeating: 0, count: Self.sketchRegisters)
     var long: [Int] = []
     var m = 0
-    var batchBytes = 0
-    var records = [UInt64](unsafeUninitializedCapacity: 2 * n) { r, initialized in
-      counts.withUnsafeMutableBufferPointer { c in
+    counts.withUnsafeMutableBufferPointer { c in
+      byteCounts.withUnsafeMutableBufferPointer { bc in
         sketch.withUnsafeMutableBufferPointer { sk in
           for i in 0..<n {
             let (start, end) = range(i)
             guard start >= 0, end > start, end <= size else { continue }
-            let length = UInt64(truncatingIfNeeded: end - start)
-            if length >= lengthMask {
+            let length = end - start
+            if UInt64(truncatingIfNeeded: length) >= lengthMask {
               long.append(i)
               continue
             }
-            let h = Self.hash(UnsafeRawBufferPointer(start: base + start, count: end - start))
-            let key = UInt64(h) << 32 | UInt64(truncatingIfNeeded: i)
-            r.initializeElement(at: 2 * m, to: key)
-            r.initializeElement(at: 2 * m + 1, to: UInt64(truncatingIfNeeded: start) << lengthBits | length)
-            batchBytes += end - start
-            c[Int(truncatingIfNeeded: key >> down) + 1] += 1
+            let h = Self.hash(UnsafeRawBufferPointer(start: base + start, count: length))
+            let b = Int(truncatingIfNeeded: h >> down) + 1
+            c[b] += 1
+            bc[b] += length
             let rank = UInt8(truncatingIfNeeded: ((h << 11) | 0x400).leadingZeroBitCount + 1)
             let register = Int(truncatingIfNeeded: h & 0x7FF)
             if rank > sk[register] { sk[register] = rank }
@@ -318,26 +317,45 @@ public struct StringPool: Sendable {
           }
         }
       }
-      initialized = 2 * m
     }
-    // 2. Counting sort on the top bits (stable: input order within a region).
-    for b in 1..<counts.count { counts[b] += counts[b - 1] }
+    for b in 1...partitions {
+      counts[b] += counts[b - 1]
+      byteCounts[b] += byteCounts[b - 1]
+    }
+    let batchBytes = byteCounts[partitions]
+
+    // 2. Scatter pass: hash again and write each string's record
+    //    (`hash << 32 | index`, `offset << 20 | length`) and its bytes into
+    //    its partition, in input order within a partition. Afterwards the
+    //    records are in hash order (by top bits) and every string's bytes sit
+    //    next to its neighbours' in `parted`.
+    let parted = UnsafeMutableRawBufferPointer.allocate(byteCount: max(batchBytes, 1), alignment: 8)
+    defer { parted.deallocate() }
+    guard let pb = parted.baseAddress else { return }
     let sorted = [UInt64](unsafeUninitializedCapacity: 2 * m) { sr, initialized in
-      records.withUnsafeBufferPointer { r in
-        counts.withUnsafeMutableBufferPointer { c in
-          for j in 0..<m {
-            let key = r[2 * j]
-            let b = Int(truncatingIfNeeded: key >> down)
+      counts.withUnsafeMutableBufferPointer { c in
+        byteCounts.withUnsafeMutableBufferPointer { bc in
+          for i in 0..<n {
+            let (start, end) = range(i)
+            guard start >= 0, end > start, end <= size else { continue }
+            let length = end - start
+            if UInt64(truncatingIfNeeded: length) >= lengthMask { continue }
+            let p = UnsafeRawBufferPointer(start: base + start, count: length)
+            let h = Self.hash(p)
+            let b = Int(truncatingIfNeeded: h >> down)
             let d = c[b]
-            sr.initializeElement(at: 2 * d, to: key)
-            sr.initializeElement(at: 2 * d + 1, to: r[2 * j + 1])
+            let o = bc[b]
             c[b] = d + 1
+            bc[b] = o + length
+            sr.initializeElement(at: 2 * d, to: UInt64(h) << 32 | UInt64(truncatingIfNeeded: i))
+            sr.initializeElement(
+              at: 2 * d + 1, to: UInt64(truncatingIfNeeded: o) << lengthBits | UInt64(truncatingIfNeeded: length))
+            Self.copyBytes(to: pb + o, from: base + start, count: length)
           }
         }
       }
       initialized = 2 * m
     }
-    records = []
     // Size the table for the estimated new strings (plus a margin) before
     // the sweep: growing from a small table in the middle would crowd the
     // low hashes inserted so far into its front (one long probe run).
@@ -345,74 +363,70 @@ public struct StringPool: Sendable {
     let target = Self.tableSize(for: ends.count + estimate + long.count)
     if target > slots.count { rebuild(size: target) }
 
-    // 3. Probe in hash order. New ids start at `firstNew`; id `firstNew + k`
-    //    is `scratch[newEnds[k] ..< newEnds[k + 1]]`.
+    // 3. Probe in hash order: records and bytes are read front to back, the
+    //    slots region by region (each prefetched a few records ahead). New
+    //    ids start at `firstNew`; `newPlaces[k]` is where id `firstNew + k`
+    //    sits in `parted`.
     let firstNew = ends.count
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(batchBytes, 1), alignment: 8)
-    defer { scratch.deallocate() }
-    guard let sb = scratch.baseAddress else { return }
-    var newEnds = [Int](repeating: 0, count: m + 1)
+    var newPlaces = [UInt64](repeating: 0, count: m)
     var newCount = 0
     let mask = self.mask, shift = self.shift
     // If the estimate was low and the table would pass its load limit, the
     // sweep stops there and the rest is interned one string at a time.
     let limit = slots.count * 3 / 4 - firstNew
     var stoppedAt = m
-    let ahead = 12
+    let ahead = 16
     sorted.withUnsafeBufferPointer { sr in
-      do {
-        newEnds.withUnsafeMutableBufferPointer { ne in
-          ids.withUnsafeMutableBufferPointer { out in
-            slots.withUnsafeMutableBufferPointer { sl in
-              ends.withUnsafeBufferPointer { e in
-                arena.withUnsafeBytes { a in
-                  for j in 0..<m {
-                    if newCount >= limit {
-                      stoppedAt = j
-                      break
-                    }
-                    if j + ahead < m {
-                      ohana_prefetch(base + Int(truncatingIfNeeded: sr[2 * (j + ahead) + 1] >> lengthBits))
-                      ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sr[2 * (j + ahead)] >> 32) >> shift) })
-                    }
-                    let key = sr[2 * j]
-                    let place = sr[2 * j + 1]
-                    let p = base + Int(truncatingIfNeeded: place >> lengthBits)
-                    let length = Int(truncatingIfNeeded: place & lengthMask)
-                    let tag = key & 0xFFFF_FFFF_0000_0000
-                    var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: key >> 32) >> shift)
-                    var found = 0
-                    while true {
-                      let v = sl[slot]
-                      if v == 0 { break }
-                      if v & 0xFFFF_FFFF_0000_0000 == tag {
-                        let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                        if id >= firstNew {
-                          let start = ne[id - firstNew]
-                          if ne[id - firstNew + 1] - start == length, Self.bytesEqual(sb + start, p, length) {
-                            found = id
-                            break
-                          }
-                        } else {
-                          let start = e[id - 1]
-                          if e[id] - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
-                            found = id
-                            break
-                          }
+      newPlaces.withUnsafeMutableBufferPointer { np in
+        ids.withUnsafeMutableBufferPointer { out in
+          slots.withUnsafeMutableBufferPointer { sl in
+            ends.withUnsafeBufferPointer { e in
+              arena.withUnsafeBytes { a in
+                for j in 0..<m {
+                  if newCount >= limit {
+                    stoppedAt = j
+                    break
+                  }
+                  if j + ahead < m {
+                    ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sr[2 * (j + ahead)] >> 32) >> shift) })
+                  }
+                  let key = sr[2 * j]
+                  let place = sr[2 * j + 1]
+                  let p = pb + Int(truncatingIfNeeded: place >> lengthBits)
+                  let length = Int(truncatingIfNeeded: place & lengthMask)
+                  let tag = key & 0xFFFF_FFFF_0000_0000
+                  var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: key >> 32) >> shift)
+                  var found = 0
+                  while true {
+                    let v = sl[slot]
+                    if v == 0 { break }
+                    if v & 0xFFFF_FFFF_0000_0000 == tag {
+                      let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                      if id >= firstNew {
+                        let other = np[id - firstNew]
+                        if other & lengthMask == place & lengthMask,
+                          Self.bytesEqual(pb + Int(truncatingIfNeeded: other >> lengthBits), p, length)
+                        {
+                          found = id
+                          break
+                        }
+                      } else {
+                        let start = e[id - 1]
+                        if e[id] - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
+                          found = id
+                          break
                         }
                       }
-                      slot = (slot + 1) & mask
                     }
-                    if found == 0 {
-                      found = firstNew + newCount
-                      let start = ne[newCount]
-                      (sb + start).copyMemory(from: p, byteCount: length)
-                      newCount += 1
-                      ne[newCount] = start + length
-                      sl[slot] = tag | UInt64(truncatingIfNeeded: found)
-                    }
-                    out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
+                    slot = (slot + 1) & mask
                   }
+                  if found == 0 {
+                    found = firstNew + newCount
+                    np[newCount] = place
+                    newCount += 1
+                    sl[slot] = tag | UInt64(truncatingIfNeeded: found)
+                  }
+                  out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
                 }
               }
             }
@@ -420,18 +434,29 @@ public struct StringPool: Sendable {
         }
       }
     }
-    // 4. The new strings' bytes, in id order.
-    let added = newEnds[newCount]
+    // 4. The new strings' bytes, in id order (front to back in `parted`
+    //    within each partition).
+    var added = 0
+    for k in 0..<newCount { added += Int(truncatingIfNeeded: newPlaces[k] & lengthMask) }
     let arenaBase = arena.count
-    arena.append(contentsOf: UnsafeRawBufferPointer(start: sb, count: added))
+    arena.reserveCapacity(arenaBase + added)
     ends.reserveCapacity(ends.count + newCount + long.count)
-    for k in 1..<(newCount + 1) { ends.append(arenaBase + newEnds[k]) }
+    newPlaces.withUnsafeBufferPointer { np in
+      var end = arenaBase
+      for k in 0..<newCount {
+        let place = np[k]
+        let length = Int(truncatingIfNeeded: place & lengthMask)
+        arena.append(contentsOf: UnsafeRawBufferPointer(start: pb + Int(truncatingIfNeeded: place >> lengthBits), count: length))
+        end += length
+        ends.append(end)
+      }
+    }
     if stoppedAt < m {
       sorted.withUnsafeBufferPointer { sr in
         for j in stoppedAt..<m {
           let key = sr[2 * j], place = sr[2 * j + 1]
           let bytes = UnsafeRawBufferPointer(
-            start: base + Int(truncatingIfNeeded: place >> lengthBits), count: Int(truncatingIfNeeded: place & lengthMask))
+            start: pb + Int(truncatingIfNeeded: place >> lengthBits), count: Int(truncatingIfNeeded: place & lengthMask))
           ids[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32))
         }
       }
@@ -551,6 +576,29 @@ public struct StringPool: Sendable {
     var size = 16
     while size * 3 < ids * 4 { size <<= 1 }
     return size
+  }
+
+  /// Copies `n` bytes with at most two overlapping loads and stores for
+  /// `n <= 16` (no call), `copyMemory` above. Writes exactly `dst ..< dst+n`.
+  @usableFromInline @inline(__always)
+  static func copyBytes(to dst: UnsafeMutableRawPointer, from src: UnsafeRawPointer, count n: Int) {
+    if n > 16 {
+      dst.copyMemory(from: src, byteCount: n)
+    } else if n >= 8 {
+      let a = src.loadUnaligned(as: UInt64.self), b = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      dst.storeBytes(of: a, as: UInt64.self)
+      dst.storeBytes(of: b, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4 {
+      let a = src.loadUnaligned(as: UInt32.self), b = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      dst.storeBytes(of: a, as: UInt32.self)
+      dst.storeBytes(of: b, toByteOffset: n - 4, as: UInt32.self)
+    } else if n >= 2 {
+      let a = src.loadUnaligned(as: UInt16.self), b = src.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)
+      dst.storeBytes(of: a, as: UInt16.self)
+      dst.storeBytes(of: b, toByteOffset: n - 2, as: UInt16.self)
+    } else if n == 1 {
+      dst.storeBytes(of: src.load(as: UInt8.self), as: UInt8.self)
+    }
   }
 
   /// Word-at-a-time equality of two byte ranges of length `n`; the last
