@@ -329,10 +329,16 @@ public struct StringPool: Sendable {
     //    its partition, in input order within a partition. Afterwards the
     //    records are in hash order (by top bits) and every string's bytes sit
     //    next to its neighbours' in `parted`.
-    let parted = UnsafeMutableRawBufferPointer.allocate(byteCount: max(batchBytes, 1), alignment: 8)
-    defer { parted.deallocate() }
-    guard let pb = parted.baseAddress else { return }
-    let sorted = [UInt64](unsafeUninitializedCapacity: 2 * m) { sr, initialized in
+    let parted = ScratchMemory(byteCount: batchBytes)
+    let sortedMemory = ScratchMemory(byteCount: 16 * m)
+    defer {
+      parted.release()
+      sortedMemory.release()
+    }
+    guard let pb = parted.baseAddress, let sortedBase = sortedMemory.baseAddress else { return }
+    let sorted = UnsafeMutableBufferPointer(start: sortedBase.bindMemory(to: UInt64.self, capacity: 2 * m), count: 2 * m)
+    do {
+      let sr = sorted
       counts.withUnsafeMutableBufferPointer { c in
         byteCounts.withUnsafeMutableBufferPointer { bc in
           for i in 0..<n {
@@ -347,14 +353,12 @@ public struct StringPool: Sendable {
             let o = bc[b]
             c[b] = d + 1
             bc[b] = o + length
-            sr.initializeElement(at: 2 * d, to: UInt64(h) << 32 | UInt64(truncatingIfNeeded: i))
-            sr.initializeElement(
-              at: 2 * d + 1, to: UInt64(truncatingIfNeeded: o) << lengthBits | UInt64(truncatingIfNeeded: length))
+            sr[2 * d] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: i)
+            sr[2 * d + 1] = UInt64(truncatingIfNeeded: o) << lengthBits | UInt64(truncatingIfNeeded: length)
             Self.copyBytes(to: pb + o, from: base + start, count: length)
           }
         }
       }
-      initialized = 2 * m
     }
     // Size the table for the estimated new strings (plus a margin) before
     // the sweep: growing from a small table in the middle would crowd the
@@ -365,19 +369,24 @@ public struct StringPool: Sendable {
 
     // 3. Probe in hash order: records and bytes are read front to back, the
     //    slots region by region (each prefetched a few records ahead). New
-    //    ids start at `firstNew`; `newPlaces[k]` is where id `firstNew + k`
+    //    ids start at `firstNew`; `np[k]` is where id `firstNew + k`
     //    sits in `parted`.
     let firstNew = ends.count
-    var newPlaces = [UInt64](repeating: 0, count: m)
     var newCount = 0
+    var added = 0
     let mask = self.mask, shift = self.shift
     // If the estimate was low and the table would pass its load limit, the
     // sweep stops there and the rest is interned one string at a time.
     let limit = slots.count * 3 / 4 - firstNew
     var stoppedAt = m
     let ahead = 16
-    sorted.withUnsafeBufferPointer { sr in
-      newPlaces.withUnsafeMutableBufferPointer { np in
+    let newPlaces = ScratchMemory(byteCount: 8 * m)
+    defer { newPlaces.release() }
+    guard let npBase = newPlaces.baseAddress else { return }
+    let np = UnsafeMutableBufferPointer(start: npBase.bindMemory(to: UInt64.self, capacity: m), count: m)
+    do {
+      let sr = UnsafeBufferPointer(sorted)
+      do {
         ids.withUnsafeMutableBufferPointer { out in
           slots.withUnsafeMutableBufferPointer { sl in
             ends.withUnsafeBufferPointer { e in
@@ -424,6 +433,7 @@ public struct StringPool: Sendable {
                     found = firstNew + newCount
                     np[newCount] = place
                     newCount += 1
+                    added += length
                     sl[slot] = tag | UInt64(truncatingIfNeeded: found)
                   }
                   out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
@@ -435,24 +445,30 @@ public struct StringPool: Sendable {
       }
     }
     // 4. The new strings' bytes, in id order (front to back in `parted`
-    //    within each partition).
-    var added = 0
-    for k in 0..<newCount { added += Int(truncatingIfNeeded: newPlaces[k] & lengthMask) }
+    //    within each partition), laid out in one buffer and appended at once.
     let arenaBase = arena.count
-    arena.reserveCapacity(arenaBase + added)
-    ends.reserveCapacity(ends.count + newCount + long.count)
-    newPlaces.withUnsafeBufferPointer { np in
-      var end = arenaBase
-      for k in 0..<newCount {
-        let place = np[k]
-        let length = Int(truncatingIfNeeded: place & lengthMask)
-        arena.append(contentsOf: UnsafeRawBufferPointer(start: pb + Int(truncatingIfNeeded: place >> lengthBits), count: length))
-        end += length
-        ends.append(end)
+    var newEnds: [Int] = []
+    let tail = [UInt8](unsafeUninitializedCapacity: added) { t, initialized in
+      newEnds = [Int](unsafeUninitializedCapacity: newCount) { ne, neCount in
+        var end = 0
+        if let tb = t.baseAddress {
+          for k in 0..<newCount {
+            let place = np[k]
+            let length = Int(truncatingIfNeeded: place & lengthMask)
+            Self.copyBytes(to: tb + end, from: pb + Int(truncatingIfNeeded: place >> lengthBits), count: length)
+            end += length
+            ne.initializeElement(at: k, to: arenaBase + end)
+          }
+        }
+        neCount = t.baseAddress == nil ? 0 : newCount
       }
+      initialized = added
     }
+    if arena.isEmpty { arena = tail } else { arena.append(contentsOf: tail) }
+    ends.append(contentsOf: newEnds)
     if stoppedAt < m {
-      sorted.withUnsafeBufferPointer { sr in
+      do {
+        let sr = sorted
         for j in stoppedAt..<m {
           let key = sr[2 * j], place = sr[2 * j + 1]
           let bytes = UnsafeRawBufferPointer(

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Big, short-lived scratch memory for bulk passes (the interner's batch
+/// buffers): on Linux an anonymous mapping that asks for transparent huge
+/// pages, so filling hundreds of megabytes costs hundreds of page faults
+/// instead of tens of thousands; elsewhere, or when the mapping fails, an
+/// ordinary allocation. Contents start zeroed or undefined; the owner frees
+/// it with ``release()`` exactly once.
+package struct ScratchMemory {
+  package let bytes: UnsafeMutableRawBufferPointer
+  private let mapped: Bool
+
+  /// At least `byteCount` bytes (one byte when `byteCount` is 0), aligned to 16.
+  package init(byteCount: Int) {
+    let size = max(byteCount, 1)
+    #if os(Linux)
+    let huge = 2 << 20
+    if size >= huge {
+      let length = (size + huge - 1) / huge * huge
+      let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      if let p, p != MAP_FAILED {
+        _ = madvise(p, length, MADV_HUGEPAGE)
+        bytes = UnsafeMutableRawBufferPointer(start: p, count: length)
+        mapped = true
+        return
+      }
+    }
+    #endif
+    bytes = .allocate(byteCount: size, alignment: 16)
+    mapped = false
+  }
+
+  package var baseAddress: UnsafeMutableRawPointer? { bytes.baseAddress }
+
+  /// Frees the memory; the buffer must not be used afterwards.
+  package func release() {
+    #if os(Linux)
+    if mapped {
+      _ = munmap(bytes.baseAddress, bytes.count)
+      return
+    }
+    #endif
+    bytes.deallocate()
+  }
+}
