@@ -32,6 +32,20 @@ import _OhanaTestSupport
     #expect(table.fieldOwners() == [0, 0, 2])
   }
 
+  /// The per-contact field-kind summary follows the fields through the
+  /// builder, gathering and concatenation.
+  @Test func fieldKindSummaryFollowsTheFields() {
+    let phone: UInt8 = 1 << FieldKind.phone.rawValue, email: UInt8 = 1 << FieldKind.email.rawValue
+    let url: UInt8 = 1 << FieldKind.url.rawValue
+    let table = ContactTable(contacts: sample())
+    #expect(table.fieldKinds == [phone | email, 0, url])
+    #expect(table.gathering(rows: [2, 0, 2]).fieldKinds == [url, phone | email, url])
+    #expect(table.gathering(rows: [1], includeFields: false).fieldKinds == [0])
+    let both = ContactTable.concatenate([table, table.gathering(rows: [2])])
+    #expect(both.fieldKinds == [phone | email, 0, url, url])
+    #expect(both.fieldKinds == ContactTable.kindMasks(offsets: both.fieldOffsets, kinds: both.fields.kind))
+  }
+
   @Test func codableRowViews() throws {
     let contacts = sample()
     let data = try JSONEncoder().encode(contacts)
