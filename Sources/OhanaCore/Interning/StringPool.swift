@@ -259,8 +259,9 @@ public struct StringPool: Sendable {
   /// 2. hash again and scatter each string's record and its bytes into its
   ///    partition: the records end up in hash order, bytes beside them;
   /// 3. probe in that order: records and bytes are read front to back and
-  ///    the slot table is swept one cache-sized region at a time;
-  /// 4. append the new strings to the arena in id order.
+  ///    the slot table is swept one cache-sized region at a time; a new
+  ///    string's bytes are copied, while in cache, to the arena's next bytes;
+  /// 4. commit the new bytes and ends to the arena at once.
   /// Strings of 1 MiB or more skip the batch and are interned one by one.
   @inline(__always)
   private mutating func internBatch(
@@ -368,10 +369,11 @@ public struct StringPool: Sendable {
     if target > slots.count { rebuild(size: target) }
 
     // 3. Probe in hash order: records and bytes are read front to back, the
-    //    slots region by region (each prefetched a few records ahead). New
-    //    ids start at `firstNew`; `np[k]` is where id `firstNew + k`
-    //    sits in `parted`.
+    //    slots region by region (each prefetched a few records ahead). A new
+    //    string's bytes go, while in cache, to `tail` (the arena's next
+    //    bytes): id `firstNew + k` is `tail[ne[k] - arenaBase ..< ne[k+1] - arenaBase]`.
     let firstNew = ends.count
+    let arenaBase = arena.count
     var newCount = 0
     var added = 0
     let mask = self.mask, shift = self.shift
@@ -380,13 +382,15 @@ public struct StringPool: Sendable {
     let limit = slots.count * 3 / 4 - firstNew
     var stoppedAt = m
     let ahead = 16
-    let newPlaces = ScratchMemory(byteCount: 8 * m)
-    defer { newPlaces.release() }
-    guard let npBase = newPlaces.baseAddress else { return }
-    let np = UnsafeMutableBufferPointer(start: npBase.bindMemory(to: UInt64.self, capacity: m), count: m)
-    do {
-      let sr = UnsafeBufferPointer(sorted)
-      do {
+    var newEnds: [Int] = []
+    let tail = [UInt8](unsafeUninitializedCapacity: max(batchBytes, 1)) { tailBuffer, tailCount in
+      newEnds = [Int](unsafeUninitializedCapacity: m + 1) { ne, neCount in
+        guard let tb = tailBuffer.baseAddress else {
+          neCount = 0
+          return
+        }
+        ne.initializeElement(at: 0, to: arenaBase)
+        let sr = UnsafeBufferPointer(sorted)
         ids.withUnsafeMutableBufferPointer { out in
           slots.withUnsafeMutableBufferPointer { sl in
             ends.withUnsafeBufferPointer { e in
@@ -412,10 +416,9 @@ public struct StringPool: Sendable {
                     if v & 0xFFFF_FFFF_0000_0000 == tag {
                       let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                       if id >= firstNew {
-                        let other = np[id - firstNew]
-                        if other & lengthMask == place & lengthMask,
-                          Self.bytesEqual(pb + Int(truncatingIfNeeded: other >> lengthBits), p, length)
-                        {
+                        let k = id - firstNew
+                        let start = ne[k] - arenaBase
+                        if ne[k + 1] - arenaBase - start == length, Self.bytesEqual(tb + start, p, length) {
                           found = id
                           break
                         }
@@ -431,9 +434,10 @@ public struct StringPool: Sendable {
                   }
                   if found == 0 {
                     found = firstNew + newCount
-                    np[newCount] = place
-                    newCount += 1
+                    Self.copyBytes(to: tb + added, from: p, count: length)
                     added += length
+                    newCount += 1
+                    ne.initializeElement(at: newCount, to: arenaBase + added)
                     sl[slot] = tag | UInt64(truncatingIfNeeded: found)
                   }
                   out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
@@ -442,30 +446,17 @@ public struct StringPool: Sendable {
             }
           }
         }
+        neCount = newCount + 1
       }
+      tailCount = added
     }
-    // 4. The new strings' bytes, in id order (front to back in `parted`
-    //    within each partition), laid out in one buffer and appended at once.
-    let arenaBase = arena.count
-    var newEnds: [Int] = []
-    let tail = [UInt8](unsafeUninitializedCapacity: added) { t, initialized in
-      newEnds = [Int](unsafeUninitializedCapacity: newCount) { ne, neCount in
-        var end = 0
-        if let tb = t.baseAddress {
-          for k in 0..<newCount {
-            let place = np[k]
-            let length = Int(truncatingIfNeeded: place & lengthMask)
-            Self.copyBytes(to: tb + end, from: pb + Int(truncatingIfNeeded: place >> lengthBits), count: length)
-            end += length
-            ne.initializeElement(at: k, to: arenaBase + end)
-          }
-        }
-        neCount = t.baseAddress == nil ? 0 : newCount
-      }
-      initialized = added
-    }
+    // 4. Commit the new strings: the tail becomes the arena's next bytes.
     if arena.isEmpty { arena = tail } else { arena.append(contentsOf: tail) }
-    ends.append(contentsOf: newEnds)
+    if ends.count == 1 && arenaBase == 0 {
+      ends = newEnds  // newEnds[0] == 0 == ends[0]
+    } else {
+      ends.append(contentsOf: newEnds.dropFirst())
+    }
     if stoppedAt < m {
       do {
         let sr = sorted
