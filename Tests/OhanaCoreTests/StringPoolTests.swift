@@ -157,6 +157,7 @@ import _OhanaTestSupport
       switch i % 97 {
       case 0: s = ""
       case 1: s = "Zoë \(i % 5)"
+      case 2: s = String(repeating: "long ", count: 60 + i % 3)  // 300+ bytes: the 5-byte length prefix
       default: s = "n\(UInt64.random(in: 0..<UInt64(count / 2), using: &rng))"
       }
       text.append(contentsOf: s.utf8)
