@@ -161,9 +161,7 @@ public struct ContactTable: Sendable {
   /// in this package). - Precondition: the offsets fit the table.
   package mutating func replaceFields(with newFields: FieldTable, offsets: [UInt32]) {
     precondition(offsets.count == rowCount + 1 && Int(offsets.last ?? 0) == newFields.count, "field offsets do not fit")
-    fields = newFields
-    fieldOffsets = offsets
-    fieldKinds = Self.kindMasks(offsets: offsets, kinds: newFields.kind)
+    replaceFields(with: newFields, offsets: offsets, kinds: Self.kindMasks(offsets: offsets, kinds: newFields.kind))
   }
 
   /// ``replaceFields(with:offsets:)`` with the ``fieldKinds`` summary
@@ -174,7 +172,18 @@ public struct ContactTable: Sendable {
     fields = newFields
     fieldOffsets = offsets
     fieldKinds = kinds
-    checkInvariants()
+    #if OHANA_INTERNAL_CHECKS
+    // Only the fields here: a caller may still be filling the other columns.
+    precondition(kinds == Self.kindMasks(offsets: offsets, kinds: newFields.kind), "fieldKinds out of date")
+    #endif
+  }
+
+  /// The ``fieldKinds`` byte of one contact whose fields are `range` of `kinds`.
+  @inline(__always)
+  package static func kindMask(_ kinds: UnsafeBufferPointer<FieldKind>, _ range: Range<Int>) -> UInt8 {
+    var mask: UInt8 = 0
+    for i in range { mask |= 1 << (kinds[i].rawValue & 7) }
+    return mask
   }
 
   /// The ``fieldKinds`` summary of a fields table and its offsets.
@@ -183,11 +192,7 @@ public struct ContactTable: Sendable {
     return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
       offsets.withUnsafeBufferPointer { off in
         kinds.withUnsafeBufferPointer { k in
-          for r in 0..<n {
-            var mask: UInt8 = 0
-            for i in Int(off[r])..<Int(off[r + 1]) { mask |= 1 << (k[i].rawValue & 7) }
-            out.initializeElement(at: r, to: mask)
-          }
+          for r in 0..<n { out.initializeElement(at: r, to: kindMask(k, Int(off[r])..<Int(off[r + 1]))) }
         }
       }
       initialized = n

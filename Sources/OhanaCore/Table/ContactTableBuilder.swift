@@ -117,9 +117,8 @@ public struct ContactTableBuilder: Sendable {
         for i in 0..<min(row.count, columns.count) { columns[i].append(row[i]) }
       }
     }
-    var mask: UInt8 = 0
-    for i in Int(table.fieldOffsets.last ?? 0)..<table.fields.count { mask |= 1 << (table.fields.kind[i].rawValue & 7) }
-    table.fieldKinds.append(mask)
+    let first = Int(table.fieldOffsets.last ?? 0)
+    table.fieldKinds.append(table.fields.kind.withUnsafeBufferPointer { ContactTable.kindMask($0, first..<$0.count) })
     table.fieldOffsets.append(UInt32(truncatingIfNeeded: table.fields.count))
     table.addressOffsets.append(UInt32(truncatingIfNeeded: table.addresses.count))
     table.extraOffsets.append(UInt32(truncatingIfNeeded: table.extras.count))
