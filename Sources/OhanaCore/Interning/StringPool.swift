@@ -168,15 +168,74 @@ public struct StringPool: Sendable {
         }
       }
     }
-    reserve(additional: other.ends.count - 1, bytes: other.arena.count)
     other.arena.withUnsafeBytes { a in
       other.ends.withUnsafeBufferPointer { e in
         hashes.withUnsafeBufferPointer { hs in
-          for id in 1..<e.count {
-            remap.append(intern(UnsafeRawBufferPointer(rebasing: a[e[id - 1]..<e[id]]), hash: hs[id]))
+          internHashed(arena: a, ends: e, hashes: hs, into: &remap)
+        }
+      }
+    }
+  }
+
+  /// Interns strings `k = 1 ..< ends.count`, string `k` being
+  /// `arena[ends[k-1] ..< ends[k]]` with hash `hashes[k]`, and writes their
+  /// ids to `remap` (cleared first; `remap[0]` is absent). Shared by merging
+  /// pools and interning a ``StringBatch``.
+  ///
+  /// The home slots are random in a table far bigger than the caches, so
+  /// each is prefetched `ahead` strings before its probe: the misses overlap
+  /// instead of being waited for one by one. The table is sized for all of
+  /// them first, so it does not move inside the loop.
+  package mutating func internHashed(
+    arena a: UnsafeRawBufferPointer, ends e: UnsafeBufferPointer<Int>, hashes hs: UnsafeBufferPointer<UInt32>,
+    into remap: inout [StringID]
+  ) {
+    let n = min(e.count, hs.count)
+    remap.removeAll(keepingCapacity: true)
+    remap.reserveCapacity(max(n, 1))
+    remap.append(.absent)
+    guard n > 1, let base = a.baseAddress else { return }
+    reserve(additional: n - 1, bytes: a.count)
+    let shift = self.shift
+    let limit = a.count
+    // Three stages of prefetch, for the three places a probe reads: the home
+    // slot 16 strings ahead; 8 ahead, when that slot (in cache by now) holds
+    // an id with the same hash, that id's `ends`; 4 ahead, its bytes. Most
+    // repeats are found in their home slot, so a repeat costs no wait either.
+    slots.withUnsafeBufferPointer { sl in
+      guard let sb = sl.baseAddress else { return }
+      for k in 1..<min(n, 17) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
+    }
+    for k in 1..<n {
+      slots.withUnsafeBufferPointer { sl in
+        ends.withUnsafeBufferPointer { pe in
+          arena.withUnsafeBytes { pa in
+            guard let sb = sl.baseAddress, let eb = pe.baseAddress else { return }
+            if k + 16 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 16] >> shift)) }
+            if k + 8 < n {
+              let h = hs[k + 8]
+              let v = sb[Int(truncatingIfNeeded: h >> shift)]
+              let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+              if v >> 32 == UInt64(h), id > 0, id < pe.count { ohana_prefetch(eb + (id - 1)) }
+            }
+            if k + 4 < n, let ab = pa.baseAddress {
+              let h = hs[k + 4]
+              let v = sb[Int(truncatingIfNeeded: h >> shift)]
+              let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+              if v >> 32 == UInt64(h), id > 0, id < pe.count {
+                let at = eb[id - 1]
+                if at < pa.count { ohana_prefetch(ab + at) }
+              }
+            }
           }
         }
       }
+      let start = e[k - 1], end = e[k]
+      guard start >= 0, end >= start, end <= limit else {
+        remap.append(.absent)
+        continue
+      }
+      remap.append(intern(UnsafeRawBufferPointer(start: base + start, count: end - start), hash: hs[k]))
     }
   }
 
@@ -611,7 +670,7 @@ public struct StringPool: Sendable {
   /// Word-at-a-time equality of two byte ranges of length `n`; the last
   /// partial word is compared with overlapping loads, not byte by byte.
   @usableFromInline @inline(__always)
-  static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+  package static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
     if n >= 8 {
       var i = 0
       while i + 8 <= n {

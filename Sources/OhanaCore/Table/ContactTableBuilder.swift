@@ -144,4 +144,14 @@ public struct ContactTableBuilder: Sendable {
     table.checkInvariants()
     return table
   }
+
+  /// Finishes a table whose string ids are provisional ids of a
+  /// ``StringBatch`` rather than ids of ``pool`` (a parallel reader's
+  /// chunk): not checked here, since its ids are not valid until the batch
+  /// is interned and the columns remapped (the reader checks the result).
+  package mutating func buildDeferred() -> ContactTable {
+    if inContact { endContact() }
+    table.rowsIdentity = ContactTable.newIdentity()
+    return table
+  }
 }

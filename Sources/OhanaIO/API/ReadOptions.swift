@@ -18,7 +18,7 @@ public struct ReadOptions: Sendable {
   public var fallbackCharset: String
   /// Name for ``InputError/source`` (a path, `-`); set by the path reader.
   public var sourceName: String?
-  /// Called after each batch of chunks with (bytes done, total bytes when
+  /// Called after each chunk is read with (bytes done, total bytes when
   /// known). Runs on the reading thread.
   public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 

@@ -13,7 +13,23 @@ struct TableAppender {
   private var deferred: [ContactTable] = []
   private var remap: [StringID] = []
 
-  mutating func append(_ part: ContactTable) {
+  /// Appends `part`. With `strings`, the part's ids are provisional ids of
+  /// that batch: the batch is interned straight into the owned pool.
+  mutating func append(_ part: ContactTable, strings: StringBatch? = nil) {
+    if let strings {
+      // Into the owned table when there is one to append to, else into a
+      // table of its own (the first part, or one kept aside below).
+      if deferred.isEmpty, var r = result {
+        result = nil
+        Self.append(part, to: &r, strings: strings, remap: &remap)
+        result = r
+      } else {
+        var own = ContactTable()
+        Self.append(part, to: &own, strings: strings, remap: &remap)
+        append(own)
+      }
+      return
+    }
     if !deferred.isEmpty || !part.annotations.isEmpty || !part.fields.annotations.isEmpty
       || !part.addresses.annotations.isEmpty
     {
@@ -35,16 +51,31 @@ struct TableAppender {
 
   mutating func finish() -> ContactTable {
     if !deferred.isEmpty { return ContactTable.concatenate(deferred) }
-    return result ?? ContactTable()
+    let table = result ?? ContactTable()
+    table.checkInvariants()
+    return table
   }
 
   private static func append(_ part: ContactTable, to r: inout ContactTable, remap: inout [StringID]) {
     if part.rowCount == 0 { return }
+    // The part's stored hashes are reused, not recomputed.
+    r.pool.internAll(of: part.pool, into: &remap)
+    appendColumns(part, to: &r, remap: remap)
+  }
+
+  private static func append(
+    _ part: ContactTable, to r: inout ContactTable, strings: StringBatch, remap: inout [StringID]
+  ) {
+    if part.rowCount == 0 { return }
+    r.pool.intern(strings, into: &remap)
+    appendColumns(part, to: &r, remap: remap)
+  }
+
+  /// Appends `part`'s rows with every string id `i` replaced by `remap[i]`.
+  private static func appendColumns(_ part: ContactTable, to r: inout ContactTable, remap: [StringID]) {
     // No reserve calls on the columns here: Array.reserveCapacity grows to
     // exactly what is asked, so reserving per part would copy the whole
-    // table every time (StringPool.reserve, used by internAll, grows
-    // geometrically). The part's stored hashes are reused, not recomputed.
-    r.pool.internAll(of: part.pool, into: &remap)
+    // table every time (StringPool.reserve grows geometrically).
     remap.withUnsafeBufferPointer { m in
       for i in 0..<r.attributes.count {
         Self.appendMapped(part.attributes[i], to: &r.attributes[i], m)

@@ -79,6 +79,10 @@ enum VCardPropertyKind {
 ///   decoding (line breaks that decoding produced become `\n`).
 struct VCardCardParser {
   var builder: ContactTableBuilder
+  /// Every string of the chunk, by provisional id: the builder's columns
+  /// hold these ids, and the reader interns the batch into the result
+  /// table's pool when it merges the chunk (see `StringBatch`).
+  var strings = StringBatch()
   var errors: [InputError] = []
   var cardsRead = 0
   var cardsSkipped = 0
@@ -128,7 +132,7 @@ struct VCardCardParser {
   @inline(__always)
   private mutating func intern(_ bytes: ArraySlice<UInt8>) -> StringID {
     if bytes.isEmpty { return .absent }
-    return bytes.withUnsafeBytes { builder.pool.intern($0) }
+    return bytes.withUnsafeBytes { strings.add($0) }
   }
 
   /// A text value: unescaped (3.0 / 4.0) or CRLF-normalized (2.1); interned
@@ -159,7 +163,7 @@ struct VCardCardParser {
   @inline(__always)
   private mutating func intern(_ bytes: [UInt8]) -> StringID {
     if bytes.isEmpty { return .absent }
-    return bytes.withUnsafeBytes { builder.pool.intern($0) }
+    return bytes.withUnsafeBytes { strings.add($0) }
   }
 
   mutating func fail(_ line: Int, _ reason: String) {

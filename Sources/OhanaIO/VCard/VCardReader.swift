@@ -12,7 +12,7 @@ enum VCardReader {
     // About 300 bytes and 3 fields per card in typical exports.
     let estimate = chunk.bytes.count / 300 + 16
     parser.builder.reserve(contacts: estimate, fields: estimate * 3, addresses: estimate / 2)
-    parser.builder.pool.reserve(additional: estimate * 6, bytes: chunk.bytes.count / 2)
+    parser.strings = StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4)
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
     chunk.bytes.withUnsafeBufferPointer { buf in
@@ -25,7 +25,7 @@ enum VCardReader {
         })
     }
     return PartialResult(
-      table: parser.builder.build(), errors: parser.errors, recordsRead: parser.cardsRead,
-      recordsSkipped: parser.cardsSkipped)
+      table: parser.builder.buildDeferred(), strings: parser.strings, errors: parser.errors,
+      recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped)
   }
 }
