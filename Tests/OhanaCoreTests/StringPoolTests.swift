@@ -236,3 +236,56 @@ import _OhanaTestSupport
     pool.checkInvariants()
   }
 }
+
+@Suite struct StringBatchTests {
+  /// Random strings with many repeats (more distinct ones than the batch's
+  /// repeat cache has slots, so it both folds and misses repeats), interned
+  /// into a pool that already holds some of them.
+  @Test(arguments: [0, 50, 40_000])
+  func internedBatchMatchesInterningOneByOne(strings count: Int) {
+    var rng = SeededRandom(seed: 42)
+    var values: [String] = []
+    for _ in 0..<count {
+      let pick = Int(rng.next() % 9_000)
+      // lengths 0...40, with common short ones
+      values.append(pick % 97 == 0 ? "" : String(repeating: "x", count: pick % 23) + "v\(pick)")
+    }
+    var pool = StringPool()
+    for v in values.prefix(500) where Int(rng.next() % 2) == 0 { _ = pool.intern(v) }
+    var batch = StringBatch()
+    var provisional: [StringID] = []
+    for v in values { provisional.append(batch.add(v)) }
+    // At most one provisional id per value; with many repeats, fewer.
+    #expect(batch.count - 1 <= values.filter { !$0.isEmpty }.count)
+    if count > 10_000 { #expect(batch.count - 1 < count * 3 / 4) }
+    var remap: [StringID] = [StringID(rawValue: 99)]
+    pool.intern(batch, into: &remap)
+    #expect(remap.count == batch.count)
+    #expect(remap.first == .absent)
+    var reference = StringPool()
+    for (i, v) in values.enumerated() {
+      let id = remap[provisional[i].index]
+      #expect(pool.string(id) == (v.isEmpty ? nil : v))
+      #expect(String(decoding: batch.bytes(of: provisional[i]), as: UTF8.self) == v)
+      _ = reference.intern(v)
+    }
+    // Every distinct value once in the pool, and nothing else added.
+    #expect(pool.count <= reference.count + 500)
+    for v in Set(values) where !v.isEmpty { #expect(pool.lookup(v) != nil) }
+    pool.checkInvariants()
+  }
+
+  @Test func repeatsFoldWhileTheyStayInTheCache() {
+    var batch = StringBatch()
+    let a = batch.add("HOME")
+    let b = batch.add("CELL")
+    #expect(batch.add("HOME") == a)
+    #expect(batch.add("CELL") == b)
+    #expect(batch.add("") == .absent)
+    #expect(batch.count == 3)
+    #expect(batch.byteCount == 8)
+    batch.removeAll()
+    #expect(batch.count == 1 && batch.byteCount == 0)
+    #expect(batch.add("CELL").rawValue == 1)
+  }
+}
