@@ -102,7 +102,11 @@ extension ContactIO {
   static let rowsPerTask = 4096
 
   /// Encodes the frame in blocks of rows, in parallel, handing each block's
-  /// bytes to `sink` in row order.
+  /// bytes to `sink` in row order on the calling thread. Encoding runs
+  /// ahead on all cores (at most `workers + 2` blocks waiting), so the sink
+  /// (a `write(2)` or a copy) overlaps the encoding of later blocks instead
+  /// of waiting for a whole batch; block buffers are reused, so their pages
+  /// are faulted in once.
   static func encode(
     _ frame: Frame, format: ContactFormat, progress: WriteProgress? = nil, sink: (borrowing [UInt8]) -> Void
   ) throws(ContactIOError) {
@@ -117,26 +121,29 @@ extension ContactIO {
       sink(header)
       layout = l
     }
-    let workers = ProcessorInfo.activeCores
-    var start = 0
-    while start < rows.count {
-      var blocks: [Range<Int>] = []
-      while blocks.count < workers && start < rows.count {
-        let end = min(rows.count, start + rowsPerTask)
-        blocks.append(start..<end)
-        start = end
+    let blockCount = (rows.count + rowsPerTask - 1) / rowsPerTask
+    if blockCount == 0 { return }
+    let ahead = ProcessorInfo.activeCores + 2
+    let outputs = BlockOutputs(count: blockCount)
+    let queue = DispatchQueue.global(qos: .userInitiated)
+    let csvLayout = layout
+    var dispatched = 0
+    for b in 0..<blockCount {
+      while dispatched < blockCount && dispatched < b + ahead {
+        let block = dispatched
+        let range = (block * rowsPerTask)..<min(rows.count, (block + 1) * rowsPerTask)
+        queue.async {
+          var out = outputs.takeBuffer()
+          out.reserveCapacity(range.count * 400)
+          encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
+          outputs.set(block, out)
+        }
+        dispatched += 1
       }
-      let outputs = BlockOutputs(count: blocks.count)
-      let work = blocks
-      let csvLayout = layout
-      DispatchQueue.concurrentPerform(iterations: work.count) { b in
-        var out: [UInt8] = []
-        out.reserveCapacity(work[b].count * 400)
-        encodeRows(table, rows: rows[work[b]], format: format, layout: csvLayout, into: &out)
-        outputs.set(b, out)
-      }
-      for b in 0..<blocks.count { sink(outputs.get(b)) }
-      progress?(start, rows.count)
+      let bytes = outputs.wait(b)
+      sink(bytes)
+      outputs.recycle(bytes)
+      progress?(min(rows.count, (b + 1) * rowsPerTask), rows.count)
     }
   }
 
@@ -160,18 +167,41 @@ extension ContactIO {
   }
 }
 
+/// Encoded blocks waiting for the sink, and spare buffers for new ones.
 private final class BlockOutputs: @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [[UInt8]]
-  init(count: Int) { items = Array(repeating: [], count: count) }
+  private let condition = NSCondition()
+  private var items: [[UInt8]?]
+  private var spare: [[UInt8]] = []
+  init(count: Int) { items = Array(repeating: nil, count: count) }
+
   func set(_ i: Int, _ v: [UInt8]) {
-    lock.lock()
+    condition.lock()
     items[i] = v
-    lock.unlock()
+    condition.broadcast()
+    condition.unlock()
   }
-  func get(_ i: Int) -> [UInt8] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items[i]
+
+  /// Waits until block `i` is encoded and takes it.
+  func wait(_ i: Int) -> [UInt8] {
+    condition.lock()
+    defer { condition.unlock() }
+    while items[i] == nil { condition.wait() }
+    let v = items[i] ?? []
+    items[i] = nil
+    return v
+  }
+
+  func takeBuffer() -> [UInt8] {
+    condition.lock()
+    defer { condition.unlock() }
+    return spare.popLast() ?? []
+  }
+
+  func recycle(_ buffer: [UInt8]) {
+    var b = buffer
+    b.removeAll(keepingCapacity: true)
+    condition.lock()
+    spare.append(b)
+    condition.unlock()
   }
 }
