@@ -26,7 +26,7 @@ public struct StringBatch: Sendable {
   /// `hash << 32 | provisional id` of a recent string per slot (0 = empty).
   private var recent: [UInt64]
 
-  private static let recentSlots = 4096
+  private static let recentSlots = 16384
 
   public init(capacity: Int = 0, bytes byteCapacity: Int = 0) {
     recent = Array(repeating: 0, count: Self.recentSlots)

@@ -201,7 +201,12 @@ struct VCardLexer {
       closeLogical(&card)
       curStart = card.bytes.count
       card.bytes.append(contentsOf: line)
-      afterAppend(&card)
+      // Most lines neither end in `=` nor run long: skip the general check.
+      if line[line.count - 1] != ASCII.equals && line.count <= maxLineBytes {
+        qpSoft = false
+      } else {
+        afterAppend(&card)
+      }
     }
     if inCard {
       onError(card.startLine, "missing END:VCARD at end of input")
