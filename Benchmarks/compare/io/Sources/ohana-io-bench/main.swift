@@ -47,6 +47,9 @@ do {
       format: "read: %.1f MB, %d contacts, %d errors, %.3f s, %.1f MB/s, %.0f contacts/s, workers %d",
       mb, r.recordsRead, r.errors.count, secs, mb / secs, Double(r.recordsRead) / secs, options.workers))
   print(String(format: "store: %.1f MB (table memory footprint)", Double(r.table.memoryFootprint) / 1e6))
+  let t = r.table
+  print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
+  print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
   if mode == "write" {
     let frame = Frame(table: r.table)
     var out: [UInt8] = []
