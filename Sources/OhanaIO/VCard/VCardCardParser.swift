@@ -129,15 +129,20 @@ struct VCardCardParser {
   private static let bit8: [UInt8] = Array("8BIT".utf8)
   private static let dataScheme: [UInt8] = Array("DATA:".utf8)
 
+  /// Bytes borrowed from the card (or from a decoded copy) for the length
+  /// of one property: no slice of an array is made per value, so handling a
+  /// property retains nothing.
+  typealias Bytes = UnsafeBufferPointer<UInt8>
+
   @inline(__always)
-  private mutating func intern(_ bytes: ArraySlice<UInt8>) -> StringID {
+  private mutating func intern(_ bytes: Bytes) -> StringID {
     if bytes.isEmpty { return .absent }
-    return bytes.withUnsafeBytes { strings.add($0) }
+    return strings.add(UnsafeRawBufferPointer(bytes))
   }
 
   /// A text value: unescaped (3.0 / 4.0) or CRLF-normalized (2.1); interned
   /// straight from the card when there is nothing to change.
-  private mutating func internText(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+  private mutating func internText(_ v: Bytes, legacy: Bool) -> StringID {
     if !Self.needsUnescaping(v) { return intern(v) }
     text.removeAll(keepingCapacity: true)
     if legacy {
@@ -149,11 +154,11 @@ struct VCardCardParser {
   }
 
   @inline(__always)
-  private static func needsUnescaping(_ v: ArraySlice<UInt8>) -> Bool {
-    v.withUnsafeBytes { ByteScan.contains($0, ASCII.backslash, or: ASCII.cr) }
+  private static func needsUnescaping(_ v: Bytes) -> Bool {
+    ByteScan.contains(UnsafeRawBufferPointer(v), ASCII.backslash, or: ASCII.cr)
   }
 
-  private mutating func internComponent(_ v: ArraySlice<UInt8>, legacy: Bool) -> StringID {
+  private mutating func internComponent(_ v: Bytes, legacy: Bool) -> StringID {
     if !Self.needsUnescaping(v) { return intern(v) }
     text.removeAll(keepingCapacity: true)
     VCardEscaping.unescapeComponent(v, legacy: legacy, into: &text)
@@ -197,22 +202,26 @@ struct VCardCardParser {
     cardCharset = nil
     seen = 0
     builder.beginContact(sourceLine: card.startLine)
-    for i in props.indices {
-      if let reason = property(props[i], kind: kinds[i], in: card.bytes, legacy: legacy) {
-        builder.discardContact()
-        fail(card.startLine, reason)
-        return
+    let failure: String? = card.bytes.withUnsafeBufferPointer { buf in
+      for i in props.indices {
+        if let reason = property(props[i], kind: kinds[i], in: buf, legacy: legacy) { return reason }
       }
+      return nil
+    }
+    if let failure {
+      builder.discardContact()
+      fail(card.startLine, failure)
+      return
     }
     builder.endContact()
     cardsRead += 1
   }
 
-  private mutating func charsetHint(_ bytes: [UInt8], legacy: Bool) -> [UInt8]? {
+  private mutating func charsetHint(_ bytes: Bytes, legacy: Bool) -> [UInt8]? {
     if let known = cardCharset { return known }
     var found: [UInt8]? = nil
     for p in props where !p.params.isEmpty {
-      cardParams.parse(bytes[p.params], legacy: legacy)
+      cardParams.parse(ArraySlice(bytes[p.params]), legacy: legacy)
       if let v = cardParams.firstValue(of: VCardParameters.charsetName), !Charset.isUTF8Label(v) {
         found = Array(v)
         break
@@ -264,25 +273,23 @@ struct VCardCardParser {
   private var paramSummaries = [ParamSummary?](repeating: nil, count: paramCacheSize)
   private var paramCharsets = [[UInt8]?](repeating: nil, count: paramCacheSize)
 
-  private static func sameBytes(_ a: borrowing [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+  private static func sameBytes(_ a: borrowing [UInt8], _ b: Bytes) -> Bool {
     guard a.count == b.count else { return false }
     return a.withUnsafeBytes { x in
-      b.withUnsafeBytes { y in
-        guard let p = x.baseAddress, let q = y.baseAddress else { return true }
-        return memcmp(p, q, x.count) == 0
-      }
+      guard let p = x.baseAddress, let q = b.baseAddress else { return true }
+      return memcmp(p, q, x.count) == 0
     }
   }
 
-  private mutating func paramInfo(_ raw: ArraySlice<UInt8>, legacy: Bool) -> ParamSummary {
+  private mutating func paramInfo(_ raw: Bytes, legacy: Bool) -> ParamSummary {
     if raw.isEmpty { return ParamSummary() }
-    let h = raw.withUnsafeBytes { StringPool.hash($0) }
+    let h = StringPool.hash(UnsafeRawBufferPointer(raw))
     let slot = Int(h ^ (legacy ? 0x9E37 : 0)) & (Self.paramCacheSize - 1)
     if let hit = paramSummaries[slot], paramLegacy[slot] == legacy, Self.sameBytes(paramKeys[slot], raw) {
       return hit
     }
     var info = ParamInfo(key: Array(raw), legacy: legacy)
-    params.parse(raw, legacy: legacy)
+    params.parse(info.key[...], legacy: legacy)
     var skip: UInt64 = 0
     if let i = params.index(of: VCardParameters.encodingName) {
       let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
@@ -318,29 +325,37 @@ struct VCardCardParser {
 
   /// Handles one property; returns a failure reason or nil.
   private mutating func property(
-    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: [UInt8], legacy: Bool
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: Bytes, legacy: Bool
   ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
-    let info = paramInfo(bytes[p.params], legacy: legacy)
+    let info = paramInfo(Bytes(rebasing: bytes[p.params]), legacy: legacy)
     if info.unknownEncoding { return "unknown ENCODING parameter" }
     let isQP = info.isQP
     let isBase64 = info.isBase64
-
-    // Value bytes: quoted-printable, then charset.
-    var decoded = false
-    var v = bytes[p.value]
-    if isQP {
-      value.removeAll(keepingCapacity: true)
-      guard QuotedPrintable.decode(v, into: &value) else { return "invalid quoted-printable value" }
-      decoded = true
-      v = value[...]
+    let raw = Bytes(rebasing: bytes[p.value])
+    if !isQP && (isBase64 || ByteScan.isValidUTF8(UnsafeRawBufferPointer(raw))) {
+      // The common case: the value is used where it stands in the card.
+      return store(p, kind: kind, raw, decoded: false, in: bytes, info: info, legacy: legacy)
     }
-    if !isBase64 && !v.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) {
+
+    // Decoded values live in `value`, moved out of `self` while they are
+    // borrowed (so storing them can change `self`) and moved back after, to
+    // keep its capacity.
+    var decodedValue: [UInt8] = []
+    swap(&decodedValue, &value)
+    defer { swap(&decodedValue, &value) }
+    decodedValue.removeAll(keepingCapacity: true)
+    if isQP {
+      guard QuotedPrintable.decode(raw, into: &decodedValue) else { return "invalid quoted-printable value" }
+    } else {
+      decodedValue.append(contentsOf: raw)
+    }
+    if !isBase64 && !decodedValue.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) {
       scratch.removeAll(keepingCapacity: true)
       var converted = false
       if info.hasCharset, let name = paramCharsets[info.slot] {
         do {
-          try Charset.toUTF8(v, charset: name, into: &scratch)
+          try Charset.toUTF8(decodedValue, charset: name, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -348,7 +363,7 @@ struct VCardCardParser {
       }
       if !converted, let hint = charsetHint(bytes, legacy: legacy) {
         do {
-          try Charset.toUTF8(v, charset: hint, into: &scratch)
+          try Charset.toUTF8(decodedValue, charset: hint, into: &scratch)
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
@@ -356,16 +371,25 @@ struct VCardCardParser {
       }
       if !converted {
         do {
-          try Charset.toUTF8(v, charset: fallbackCharset, into: &scratch)
+          try Charset.toUTF8(decodedValue, charset: fallbackCharset, into: &scratch)
         } catch {
           return "value is not valid in any known charset"
         }
       }
-      swap(&value, &scratch)
-      v = value[...]
-      decoded = true
+      swap(&decodedValue, &scratch)
     }
+    return decodedValue.withUnsafeBufferPointer { v in
+      store(p, kind: kind, v, decoded: true, in: bytes, info: info, legacy: legacy)
+    }
+  }
 
+  /// Stores a property whose value `v` is decoded (quoted-printable and
+  /// charset undone); `decoded` says whether it differs from the card's text.
+  private mutating func store(
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, _ v: Bytes, decoded: Bool, in bytes: Bytes,
+    info: ParamSummary, legacy: Bool
+  ) -> String? {
+    let isBase64 = info.isBase64
     switch kind {
     case .version:
       return nil
@@ -386,8 +410,8 @@ struct VCardCardParser {
       if isSet(.familyName) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
       let columns = Self.nameColumns
-      for (k, r) in parts.enumerated() {
-        set(columns[k], internComponent(v[r], legacy: legacy))
+      for k in 0..<min(parts.count, columns.count) {
+        set(columns[k], internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
       }
       seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
       return nil
@@ -395,13 +419,13 @@ struct VCardCardParser {
       if isSet(.organization) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
       let columns = Self.orgColumns
-      for (k, r) in parts.enumerated() {
-        set(columns[k], internComponent(v[r], legacy: legacy))
+      for k in 0..<min(parts.count, columns.count) {
+        set(columns[k], internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
       }
       seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil
     case .photo:
-      params.parse(bytes[p.params], legacy: legacy)
+      params.parse(ArraySlice(bytes[p.params]), legacy: legacy)
       if let reason = photo(p, v, isBase64: isBase64) {
         if reason.isEmpty { break }  // not an inline photo: an extra property
         return reason
@@ -417,7 +441,7 @@ struct VCardCardParser {
       default: fieldKind = .other
       }
       let valueID = internText(v, legacy: legacy)
-      let groupID = intern(bytes[p.group])
+      let groupID = intern(Bytes(rebasing: bytes[p.group]))
       builder.appendField(
         kind: fieldKind, label: info.labelID, value: valueID, group: groupID, parameters: info.paramsID)
       return nil
@@ -428,7 +452,7 @@ struct VCardCardParser {
       var locality = StringID.absent, region = StringID.absent, code = StringID.absent
       var country = StringID.absent
       for k in parts.indices {
-        let id = internComponent(v[parts[k]], legacy: legacy)
+        let id = internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy)
         switch k {
         case 0: pobox = id
         case 1: extended = id
@@ -439,7 +463,7 @@ struct VCardCardParser {
         default: country = id
         }
       }
-      let groupID = intern(bytes[p.group])
+      let groupID = intern(Bytes(rebasing: bytes[p.group]))
       // Indexed by AddressAttribute.rawValue (the builder's order), in a
       // reused array: no allocation per address.
       addressRow.removeAll(keepingCapacity: true)
@@ -454,8 +478,8 @@ struct VCardCardParser {
     }
 
     // An extra property, kept whole.
-    let nameID = intern(bytes[p.name])
-    let groupID = intern(bytes[p.group])
+    let nameID = intern(Bytes(rebasing: bytes[p.name]))
+    let groupID = intern(Bytes(rebasing: bytes[p.group]))
     let paramsID = info.paramsID
     let valueID: StringID
     if decoded {
@@ -471,7 +495,7 @@ struct VCardCardParser {
 
   /// The photo column: returns nil when set, "" when the property should be
   /// kept as an extra property instead, or a failure reason.
-  private mutating func photo(_ p: VCardPropertyLine, _ value: ArraySlice<UInt8>, isBase64: Bool) -> String? {
+  private mutating func photo(_ p: VCardPropertyLine, _ value: Bytes, isBase64: Bool) -> String? {
     if builder.table.photo.last.map({ !$0.isNone }) ?? true || !p.group.isEmpty { return "" }
     scratch.removeAll(keepingCapacity: true)
     text.removeAll(keepingCapacity: true)

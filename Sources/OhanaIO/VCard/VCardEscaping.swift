@@ -9,7 +9,7 @@
 enum VCardEscaping {
   /// Unescapes a 3.0/4.0 text value, appending to `out`. CRLF (from
   /// quoted-printable) becomes LF so that every newline has one spelling.
-  static func unescapeText(_ v: ArraySlice<UInt8>, into out: inout [UInt8]) {
+  static func unescapeText<C: RandomAccessCollection>(_ v: C, into out: inout [UInt8]) where C.Element == UInt8, C.Index == Int {
     var i = v.startIndex
     let end = v.endIndex
     while i < end {
@@ -34,7 +34,7 @@ enum VCardEscaping {
   }
 
   /// A 2.1 value: no escapes, only CRLF → LF.
-  static func copyLegacyText(_ v: ArraySlice<UInt8>, into out: inout [UInt8]) {
+  static func copyLegacyText<C: RandomAccessCollection>(_ v: C, into out: inout [UInt8]) where C.Element == UInt8, C.Index == Int {
     var i = v.startIndex
     let end = v.endIndex
     while i < end {
@@ -50,17 +50,18 @@ enum VCardEscaping {
 
   /// Splits a structured value (N, ADR, ORG) at `;` not preceded by a
   /// backslash. Returns ranges into `v`.
-  static func splitStructured(_ v: ArraySlice<UInt8>, maxParts: Int = .max) -> [Range<Int>] {
+  static func splitStructured<C: RandomAccessCollection>(_ v: C, maxParts: Int = .max) -> [Range<Int>] where C.Element == UInt8, C.Index == Int {
     var parts: [Range<Int>] = []
     splitStructured(v, maxParts: maxParts, into: &parts)
     return parts
   }
 
   /// `splitStructured` into a reused array (cleared first).
-  static func splitStructured(_ v: ArraySlice<UInt8>, maxParts: Int, into parts: inout [Range<Int>]) {
+  static func splitStructured<C: RandomAccessCollection>(_ v: C, maxParts: Int, into parts: inout [Range<Int>]) where C.Element == UInt8, C.Index == Int {
     parts.removeAll(keepingCapacity: true)
     let base = v.startIndex
-    v.withUnsafeBytes { buf in
+    let done: Void? = v.withContiguousStorageIfAvailable { typed in
+      let buf = UnsafeRawBufferPointer(typed)
       let n = buf.count
       var start = 0
       var i = 0
@@ -80,10 +81,27 @@ enum VCardEscaping {
       }
       parts.append((base + start)..<(base + max(start, n)))
     }
+    if done == nil {
+      // Not contiguous (no reader passes such a value): the same rule, byte by byte.
+      var start = base
+      var i = base
+      while i < v.endIndex {
+        if v[i] == ASCII.backslash {
+          i += 2
+          continue
+        }
+        if v[i] == ASCII.semicolon && parts.count + 1 < maxParts {
+          parts.append(start..<i)
+          start = i + 1
+        }
+        i += 1
+      }
+      parts.append(start..<max(start, v.endIndex))
+    }
   }
 
   /// Unescapes one structured component: like text, and for 2.1 only `\;`.
-  static func unescapeComponent(_ v: ArraySlice<UInt8>, legacy: Bool, into out: inout [UInt8]) {
+  static func unescapeComponent<C: RandomAccessCollection>(_ v: C, legacy: Bool, into out: inout [UInt8]) where C.Element == UInt8, C.Index == Int {
     if !legacy {
       unescapeText(v, into: &out)
       return
@@ -128,7 +146,7 @@ enum VCardEscaping {
 
   /// Replaces raw CR / LF in an otherwise verbatim value with `\n`, so it
   /// fits on a content line (used for extra properties after QP decoding).
-  static func escapeNewlinesOnly(_ v: ArraySlice<UInt8>, into out: inout [UInt8]) {
+  static func escapeNewlinesOnly<C: RandomAccessCollection>(_ v: C, into out: inout [UInt8]) where C.Element == UInt8, C.Index == Int {
     var i = v.startIndex
     while i < v.endIndex {
       let b = v[i]
