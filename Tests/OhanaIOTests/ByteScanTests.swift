@@ -134,3 +134,74 @@ import Testing
     }
   }
 }
+
+/// The word-at-a-time property-line split agrees with a plain byte loop
+/// (the rules of the module README) on random lines full of the bytes that
+/// matter: `;` `:` `.` `"` and blanks.
+@Suite struct PropertyLineSplitTests {
+  static func reference(_ b: [UInt8]) -> (group: [UInt8], name: [UInt8], params: [UInt8], value: [UInt8])? {
+    var i = 0
+    var dot = -1
+    while i < b.count && b[i] != ASCII.semicolon && b[i] != ASCII.colon {
+      if b[i] == ASCII.dot && dot < 0 { dot = i }
+      i += 1
+    }
+    if i >= b.count { return nil }
+    var nameStart = 0
+    while nameStart < i && ASCII.isSpace(b[nameStart]) { nameStart += 1 }
+    var group: [UInt8] = []
+    if dot >= nameStart {
+      group = Array(b[nameStart..<dot])
+      nameStart = dot + 1
+    }
+    var nameEnd = i
+    while nameEnd > nameStart && ASCII.isSpace(b[nameEnd - 1]) { nameEnd -= 1 }
+    if nameEnd == nameStart { return nil }
+    let name = Array(b[nameStart..<nameEnd])
+    if b[i] == ASCII.colon { return (group, name, [], Array(b[(i + 1)...])) }
+    var inQuotes = false
+    var colon = -1
+    var firstColon = -1
+    var k = i
+    while k < b.count {
+      if b[k] == ASCII.colon {
+        if firstColon < 0 { firstColon = k }
+        if !inQuotes {
+          colon = k
+          break
+        }
+      } else if b[k] == ASCII.quote {
+        inQuotes.toggle()
+      }
+      k += 1
+    }
+    if colon < 0 { colon = firstColon }
+    if colon < 0 { return nil }
+    return (group, name, Array(b[i..<colon]), Array(b[(colon + 1)...]))
+  }
+
+  @Test func matchesByteLoop() {
+    let alphabet: [UInt8] = Array("ab;:.\" =X".utf8)
+    var state: UInt64 = 99
+    for _ in 0..<20_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let length = Int(state >> 58)  // 0..<64
+      var line: [UInt8] = []
+      for _ in 0..<length {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        line.append(alphabet[Int(state >> 33) % alphabet.count])
+      }
+      // Embed the line in a bigger buffer so ranges are absolute.
+      let padded = Array("xx".utf8) + line + Array("yy".utf8)
+      let got = padded.withUnsafeBufferPointer { VCardPropertyLine.split(borrowing: $0, 2..<(2 + line.count)) }
+      let expected = Self.reference(line)
+      #expect((got == nil) == (expected == nil), "\(String(decoding: line, as: UTF8.self))")
+      if let got, let expected {
+        #expect(Array(padded[got.group]) == expected.group)
+        #expect(Array(padded[got.name]) == expected.name)
+        #expect(Array(padded[got.params]) == expected.params)
+        #expect(Array(padded[got.value]) == expected.value)
+      }
+    }
+  }
+}

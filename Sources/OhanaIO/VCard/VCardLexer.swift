@@ -248,53 +248,66 @@ struct VCardPropertyLine {
     return array.withUnsafeBufferPointer { split(borrowing: $0, r) }
   }
 
-  /// `split` over borrowed bytes (`r` lies inside `bytes`).
+  /// `split` over borrowed bytes (`r` lies inside `bytes`). The name and
+  /// the parameters are crossed a word at a time (`ByteScan.firstIndex`):
+  /// only the bytes that end them are looked at one by one.
   @inline(__always)
   static func split(borrowing bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> VCardPropertyLine? {
-    var i = r.lowerBound
     let end = r.upperBound
+    guard let base = bytes.baseAddress, r.lowerBound >= 0, end <= bytes.count else { return nil }
+    // Offsets below are into `line`, which starts at r.lowerBound.
+    let from = r.lowerBound
+    let line = UnsafeRawBufferPointer(start: base + from, count: end - from)
+    let n = line.count
+    let i = ByteScan.firstIndex(line, ASCII.semicolon, or: ASCII.colon, from: 0)
+    if i >= n { return nil }
+    var nameStart = 0
+    while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
+    // The group ends at the first dot of the name (`item1.TEL`).
     var dot = -1
-    while i < end {
-      let b = bytes[i]
-      if b == ASCII.semicolon || b == ASCII.colon { break }
-      if b == ASCII.dot && dot < 0 { dot = i }
-      i += 1
+    var k = nameStart
+    while k < i {
+      if line[k] == ASCII.dot {
+        dot = k
+        break
+      }
+      k += 1
     }
-    if i >= end { return nil }
-    var nameStart = r.lowerBound
-    while nameStart < i && ASCII.isSpace(bytes[nameStart]) { nameStart += 1 }
-    var group = nameStart..<nameStart
-    if dot >= nameStart {
-      group = nameStart..<dot
+    var group = (from + nameStart)..<(from + nameStart)
+    if dot >= 0 {
+      group = (from + nameStart)..<(from + dot)
       nameStart = dot + 1
     }
     var nameEnd = i
-    while nameEnd > nameStart && ASCII.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+    while nameEnd > nameStart && ASCII.isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
     if nameEnd == nameStart { return nil }
-    let name = nameStart..<nameEnd
-    if bytes[i] == ASCII.colon {
-      return VCardPropertyLine(group: group, name: name, params: i..<i, value: (i + 1)..<end)
+    let name = (from + nameStart)..<(from + nameEnd)
+    if line[i] == ASCII.colon {
+      return VCardPropertyLine(group: group, name: name, params: (from + i)..<(from + i), value: (from + i + 1)..<end)
     }
     // Parameters: up to the first ':' outside double quotes.
-    let pStart = i
-    var inQuotes = false
+    var j = ByteScan.firstIndex(line, ASCII.colon, or: ASCII.quote, from: i)
     var colon = -1
-    var firstColon = -1
-    while i < end {
-      let b = bytes[i]
-      if b == ASCII.colon {
-        if firstColon < 0 { firstColon = i }
-        if !inQuotes {
-          colon = i
+    if j < n && line[j] == ASCII.quote {
+      // Quoted parameter values: walk quote by quote; remember the first
+      // colon in case the quotes never balance.
+      let firstColon = ByteScan.firstIndex(line, ASCII.colon, or: ASCII.colon, from: i)
+      var inQuotes = false
+      while j < n {
+        let b = line[j]
+        if b == ASCII.colon && !inQuotes {
+          colon = j
           break
         }
-      } else if b == ASCII.quote {
-        inQuotes.toggle()
+        if b == ASCII.quote { inQuotes.toggle() }
+        j = ByteScan.firstIndex(line, ASCII.colon, or: ASCII.quote, from: j + 1)
       }
-      i += 1
+      if colon < 0 && firstColon < n { colon = firstColon }  // unbalanced quotes
+    } else if j < n {
+      colon = j
     }
-    if colon < 0 { colon = firstColon }  // unbalanced quotes
     if colon < 0 { return nil }
-    return VCardPropertyLine(group: group, name: name, params: pStart..<colon, value: (colon + 1)..<end)
+    return VCardPropertyLine(
+      group: group, name: name, params: (from + i)..<(from + colon), value: (from + colon + 1)..<end)
   }
 }
