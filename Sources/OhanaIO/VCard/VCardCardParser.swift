@@ -91,6 +91,8 @@ struct VCardCardParser {
 
   private var props: [VCardPropertyLine] = []
   private var kinds: [VCardPropertyKind] = []
+  /// Per property: its line was unfolded into the card's own bytes.
+  private var inCopy: [Bool] = []
   private var parts: [Range<Int>] = []
   private var addressRow: [StringID] = []
   private var params = VCardParameters()
@@ -176,40 +178,40 @@ struct VCardCardParser {
     cardsSkipped += 1
   }
 
-  mutating func parse(card: inout VCardCard) {
+  /// Parses one card; its lines point into `chunk` or into `card.bytes`
+  /// (see `VCardCard`).
+  mutating func parse(card: inout VCardCard, chunk: Bytes) {
     props.removeAll(keepingCapacity: true)
     kinds.removeAll(keepingCapacity: true)
+    inCopy.removeAll(keepingCapacity: true)
     var legacy = false
-    // Split every line over the borrowed card bytes (no slice per line).
-    let wellFormed = card.bytes.withUnsafeBufferPointer { buf -> Bool in
+    // Split every line over the borrowed bytes (no slice per line); the
+    // ranges of a line are kept relative to the buffer it lives in.
+    let failure: String? = card.bytes.withUnsafeBufferPointer { copy -> String? in
       for r in card.lines {
-        guard r.lowerBound >= 0 && r.upperBound <= buf.count,
-          let p = VCardPropertyLine.split(borrowing: buf, r)
-        else { return false }
+        let (buf, range, isCopy) = VCardCard.buffer(of: r, chunk: chunk, copy: copy)
+        guard let p = VCardPropertyLine.split(borrowing: buf, range) else { return "malformed property line" }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
         if p.group.isEmpty && kind == .version {
           legacy = UnsafeBufferPointer(rebasing: buf[p.value]).elementsEqual(Self.v21)
         }
         props.append(p)
         kinds.append(kind)
+        inCopy.append(isCopy)
       }
-      return true
-    }
-    if !wellFormed {
-      fail(card.startLine, "malformed property line")
-      return
-    }
-    cardCharset = nil
-    seen = 0
-    builder.beginContact(sourceLine: card.startLine)
-    let failure: String? = card.bytes.withUnsafeBufferPointer { buf in
+      cardCharset = nil
+      seen = 0
+      builder.beginContact(sourceLine: card.startLine)
+      let lines = CardLines(chunk: chunk, copy: copy)
       for i in props.indices {
-        if let reason = property(props[i], kind: kinds[i], in: buf, legacy: legacy) { return reason }
+        if let reason = property(props[i], kind: kinds[i], in: inCopy[i] ? copy : chunk, card: lines, legacy: legacy) {
+          builder.discardContact()
+          return reason
+        }
       }
       return nil
     }
     if let failure {
-      builder.discardContact()
       fail(card.startLine, failure)
       return
     }
@@ -217,11 +219,18 @@ struct VCardCardParser {
     cardsRead += 1
   }
 
-  private mutating func charsetHint(_ bytes: Bytes, legacy: Bool) -> [UInt8]? {
+  /// The two buffers the lines of the card being parsed point into.
+  struct CardLines {
+    var chunk: Bytes
+    var copy: Bytes
+  }
+
+  private mutating func charsetHint(_ card: CardLines, legacy: Bool) -> [UInt8]? {
     if let known = cardCharset { return known }
     var found: [UInt8]? = nil
-    for p in props where !p.params.isEmpty {
-      cardParams.parse(ArraySlice(bytes[p.params]), legacy: legacy)
+    for i in props.indices where !props[i].params.isEmpty {
+      let bytes = inCopy[i] ? card.copy : card.chunk
+      cardParams.parse(ArraySlice(bytes[props[i].params]), legacy: legacy)
       if let v = cardParams.firstValue(of: VCardParameters.charsetName), !Charset.isUTF8Label(v) {
         found = Array(v)
         break
@@ -325,7 +334,7 @@ struct VCardCardParser {
 
   /// Handles one property; returns a failure reason or nil.
   private mutating func property(
-    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: Bytes, legacy: Bool
+    _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: Bytes, card: CardLines, legacy: Bool
   ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
     let info = paramInfo(Bytes(rebasing: bytes[p.params]), legacy: legacy)
@@ -361,7 +370,7 @@ struct VCardCardParser {
           scratch.removeAll(keepingCapacity: true)
         }
       }
-      if !converted, let hint = charsetHint(bytes, legacy: legacy) {
+      if !converted, let hint = charsetHint(card, legacy: legacy) {
         do {
           try Charset.toUTF8(decodedValue, charset: hint, into: &scratch)
           converted = true

@@ -4,10 +4,25 @@
   import Darwin
 #endif
 
-/// One card, unfolded: its logical lines stored back to back in `bytes`.
+/// One card, unfolded. A logical line that is one physical line is not
+/// copied: its range points into the chunk being read. Lines that were
+/// folded (or joined at quoted-printable soft breaks) are unfolded into
+/// `bytes`, and their ranges are offset by ``copied`` to tell them apart;
+/// see ``buffer(of:chunk:copy:)``.
 struct VCardCard {
   var bytes: [UInt8] = []
   var lines: [Range<Int>] = []
+  /// Offset of ranges into `bytes` (far above any chunk offset).
+  static let copied = 1 << 48
+
+  /// The buffer a line range points into and the range inside it.
+  @inline(__always)
+  static func buffer(
+    of r: Range<Int>, chunk: UnsafeBufferPointer<UInt8>, copy: UnsafeBufferPointer<UInt8>
+  ) -> (UnsafeBufferPointer<UInt8>, Range<Int>, isCopy: Bool) {
+    if r.lowerBound >= copied { return (copy, (r.lowerBound - copied)..<(r.upperBound - copied), true) }
+    return (chunk, r, false)
+  }
   /// 1-based line number of the BEGIN:VCARD line.
   var startLine = 0
   /// Set when the card cannot be imported; the lexer still reads to its END.
@@ -78,15 +93,30 @@ struct VCardLexer {
     var lineNo = firstLine - 1
     var inCard = false
     var inGarbage = false
-    var curStart = -1  // start of the current logical line in card.bytes
+    var curStart = -1  // start of the current logical line in card.bytes, when copied
+    var curInChunk = -1..<(-1)  // the current logical line in `buf`, when not copied
     var curIsQP: Bool? = nil
     var qpSoft = false
 
     func closeLogical(_ card: inout VCardCard) {
-      if curStart >= 0 { card.lines.append(curStart..<card.bytes.count) }
+      if curInChunk.lowerBound >= 0 {
+        card.lines.append(curInChunk)
+      } else if curStart >= 0 {
+        card.lines.append((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count))
+      }
       curStart = -1
+      curInChunk = -1..<(-1)
       curIsQP = nil
       qpSoft = false
+    }
+
+    /// Copies the current logical line into `card.bytes` (before something
+    /// is appended to it).
+    func materialize(_ card: inout VCardCard) {
+      guard curInChunk.lowerBound >= 0 else { return }
+      curStart = card.bytes.count
+      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[curInChunk]))
+      curInChunk = -1..<(-1)
     }
 
     // After appending to the current logical line: length check and QP soft break.
@@ -135,7 +165,8 @@ struct VCardLexer {
       }
       var lineEnd = nl
       while lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
-      let line = UnsafeBufferPointer(rebasing: buf[pos..<lineEnd])
+      let lineStart = pos
+      let line = UnsafeBufferPointer(rebasing: buf[lineStart..<lineEnd])
       pos = nl + 1
 
       if !inCard {
@@ -157,6 +188,7 @@ struct VCardLexer {
       let isBegin = !isEnd && Self.isBegin(line)
 
       if qpSoft && !isEnd && !isBegin {
+        materialize(&card)
         card.bytes.append(contentsOf: line)
         afterAppend(&card)
         continue
@@ -179,7 +211,8 @@ struct VCardLexer {
       }
       guard let first = line.first else { continue }  // empty line
       if ASCII.isSpace(first) {
-        if curStart >= 0 {
+        if curStart >= 0 || curInChunk.lowerBound >= 0 {
+          materialize(&card)
           card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[1...]))
           afterAppend(&card)
         } else if !line.allSatisfy({ ASCII.isSpace($0) }) && card.failure == nil {
@@ -190,7 +223,8 @@ struct VCardLexer {
       if first == ASCII.hash { continue }
       let hasColon = line.baseAddress.map { memchr($0, Int32(ASCII.colon), line.count) != nil } ?? false
       if !hasColon {
-        if curStart >= 0 {
+        if curStart >= 0 || curInChunk.lowerBound >= 0 {
+          materialize(&card)
           card.bytes.append(contentsOf: line)
           afterAppend(&card)
         } else if card.failure == nil {
@@ -199,12 +233,14 @@ struct VCardLexer {
         continue
       }
       closeLogical(&card)
-      curStart = card.bytes.count
-      card.bytes.append(contentsOf: line)
-      // Most lines neither end in `=` nor run long: skip the general check.
+      // Most lines neither end in `=` nor run long: they stay where they
+      // are (a fold on the next line copies them then).
       if line[line.count - 1] != ASCII.equals && line.count <= maxLineBytes {
+        curInChunk = lineStart..<lineEnd
         qpSoft = false
       } else {
+        curStart = card.bytes.count
+        card.bytes.append(contentsOf: line)
         afterAppend(&card)
       }
     }

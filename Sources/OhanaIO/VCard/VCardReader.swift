@@ -18,7 +18,7 @@ enum VCardReader {
     chunk.bytes.withUnsafeBufferPointer { buf in
       lexer.run(
         buf, firstLine: chunk.firstLine, card: &card,
-        onCard: { parser.parse(card: &$0) },
+        onCard: { parser.parse(card: &$0, chunk: buf) },
         onError: { line, reason in
           parser.errors.append(InputError(line: line, reason: reason))
           if reason != "unexpected text outside a card" { parser.cardsSkipped += 1 }
