@@ -28,6 +28,14 @@ import Testing
     return out
   }
 
+  @Test func countMatchesByteLoop() {
+    for s in Self.samples() {
+      for a: UInt8 in [0x5C, 0x3A, 0x00, 0xFF, 0x61] {
+        #expect(s.withUnsafeBytes { ByteScan.count(of: a, in: $0) } == s.filter { $0 == a }.count)
+      }
+    }
+  }
+
   @Test func containsMatchesByteLoop() {
     for s in Self.samples() {
       for start in 0..<min(3, s.count + 1) {

@@ -64,6 +64,24 @@ enum ByteScan {
     return n
   }
 
+  /// The number of bytes equal to `a` in `bytes`, eight at a time.
+  static func count(of a: UInt8, in bytes: UnsafeRawBufferPointer) -> Int {
+    guard let p = bytes.baseAddress else { return 0 }
+    let n = bytes.count
+    let pa = ones &* UInt64(a)
+    var total = 0
+    var i = 0
+    while i + 8 <= n {
+      total &+= zeroBytes(p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pa).nonzeroBitCount
+      i += 8
+    }
+    while i < n {
+      if p.load(fromByteOffset: i, as: UInt8.self) == a { total &+= 1 }
+      i += 1
+    }
+    return total
+  }
+
   /// The `n <= 8` bytes at `p` as a little-endian integer (byte `k` in bits
   /// `8k ..< 8k+8`, zero above), from at most two overlapping loads.
   @inline(__always)
