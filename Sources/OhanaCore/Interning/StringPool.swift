@@ -195,48 +195,84 @@ public struct StringPool: Sendable {
     remap.reserveCapacity(max(n, 1))
     remap.append(.absent)
     guard n > 1, let base = a.baseAddress else { return }
+    // Ids are 32-bit: like growing the table past 2^32 slots, this needs
+    // more memory than any machine has (tens of gigabytes of ends alone).
+    precondition(n - 1 < Int(UInt32.max) - ends.count, "StringPool: more than 2^32 strings")
+    // Room for every string being new: the table (so it does not move or
+    // grow inside the loop), then `arena`, `ends` and `remap` extended to
+    // their worst case and trimmed after, so the loop writes through
+    // pointers with no per-string call, capacity or uniqueness check.
     reserve(additional: n - 1, bytes: a.count)
-    let shift = self.shift
+    let firstNew = ends.count
+    let arenaStart = arena.count
+    arena.append(contentsOf: repeatElement(0, count: a.count))
+    ends.append(contentsOf: repeatElement(0, count: n - 1))
+    remap.append(contentsOf: repeatElement(.absent, count: n - 1))
+    let shift = self.shift, mask = self.mask
     let limit = a.count
-    // Three stages of prefetch, for the three places a probe reads: the home
-    // slot 16 strings ahead; 8 ahead, when that slot (in cache by now) holds
-    // an id with the same hash, that id's `ends`; 4 ahead, its bytes. Most
-    // repeats are found in their home slot, so a repeat costs no wait either.
-    slots.withUnsafeBufferPointer { sl in
-      guard let sb = sl.baseAddress else { return }
-      for k in 1..<min(n, 17) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
-    }
-    for k in 1..<n {
-      slots.withUnsafeBufferPointer { sl in
-        ends.withUnsafeBufferPointer { pe in
-          arena.withUnsafeBytes { pa in
-            guard let sb = sl.baseAddress, let eb = pe.baseAddress else { return }
-            if k + 16 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 16] >> shift)) }
-            if k + 8 < n {
-              let h = hs[k + 8]
-              let v = sb[Int(truncatingIfNeeded: h >> shift)]
-              let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-              if v >> 32 == UInt64(h), id > 0, id < pe.count { ohana_prefetch(eb + (id - 1)) }
-            }
-            if k + 4 < n, let ab = pa.baseAddress {
-              let h = hs[k + 4]
-              let v = sb[Int(truncatingIfNeeded: h >> shift)]
-              let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-              if v >> 32 == UInt64(h), id > 0, id < pe.count {
-                let at = eb[id - 1]
-                if at < pa.count { ohana_prefetch(ab + at) }
+    var newCount = 0
+    var arenaEnd = arenaStart
+    slots.withUnsafeMutableBufferPointer { sl in
+      ends.withUnsafeMutableBufferPointer { en in
+        arena.withUnsafeMutableBytes { ar in
+          remap.withUnsafeMutableBufferPointer { out in
+            guard let sb = sl.baseAddress, let eb = en.baseAddress, let ab = ar.baseAddress else { return }
+            // Three stages of prefetch, for the three places a probe reads:
+            // the home slot 16 strings ahead; 8 ahead, when that slot (in
+            // cache by now) holds an id with the same hash, that id's end;
+            // 4 ahead, its bytes. Most repeats are found in their home slot,
+            // so a repeat costs no wait either.
+            for k in 1..<min(n, 17) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
+            for k in 1..<n {
+              if k + 16 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 16] >> shift)) }
+              if k + 8 < n {
+                let h = hs[k + 8]
+                let v = sb[Int(truncatingIfNeeded: h >> shift)]
+                let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(eb + (id - 1)) }
+              }
+              if k + 4 < n {
+                let h = hs[k + 4]
+                let v = sb[Int(truncatingIfNeeded: h >> shift)]
+                let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + eb[id - 1]) }
+              }
+              let start = e[k - 1], end = e[k]
+              guard start >= 0, end > start, end <= limit else { continue }  // absent
+              let length = end - start
+              let p = base + start
+              let h = hs[k]
+              let tag = UInt64(h) << 32
+              var slot = Int(truncatingIfNeeded: h >> shift)
+              while true {
+                let v = sb[slot]
+                if v == 0 {
+                  let id = firstNew + newCount
+                  Self.copyBytes(to: ab + arenaEnd, from: p, count: length)
+                  arenaEnd += length
+                  eb[id] = arenaEnd
+                  newCount += 1
+                  sb[slot] = tag | UInt64(truncatingIfNeeded: id)
+                  out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: id))
+                  break
+                }
+                if v & 0xFFFF_FFFF_0000_0000 == tag {
+                  let i = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                  let s0 = eb[i - 1]
+                  if eb[i] - s0 == length && Self.bytesEqual(ab + s0, p, length) {
+                    out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: i))
+                    break
+                  }
+                }
+                slot = (slot + 1) & mask
               }
             }
           }
         }
       }
-      let start = e[k - 1], end = e[k]
-      guard start >= 0, end >= start, end <= limit else {
-        remap.append(.absent)
-        continue
-      }
-      remap.append(intern(UnsafeRawBufferPointer(start: base + start, count: end - start), hash: hs[k]))
     }
+    arena.removeLast(arena.count - arenaEnd)
+    ends.removeLast(ends.count - (firstNew + newCount))
   }
 
   /// Interns a Swift string's UTF-8 bytes.
