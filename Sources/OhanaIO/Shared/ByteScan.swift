@@ -64,22 +64,23 @@ enum ByteScan {
     return n
   }
 
-  /// The number of bytes equal to `a` in `bytes`, eight at a time.
-  static func count(of a: UInt8, in bytes: UnsafeRawBufferPointer) -> Int {
-    guard let p = bytes.baseAddress else { return 0 }
+  /// True when some byte of `bytes` equals `a`.
+  @inline(__always)
+  static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8) -> Bool {
+    guard let b = bytes.baseAddress else { return false }
+    let p = UnsafeRawPointer(b)
     let n = bytes.count
     let pa = ones &* UInt64(a)
-    var total = 0
     var i = 0
     while i + 8 <= n {
-      total &+= zeroBytes(p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pa).nonzeroBitCount
+      if zeroBytes(p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pa) != 0 { return true }
       i += 8
     }
     while i < n {
-      if p.load(fromByteOffset: i, as: UInt8.self) == a { total &+= 1 }
+      if p.load(fromByteOffset: i, as: UInt8.self) == a { return true }
       i += 1
     }
-    return total
+    return false
   }
 
   /// The `n <= 8` bytes at `p` as a little-endian integer (byte `k` in bits

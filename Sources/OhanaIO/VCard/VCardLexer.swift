@@ -222,7 +222,7 @@ struct VCardLexer {
       }
       if first == ASCII.hash { continue }
       // Word at a time: the colon is usually within the first 16 bytes.
-      let hasColon = ByteScan.firstIndex(UnsafeRawBufferPointer(line), ASCII.colon, or: ASCII.colon, from: 0) < line.count
+      let hasColon = ByteScan.contains(line, ASCII.colon)
       if !hasColon {
         if curStart >= 0 || curInChunk.lowerBound >= 0 {
           materialize(&card)
