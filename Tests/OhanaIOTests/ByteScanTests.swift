@@ -213,3 +213,33 @@ import Testing
     }
   }
 }
+
+/// The word-compare card markers agree with the plain byte comparison.
+@Suite struct CardMarkerTests {
+  @Test func beginAndEndMatchPlainComparison() {
+    var lines = [
+      "BEGIN:VCARD", "begin:vcard", "Begin:VCard  ", "BEGIN:VCARD\t", "BEGIN:VCARDX", "BEGIN:VCAR", "BEGIN:VCALENDAR",
+      "END:VCARD", "end:vcard", "END:VCARD ", "END:VCARDS", "END:VCAR", "EMAIL:x@y", "BDAY:1990-01-01",
+      "BEGIN;VCARD", "ENDxVCARD", "BEGIN:VCARD x", "", "B", "E",
+    ]
+    // Every single-byte change of the markers, in both cases.
+    for marker in ["BEGIN:VCARD", "END:VCARD"] {
+      let bytes = Array(marker.utf8)
+      for i in bytes.indices {
+        for b: UInt8 in [0x20, 0x3A, 0x40, 0x5B, 0x60, 0x7B, 0x41 + UInt8(i % 26)] {
+          var m = bytes
+          m[i] = b
+          lines.append(String(decoding: m, as: UTF8.self))
+          lines.append(String(decoding: m, as: UTF8.self).lowercased())
+        }
+      }
+    }
+    for line in lines {
+      let bytes = Array(line.utf8)
+      bytes.withUnsafeBufferPointer { p in
+        #expect(VCardLexer.isBegin(p) == VCardLexer.isMarker(p, VCardLexer.begin), "\(line)")
+        #expect(VCardLexer.isEnd(p) == VCardLexer.isMarker(p, VCardLexer.end), "\(line)")
+      }
+    }
+  }
+}

@@ -121,9 +121,19 @@ struct VCardCardParser {
     self.fallbackCharset = Array(fallbackCharset.utf8)
   }
 
-  private static let nameColumns: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
-  private static let orgColumns: [ContactAttribute] = [.organization, .department]
-  private static let v21: [UInt8] = Array("2.1".utf8)
+  /// N's components in order: family; given; middle; prefix; suffix (a
+  /// switch, not a static array: a global `let` costs a `swift_once` check
+  /// per access in the hot loop).
+  @inline(__always)
+  private static func nameColumn(_ k: Int) -> ContactAttribute {
+    switch k {
+    case 0: return .familyName
+    case 1: return .givenName
+    case 2: return .middleName
+    case 3: return .prefix
+    default: return .suffix
+    }
+  }
   private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
   private static let b: [UInt8] = Array("B".utf8)
   private static let base64: [UInt8] = Array("BASE64".utf8)
@@ -193,7 +203,8 @@ struct VCardCardParser {
         guard let p = VCardPropertyLine.split(borrowing: buf, range) else { return "malformed property line" }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
         if p.group.isEmpty && kind == .version {
-          legacy = UnsafeBufferPointer(rebasing: buf[p.value]).elementsEqual(Self.v21)
+          let v = UnsafeBufferPointer(rebasing: buf[p.value])
+          legacy = v.count == 3 && v[0] == 0x32 && v[1] == 0x2E && v[2] == 0x31  // "2.1"
         }
         props.append(p)
         kinds.append(kind)
@@ -418,18 +429,16 @@ struct VCardCardParser {
     case .name:
       if isSet(.familyName) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
-      let columns = Self.nameColumns
-      for k in 0..<min(parts.count, columns.count) {
-        set(columns[k], internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
+      for k in 0..<min(parts.count, 5) {
+        set(Self.nameColumn(k), internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
       }
       seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
       return nil
     case .organization:
       if isSet(.organization) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
-      let columns = Self.orgColumns
-      for k in 0..<min(parts.count, columns.count) {
-        set(columns[k], internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
+      for k in 0..<min(parts.count, 2) {
+        set(k == 0 ? .organization : .department, internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
       }
       seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
       return nil

@@ -53,12 +53,13 @@ struct VCardCard {
 struct VCardLexer {
   var maxLineBytes: Int
 
-  private static let begin: [UInt8] = Array("BEGIN:VCARD".utf8)
-  private static let end: [UInt8] = Array("END:VCARD".utf8)
+  static let begin: [UInt8] = Array("BEGIN:VCARD".utf8)
+  static let end: [UInt8] = Array("END:VCARD".utf8)
   private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
 
-  /// Is the line (without its line break) `BEGIN:VCARD`, in any case, with
-  /// optional trailing blanks?
+  /// Is the line (without its line break) `marker`, in any case, with
+  /// optional trailing blanks? (The plain form of ``isBegin(_:)`` and
+  /// ``isEnd(_:)``, which tests check them against.)
   static func isMarker(_ line: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {
     if line.count < marker.count { return false }
     for k in 0..<marker.count where ASCII.upper(line[k]) != marker[k] { return false }
@@ -71,14 +72,29 @@ struct VCardLexer {
   }
 
   // A first-byte test ('B' / 'E' in either case: `b | 0x20`) rejects almost
-  // every property line before the full comparison.
+  // every property line; then the marker is compared as upper-cased words
+  // ("BEGIN:VC" + "ARD", "END:VCAR" + "D", little-endian), with no table.
   @inline(__always)
   static func isBegin(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-    line.count >= 11 && line[0] | 0x20 == 0x62 && isMarker(line, begin)
+    guard line.count >= 11, line[0] | 0x20 == 0x62, let p = line.baseAddress else { return false }
+    let raw = UnsafeRawPointer(p)
+    return ByteScan.upper(raw.loadUnaligned(as: UInt64.self)) == 0x4356_3A4E_4947_4542
+      && ByteScan.upper(ByteScan.smallWord(raw + 8, 3)) == 0x44_5241 && blanks(line, from: 11)
   }
   @inline(__always)
   static func isEnd(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-    line.count >= 9 && line[0] | 0x20 == 0x65 && isMarker(line, end)
+    guard line.count >= 9, line[0] | 0x20 == 0x65, let p = line.baseAddress else { return false }
+    return ByteScan.upper(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) == 0x5241_4356_3A44_4E45
+      && ASCII.upper(line[8]) == 0x44 && blanks(line, from: 9)
+  }
+  @inline(__always)
+  static func blanks(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var k = start
+    while k < line.count {
+      if !ASCII.isSpace(line[k]) { return false }
+      k += 1
+    }
+    return true
   }
 
   /// Reads every card in `buf`. `firstLine` is the 1-based number of the
