@@ -89,10 +89,9 @@ struct VCardCardParser {
   /// Charset for values that are not UTF-8 and carry no (known) CHARSET.
   var fallbackCharset: [UInt8]
 
-  private var props: [VCardPropertyLine] = []
-  private var kinds: [VCardPropertyKind] = []
-  /// Per property: its line was unfolded into the card's own bytes.
-  private var inCopy: [Bool] = []
+  /// The card's property lines, split, with their kind and where their
+  /// bytes are (`isCopy`: unfolded into the card's own bytes).
+  private var props: [(line: VCardPropertyLine, kind: VCardPropertyKind, isCopy: Bool)] = []
   private var parts: [Range<Int>] = []
   private var addressRow: [StringID] = []
   private var params = VCardParameters()
@@ -192,8 +191,6 @@ struct VCardCardParser {
   /// (see `VCardCard`).
   mutating func parse(card: inout VCardCard, chunk: Bytes) {
     props.removeAll(keepingCapacity: true)
-    kinds.removeAll(keepingCapacity: true)
-    inCopy.removeAll(keepingCapacity: true)
     var legacy = false
     // Split every line over the borrowed bytes (no slice per line); the
     // ranges of a line are kept relative to the buffer it lives in.
@@ -206,16 +203,15 @@ struct VCardCardParser {
           let v = UnsafeBufferPointer(rebasing: buf[p.value])
           legacy = v.count == 3 && v[0] == 0x32 && v[1] == 0x2E && v[2] == 0x31  // "2.1"
         }
-        props.append(p)
-        kinds.append(kind)
-        inCopy.append(isCopy)
+        props.append((p, kind, isCopy))
       }
       cardCharset = nil
       seen = 0
       builder.beginContact(sourceLine: card.startLine)
       let lines = CardLines(chunk: chunk, copy: copy)
       for i in props.indices {
-        if let reason = property(props[i], kind: kinds[i], in: inCopy[i] ? copy : chunk, card: lines, legacy: legacy) {
+        let (p, kind, isCopy) = props[i]
+        if let reason = property(p, kind: kind, in: isCopy ? copy : chunk, card: lines, legacy: legacy) {
           builder.discardContact()
           return reason
         }
@@ -239,9 +235,9 @@ struct VCardCardParser {
   private mutating func charsetHint(_ card: CardLines, legacy: Bool) -> [UInt8]? {
     if let known = cardCharset { return known }
     var found: [UInt8]? = nil
-    for i in props.indices where !props[i].params.isEmpty {
-      let bytes = inCopy[i] ? card.copy : card.chunk
-      cardParams.parse(ArraySlice(bytes[props[i].params]), legacy: legacy)
+    for i in props.indices where !props[i].line.params.isEmpty {
+      let bytes = props[i].isCopy ? card.copy : card.chunk
+      cardParams.parse(ArraySlice(bytes[props[i].line.params]), legacy: legacy)
       if let v = cardParams.firstValue(of: VCardParameters.charsetName), !Charset.isUTF8Label(v) {
         found = Array(v)
         break
