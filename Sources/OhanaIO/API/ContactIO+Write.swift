@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Foundation
 import OhanaCore
 
@@ -103,7 +104,8 @@ extension ContactIO {
 
   /// Encodes the frame in blocks of rows, in parallel, handing each block's
   /// bytes to `sink` in row order on the calling thread. Encoding runs
-  /// ahead on all cores (at most `workers + 2` blocks waiting), so the sink
+  /// ahead on one thread per core (`WorkerThreads`; at most `cores + 2`
+  /// blocks not yet sunk), so the sink
   /// (a `write(2)` or a copy) overlaps the encoding of later blocks instead
   /// of waiting for a whole batch; block buffers are reused, so their pages
   /// are faulted in once.
@@ -123,28 +125,34 @@ extension ContactIO {
     }
     let blockCount = (rows.count + rowsPerTask - 1) / rowsPerTask
     if blockCount == 0 { return }
-    let ahead = ProcessorInfo.activeCores + 2
+    let encoders = ProcessorInfo.activeCores
     let outputs = BlockOutputs(count: blockCount)
-    let queue = DispatchQueue.global(qos: .userInitiated)
+    let room = DispatchSemaphore(value: encoders + 2)  // blocks encoded or being encoded, not yet sunk
+    let nextBlock = Atomic<Int>(0)
     let csvLayout = layout
-    var dispatched = 0
-    for b in 0..<blockCount {
-      while dispatched < blockCount && dispatched < b + ahead {
-        let block = dispatched
-        let range = (block * rowsPerTask)..<min(rows.count, (block + 1) * rowsPerTask)
-        queue.async {
-          var out = outputs.takeBuffer()
-          out.reserveCapacity(range.count * 400)
-          encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
-          outputs.set(block, out)
+    let threads = WorkerThreads.start(encoders) { _ in
+      while true {
+        room.wait()
+        let block = nextBlock.wrappingAdd(1, ordering: .relaxed).oldValue
+        if block >= blockCount {
+          room.signal()
+          return
         }
-        dispatched += 1
+        let range = (block * rowsPerTask)..<min(rows.count, (block + 1) * rowsPerTask)
+        var out = outputs.takeBuffer()
+        out.reserveCapacity(range.count * 400)
+        encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
+        outputs.set(block, out)
       }
+    }
+    for b in 0..<blockCount {
       let bytes = outputs.wait(b)
       sink(bytes)
       outputs.recycle(bytes)
+      room.signal()
       progress?(min(rows.count, (b + 1) * rowsPerTask), rows.count)
     }
+    threads.join()
   }
 
   static func encodeRows(

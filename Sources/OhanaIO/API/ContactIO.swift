@@ -109,7 +109,7 @@ public enum ContactIO {
       reader.prepend(head)
       reader.bytesRead = headRead
       let opts = options
-      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+      return try ParallelReader.run(reader, options: options, totalBytes: total) {
         VCardReader.parseChunk($0, options: opts)
       }
     case .csv:
@@ -119,7 +119,7 @@ public enum ContactIO {
       reader.prepend(head)
       reader.bytesRead = headRead
       let opts = options
-      return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+      return try ParallelReader.run(reader, options: options, totalBytes: total) {
         NDJSONReader.parseChunk($0, options: opts)
       }
     }

@@ -19,7 +19,7 @@ public struct ReadOptions: Sendable {
   /// Name for ``InputError/source`` (a path, `-`); set by the path reader.
   public var sourceName: String?
   /// Called after each chunk is read with (bytes done, total bytes when
-  /// known). Runs on the reading thread.
+  /// known), on the worker thread that read it, one call at a time.
   public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
   public init(

@@ -29,7 +29,7 @@ enum CSVReader {
     let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
     reader.pushFront(rest)
     let opts = options
-    return try ParallelReader.run(&reader, options: options, totalBytes: total) {
+    return try ParallelReader.run(reader, options: options, totalBytes: total) {
       parseChunk($0, header: header, options: opts)
     }
   }

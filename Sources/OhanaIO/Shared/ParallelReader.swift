@@ -73,59 +73,86 @@ private final class Merger: @unchecked Sendable {
   func finish() -> ContactTable { appender.finish() }
 }
 
-/// Reads chunks on the calling thread and parses them on up to `workers`
-/// tasks at once, one ``ContactTableBuilder`` per chunk; each finished part
-/// is merged into the result table in input order by the task that
-/// finished it (see `Merger`), so reading, parsing and merging overlap and
-/// no task waits for a whole batch. Memory: at most `workers + 2` chunks of
-/// input and their parts besides the store.
+/// The input, read by one worker at a time.
+private final class SharedInput: @unchecked Sendable {
+  private let lock = NSLock()
+  private var reader: ChunkedReader
+  private var sequence = 0
+  private var done = false
+  private(set) var failure: ContactIOError?
+  private let progress: (@Sendable (Int, Int?) -> Void)?
+  private let total: Int?
+
+  init(_ reader: ChunkedReader, progress: (@Sendable (Int, Int?) -> Void)?, total: Int?) {
+    self.reader = reader
+    self.progress = progress
+    self.total = total
+  }
+
+  var bytesRead: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return reader.bytesRead
+  }
+
+  /// The next chunk and its number in input order, or nil at the end.
+  func next() -> (Int, InputChunk)? {
+    lock.lock()
+    defer { lock.unlock() }
+    if done { return nil }
+    do {
+      guard let chunk = try reader.next() else {
+        done = true
+        return nil
+      }
+      sequence += 1
+      progress?(reader.bytesRead, total)
+      return (sequence - 1, chunk)
+    } catch {
+      failure = error
+      done = true
+      return nil
+    }
+  }
+}
+
+/// Parses the input on `workers` threads (the calling one and `workers - 1`
+/// started for the read), one ``ContactTableBuilder`` per chunk. Each
+/// worker reads the next chunk (one at a time), parses it and hands the part
+/// to the `Merger`, which merges parts in input order on the worker that
+/// finished the one that was next; so reading, parsing and merging overlap
+/// and no worker waits for a whole batch. At most `workers + 2` chunks are
+/// read and not yet merged: a worker that runs ahead waits for room.
 enum ParallelReader {
   static func run(
-    _ reader: inout ChunkedReader, options: ReadOptions, totalBytes: Int?,
+    _ reader: ChunkedReader, options: ReadOptions, totalBytes: Int?,
     parse: @escaping @Sendable (InputChunk) -> PartialResult
   ) throws(ContactIOError) -> ReadResult {
     let workers = max(1, options.workers)
-    let inFlight = DispatchSemaphore(value: workers + 2)  // read, not yet merged
-    let parsing = DispatchSemaphore(value: workers)  // parse tasks running
-    let merger = Merger(released: inFlight, strict: options.strict)
-    let group = DispatchGroup()
-    let queue = DispatchQueue.global(qos: .userInitiated)
-    var failure: ContactIOError?
-    var sequence = 0
-    while !merger.stopped {
-      inFlight.wait()
-      let chunk: InputChunk?
-      do {
-        chunk = try reader.next()
-      } catch {
-        failure = error
-        chunk = nil
+    let room = DispatchSemaphore(value: workers + 2)
+    let merger = Merger(released: room, strict: options.strict)
+    let input = SharedInput(reader, progress: options.progress, total: totalBytes)
+    let work: @Sendable (Int) -> Void = { _ in
+      while !merger.stopped {
+        room.wait()
+        guard let (number, chunk) = input.next() else {
+          room.signal()
+          return
+        }
+        merger.finished(number, parse(chunk))
       }
-      guard let chunk else {
-        inFlight.signal()
-        break
-      }
-      parsing.wait()
-      let number = sequence
-      sequence += 1
-      group.enter()
-      queue.async {
-        let part = parse(chunk)
-        parsing.signal()
-        merger.finished(number, part)
-        group.leave()
-      }
-      options.progress?(reader.bytesRead, totalBytes)
     }
-    group.wait()
-    if let failure { throw failure }
+    let threads = WorkerThreads.start(workers - 1, work)
+    work(0)
+    threads.join()
+    if let failure = input.failure { throw failure }
     if options.strict, let first = merger.errors.first {
       throw ContactIOError(.invalidInput, first.reason, line: first.line)
     }
     var errors = merger.errors
     for i in errors.indices { errors[i].source = options.sourceName }
     return ReadResult(
-      table: merger.finish(), errors: errors, bytesRead: reader.bytesRead, recordsRead: merger.read,
+      table: merger.finish(), errors: errors, bytesRead: input.bytesRead, recordsRead: merger.read,
       recordsSkipped: merger.skipped)
   }
 }
