@@ -89,6 +89,46 @@ import Testing
     }
   }
 
+  /// The word-at-a-time split on random values: ';' and '\\' at every
+  /// offset, next to ':' and ']' (one bit away from them, where a cheap
+  /// zero-byte test reports false matches), every part limit around the
+  /// readers' (N 5, ADR 7, ORG 2) and the stack buffer's (8), into an array
+  /// that held other parts before; contiguous and not.
+  @Test func splitStructuredMatchesByteLoopOnRandomValues() {
+    let alphabet: [UInt8] = Array(";;;\\:]ab;\\:".utf8) + [0xC3, 0xA9, 0x00]
+    var state: UInt64 = 0x5EED
+    var parts: [Range<Int>] = [3..<4, 5..<9, 1..<1]
+    var checked = 0
+    for length in 0..<70 {
+      for _ in 0..<40 {
+        var text: [UInt8] = []
+        for _ in 0..<length {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          let r = Int(truncatingIfNeeded: state >> 33)
+          text.append(r % 3 == 0 ? alphabet[(r >> 3) % alphabet.count] : UInt8(0x61 + (r >> 3) % 26))
+        }
+        let bytes = [0x3B, 0x5C] + text + [0x3B]
+        let slice = bytes[2..<(bytes.count - 1)]
+        for maxParts in [0, 1, 2, 3, 5, 7, 8, 9, 12, Int.max] {
+          checked += 1
+          let expected = Self.referenceSplit(slice, maxParts: maxParts)
+          VCardEscaping.splitStructured(slice, maxParts: maxParts, into: &parts)
+          let fromBuffer = slice.withUnsafeBufferPointer { b -> [Range<Int>] in
+            var out: [Range<Int>] = Array(repeating: 0..<0, count: maxParts % 4)
+            VCardEscaping.splitStructured(b, maxParts: maxParts, into: &out)
+            return out.map { ($0.lowerBound + 2)..<($0.upperBound + 2) }
+          }
+          var fromLazy: [Range<Int>] = [0..<1]
+          VCardEscaping.splitStructured(slice.lazy.map { $0 }, maxParts: maxParts, into: &fromLazy)
+          if parts != expected || fromBuffer != expected || fromLazy != expected {
+            Issue.record("\(text) max \(maxParts): expected \(expected), got \(parts) / \(fromBuffer) / \(fromLazy)")
+          }
+        }
+      }
+    }
+    #expect(checked > 20_000)
+  }
+
   @Test func asciiAndUTF8MatchReference() {
     for s in Self.samples() {
       for start in 0..<min(3, s.count + 1) {
