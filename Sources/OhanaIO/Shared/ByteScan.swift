@@ -138,12 +138,21 @@ enum ByteScan {
   static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard let p = bytes.baseAddress else { return true }
     let n = bytes.count
+    // Most values are ASCII: OR their words together (the last one as an
+    // overlapping load) and test once. Otherwise the loop below starts over.
+    if n >= 8 {
+      var any = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+      var j = 0
+      while j &+ 8 < n {
+        any |= p.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+        j &+= 8
+      }
+      if any & highs == 0 { return true }
+    } else if smallWord(p, n) & highs == 0 {
+      return true
+    }
     // Offsets stay in 0 ... n + 7, so wrapping arithmetic never wraps.
     var i = 0
-    while i &+ 8 <= n {
-      if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) & highs != 0 { break }
-      i &+= 8
-    }
     while i < n {
       let left = n &- i
       let w: UInt64
