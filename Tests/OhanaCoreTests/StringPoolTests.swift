@@ -275,6 +275,87 @@ import _OhanaTestSupport
     pool.checkInvariants()
   }
 
+  /// Strings of every length the copy handles differently (1...3, 4...7,
+  /// 8...16, longer) come back byte for byte, also after the buffers grew
+  /// well past a tiny initial capacity.
+  @Test func bytesRoundTripThroughGrowth() {
+    var batch = StringBatch(capacity: 1, bytes: 1)
+    var expected: [[UInt8]] = [[]]
+    for i in 0..<3_000 {
+      let length = 1 + (i * 7) % 41
+      let value = (0..<length).map { UInt8(truncatingIfNeeded: i &* 31 &+ $0 &* 17) }
+      let id = batch.add(bytes: value)
+      if id.index == expected.count { expected.append(value) }
+      #expect(batch.bytes(of: id) == value)
+    }
+    #expect(batch.count == expected.count)
+    #expect(batch.byteCount == expected.reduce(0) { $0 + $1.count })
+    for k in 1..<expected.count { #expect(batch.bytes(of: StringID(rawValue: UInt32(k))) == expected[k]) }
+    #expect(batch.bytes(of: .absent) == [])
+    #expect(batch.bytes(of: StringID(rawValue: UInt32(expected.count))) == [])
+  }
+
+  /// A copy is a separate value: adding to or emptying one leaves the other
+  /// as it was (the shared storage is copied on write), and both intern to
+  /// their own strings.
+  @Test func copiesAreIndependentValues() {
+    var a = StringBatch()
+    let home = a.add("HOME")
+    _ = a.add("WORK")
+    var b = a
+    #expect(b.add("HOME") == home)  // a repeat: no write, still shared
+    let cell = b.add("CELL")
+    #expect(cell.rawValue == 3)
+    #expect(a.count == 3 && b.count == 4)
+    #expect(a.bytes(of: cell) == [])
+    #expect(a.add("FAX").rawValue == 3)
+    #expect(String(decoding: a.bytes(of: StringID(rawValue: 3)), as: UTF8.self) == "FAX")
+    #expect(String(decoding: b.bytes(of: StringID(rawValue: 3)), as: UTF8.self) == "CELL")
+    // The repeat cache was copied too: b still folds what a added before the copy.
+    #expect(b.add("WORK").rawValue == 2)
+
+    var c = b
+    c.removeAll()
+    #expect(c.count == 1 && c.byteCount == 0)
+    #expect(b.count == 4 && b.byteCount == 12)
+    #expect(c.add("CELL").rawValue == 1)
+    #expect(String(decoding: b.bytes(of: cell), as: UTF8.self) == "CELL")
+
+    var pool = StringPool()
+    var remapA: [StringID] = []
+    var remapB: [StringID] = []
+    pool.intern(a, into: &remapA)
+    pool.intern(b, into: &remapB)
+    #expect(pool.string(remapA[3]) == "FAX")
+    #expect(pool.string(remapB[3]) == "CELL")
+    #expect(remapA[1] == remapB[1] && remapA[2] == remapB[2])
+  }
+
+  /// Copies handed to other tasks (as the parallel readers do) while the
+  /// original keeps growing.
+  @Test func copiesCrossTasks() async {
+    var batch = StringBatch()
+    for i in 0..<100 { _ = batch.add("v\(i)") }
+    let snapshot = batch
+    let counted = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          var own = snapshot
+          for i in 0..<1_000 { _ = own.add("w\(i)") }
+          return own.count
+        }
+      }
+      var total = 0
+      for await c in group { total += c }
+      return total
+    }
+    for i in 0..<1_000 { _ = batch.add("x\(i)") }
+    #expect(counted == 4 * 1_101)
+    #expect(snapshot.count == 101)
+    #expect(batch.count == 1_101)
+    #expect(String(decoding: snapshot.bytes(of: StringID(rawValue: 100)), as: UTF8.self) == "v99")
+  }
+
   @Test func repeatsFoldWhileTheyStayInTheCache() {
     var batch = StringBatch()
     let a = batch.add("HOME")

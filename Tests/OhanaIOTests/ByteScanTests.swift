@@ -25,6 +25,15 @@ import Testing
     out.append([0xF4, 0x90, 0x80, 0x80])  // above U+10FFFF
     out.append([0xE0, 0x80, 0x80])  // overlong
     out.append([0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0xC3])  // truncated at the end
+    out.append([0xED, 0x9F, 0xBF])  // U+D7FF, the last before the surrogates
+    out.append([0xED, 0xA0, 0x80])  // surrogate
+    out.append([0xF0, 0x8F, 0xBF, 0xBF])  // overlong
+    out.append([0xF0, 0x90, 0x80, 0x80])  // U+10000
+    out.append([0xF4, 0x8F, 0xBF, 0xBF])  // U+10FFFF
+    out.append([0xC1, 0xBF])  // overlong
+    out.append([0xC2, 0x80])  // U+0080
+    out.append([0xF5, 0x80, 0x80, 0x80])  // never a lead
+    out.append(Array("Иван Петров Ἀθῆναι ירושלים 東京都港区 😀 é".utf8))
     return out
   }
 
@@ -88,6 +97,46 @@ import Testing
     }
   }
 
+  /// The word-at-a-time split on random values: ';' and '\\' at every
+  /// offset, next to ':' and ']' (one bit away from them, where a cheap
+  /// zero-byte test reports false matches), every part limit around the
+  /// readers' (N 5, ADR 7, ORG 2) and the stack buffer's (8), into an array
+  /// that held other parts before; contiguous and not.
+  @Test func splitStructuredMatchesByteLoopOnRandomValues() {
+    let alphabet: [UInt8] = Array(";;;\\:]ab;\\:".utf8) + [0xC3, 0xA9, 0x00]
+    var state: UInt64 = 0x5EED
+    var parts: [Range<Int>] = [3..<4, 5..<9, 1..<1]
+    var checked = 0
+    for length in 0..<70 {
+      for _ in 0..<40 {
+        var text: [UInt8] = []
+        for _ in 0..<length {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          let r = Int(truncatingIfNeeded: state >> 33)
+          text.append(r % 3 == 0 ? alphabet[(r >> 3) % alphabet.count] : UInt8(0x61 + (r >> 3) % 26))
+        }
+        let bytes = [0x3B, 0x5C] + text + [0x3B]
+        let slice = bytes[2..<(bytes.count - 1)]
+        for maxParts in [0, 1, 2, 3, 5, 7, 8, 9, 12, Int.max] {
+          checked += 1
+          let expected = Self.referenceSplit(slice, maxParts: maxParts)
+          VCardEscaping.splitStructured(slice, maxParts: maxParts, into: &parts)
+          let fromBuffer = slice.withUnsafeBufferPointer { b -> [Range<Int>] in
+            var out: [Range<Int>] = Array(repeating: 0..<0, count: maxParts % 4)
+            VCardEscaping.splitStructured(b, maxParts: maxParts, into: &out)
+            return out.map { ($0.lowerBound + 2)..<($0.upperBound + 2) }
+          }
+          var fromLazy: [Range<Int>] = [0..<1]
+          VCardEscaping.splitStructured(slice.lazy.map { $0 }, maxParts: maxParts, into: &fromLazy)
+          if parts != expected || fromBuffer != expected || fromLazy != expected {
+            Issue.record("\(text) max \(maxParts): expected \(expected), got \(parts) / \(fromBuffer) / \(fromLazy)")
+          }
+        }
+      }
+    }
+    #expect(checked > 20_000)
+  }
+
   @Test func asciiAndUTF8MatchReference() {
     for s in Self.samples() {
       for start in 0..<min(3, s.count + 1) {
@@ -97,6 +146,65 @@ import Testing
         #expect(slice.withUnsafeBytes { ByteScan.isValidUTF8($0) } == (String(validating: slice, as: UTF8.self) != nil))
       }
     }
+  }
+
+  /// Every lead byte with the second bytes at the edges of its allowed
+  /// ranges (E0 9F/A0, ED 9F/A0, F0 8F/90, F4 8F/90, C1/C2, F5...),
+  /// complete and cut short, at every offset around the word boundaries and
+  /// the end of the buffer, alone and in runs (so both the single-sequence
+  /// and the four-sequences-at-once paths see them).
+  @Test func utf8BoundarySequencesMatchReference() {
+    let seconds: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x81, 0x8F, 0x90, 0x9F, 0xA0, 0xA1, 0xBF, 0xC0, 0xC2, 0xFF]
+    var sequences: [[UInt8]] = []
+    for lead in 0x80...0xFF {
+      let b0 = UInt8(lead)
+      let length = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : 2
+      for b1 in seconds {
+        var seq = [b0, b1]
+        while seq.count < length { seq.append(0x80 | UInt8(seq.count * 13 & 0x3F)) }
+        sequences.append(seq)
+        // A bad later continuation byte, too.
+        if length > 2 {
+          var bad = seq
+          bad[length - 1] = 0x41
+          sequences.append(bad)
+        }
+      }
+    }
+    // Valid sequences of each length, to build runs from.
+    let good: [[UInt8]] = [[0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEF, 0xBF, 0xBF],
+                           [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xD7, 0x90], [0xE4, 0xBD, 0x90]]
+    // Over a million cases: an issue only for a mismatch.
+    var checked = 0
+    func check(_ bytes: [UInt8]) {
+      checked += 1
+      let expected = UTF8Validation.isValid(bytes[...])
+      let got = bytes.withUnsafeBytes { ByteScan.isValidUTF8($0) }
+      let stdlib = String(validating: bytes, as: UTF8.self) != nil
+      if got != expected || stdlib != expected {
+        Issue.record("\(bytes): isValidUTF8 \(got), reference \(expected), stdlib \(stdlib)")
+      }
+    }
+    for seq in sequences {
+      for prefix in 0..<10 {
+        let pad = [UInt8](repeating: 0x61, count: prefix)
+        for suffix in [0, 1, 5, 9] {
+          check(pad + seq + [UInt8](repeating: 0x62, count: suffix))
+        }
+        // Cut short: every proper prefix of the sequence at the very end.
+        for cut in 1..<seq.count { check(pad + seq.prefix(cut)) }
+        // Inside a run of 2-byte sequences, and after other valid ones.
+        check(pad + [0xD0, 0x90, 0xD0, 0x91] + seq + [0xD0, 0x92, 0xD0, 0x93, 0xD0, 0x94])
+        check([0xD0, 0x90, 0xD0, 0x91, 0xD0, 0x92] + pad + seq)
+        for g in good { check(g + pad + seq + g) }
+      }
+    }
+    // Runs of valid sequences of mixed lengths, cut at every length.
+    var run: [UInt8] = []
+    for k in 0..<40 { run += good[(k * 5) % good.count] }
+    for n in 0...run.count { check(Array(run.prefix(n))) }
+    for n in 0...run.count { check(Array(run.suffix(n))) }
+    #expect(checked > 100_000)
   }
 
   @Test func swarUpperMatchesASCIIUpperForEveryByte() {

@@ -19,29 +19,171 @@
 ///  ends    [ 0 | 5 | 9 | ... ]        string k = bytes[ends[k-1] ..< ends[k]]
 ///  hashes  [ - | h1 | h2 | ... ]      StringPool.hash of string k
 /// ```
+///
+/// The three columns and the cache are raw buffers described by one
+/// ``Columns`` record that a ``Storage`` object owns, so adding a string
+/// checks uniqueness once (not once per array) and copies short strings with
+/// a few word moves instead of a `memcpy` call. The batch is still a value:
+/// the storage is copied on write (see `makeUnique()`), like an array's.
 public struct StringBatch: Sendable {
-  @usableFromInline var bytes: [UInt8] = []
-  @usableFromInline var ends: [Int] = [0]
-  @usableFromInline var hashes: [UInt32] = [0]
-  /// `hash << 32 | provisional id` of a recent string per slot (0 = empty).
-  private var recent: [UInt64]
+  /// Where the batch's strings are: `bytes[0 ..< byteCount]` holds them end
+  /// to end, string k being `bytes[ends[k-1] ..< ends[k]]` with hash
+  /// `hashes[k]` for k in `1 ..< count` (`ends[0] == 0`, `hashes[0] == 0`).
+  @usableFromInline
+  struct Columns {
+    @usableFromInline var bytes: UnsafeMutableRawPointer
+    @usableFromInline var byteCount = 0
+    var byteCapacity: Int
+    @usableFromInline var ends: UnsafeMutablePointer<Int>
+    @usableFromInline var hashes: UnsafeMutablePointer<UInt32>
+    @usableFromInline var count = 1
+    var capacity: Int
+    /// `hash << 32 | provisional id` of a recent string per slot (0 = empty).
+    var recent: UnsafeMutablePointer<UInt64>
 
-  private static let recentSlots = 16384
+    static let recentSlots = 16384
+
+    init(capacity: Int, bytes byteCapacity: Int) {
+      self.capacity = max(capacity, 16)
+      self.byteCapacity = max(byteCapacity, 64)
+      bytes = .allocate(byteCount: self.byteCapacity, alignment: 8)
+      ends = .allocate(capacity: self.capacity)
+      hashes = .allocate(capacity: self.capacity)
+      ends.initialize(to: 0)
+      hashes.initialize(to: 0)
+      recent = .allocate(capacity: Self.recentSlots)
+      recent.initialize(repeating: 0, count: Self.recentSlots)
+    }
+
+    /// A copy of `other`'s contents, in buffers of its capacity.
+    init(copying other: Columns) {
+      self.init(capacity: other.capacity, bytes: other.byteCapacity)
+      bytes.copyMemory(from: other.bytes, byteCount: other.byteCount)
+      byteCount = other.byteCount
+      ends.update(from: other.ends, count: other.count)
+      hashes.update(from: other.hashes, count: other.count)
+      count = other.count
+      recent.update(from: other.recent, count: Self.recentSlots)
+    }
+
+    func deallocate() {
+      bytes.deallocate()
+      ends.deallocate()
+      hashes.deallocate()
+      recent.deallocate()
+    }
+
+    /// Appends the `n` bytes at `src` with hash `h`; returns their id.
+    @inline(__always)
+    mutating func append(_ src: UnsafeRawPointer, _ n: Int, hash h: UInt32) -> Int {
+      if n > byteCapacity &- byteCount { growBytes(to: byteCount + n) }
+      if count == capacity { growEntries() }
+      Self.copy(src, to: bytes + byteCount, n)
+      byteCount &+= n
+      let id = count
+      ends[id] = byteCount
+      hashes[id] = h
+      count = id &+ 1
+      return id
+    }
+
+    /// Copies `n > 0` bytes; short strings (the most) as at most two
+    /// overlapping loads and stores, never touching a byte outside either
+    /// range.
+    @inline(__always)
+    static func copy(_ src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, _ n: Int) {
+      if n >= 8 {
+        guard n <= 16 else {
+          dst.copyMemory(from: src, byteCount: n)
+          return
+        }
+        let lo = src.loadUnaligned(as: UInt64.self)
+        let hi = src.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        dst.storeBytes(of: lo, as: UInt64.self)
+        dst.storeBytes(of: hi, toByteOffset: n &- 8, as: UInt64.self)
+      } else if n >= 4 {
+        let lo = src.loadUnaligned(as: UInt32.self)
+        let hi = src.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        dst.storeBytes(of: lo, as: UInt32.self)
+        dst.storeBytes(of: hi, toByteOffset: n &- 4, as: UInt32.self)
+      } else {
+        // 1...3 bytes: the first, middle and last (some the same byte).
+        dst.storeBytes(of: src.load(as: UInt8.self), as: UInt8.self)
+        dst.storeBytes(of: src.load(fromByteOffset: n &>> 1, as: UInt8.self), toByteOffset: n &>> 1, as: UInt8.self)
+        dst.storeBytes(of: src.load(fromByteOffset: n &- 1, as: UInt8.self), toByteOffset: n &- 1, as: UInt8.self)
+      }
+    }
+
+    @inline(never)
+    mutating func growBytes(to needed: Int) {
+      let newCapacity = max(needed, byteCapacity * 2)
+      let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+      grown.copyMemory(from: bytes, byteCount: byteCount)
+      bytes.deallocate()
+      bytes = grown
+      byteCapacity = newCapacity
+    }
+
+    @inline(never)
+    mutating func growEntries() {
+      let newCapacity = capacity * 2
+      let newEnds = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)
+      newEnds.moveInitialize(from: ends, count: count)
+      ends.deallocate()
+      ends = newEnds
+      let newHashes = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
+      newHashes.moveInitialize(from: hashes, count: count)
+      hashes.deallocate()
+      hashes = newHashes
+      capacity = newCapacity
+    }
+  }
+
+  /// Owns a batch's ``Columns``, shared between copies of the batch until
+  /// one of them is mutated: every mutating method of ``StringBatch`` first
+  /// calls `makeUnique()`, which copies a shared storage. Reads (`count`,
+  /// `bytes(of:)`, interning) never write, so a storage that several values
+  /// share, even on several threads, is never written; that is why it can be
+  /// `@unchecked Sendable`. The record is behind a pointer, not in stored
+  /// `var`s of the class, whose every access the runtime would check for
+  /// exclusivity.
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    @usableFromInline let columns: UnsafeMutablePointer<Columns>
+
+    init(_ columns: Columns) {
+      self.columns = .allocate(capacity: 1)
+      self.columns.initialize(to: columns)
+    }
+
+    deinit {
+      columns.pointee.deallocate()
+      columns.deinitialize(count: 1)
+      columns.deallocate()
+    }
+  }
+
+  @usableFromInline var storage: Storage
+
+  private static var recentSlots: Int { Columns.recentSlots }
 
   public init(capacity: Int = 0, bytes byteCapacity: Int = 0) {
-    recent = Array(repeating: 0, count: Self.recentSlots)
-    if capacity > 0 {
-      ends.reserveCapacity(capacity + 1)
-      hashes.reserveCapacity(capacity + 1)
-    }
-    if byteCapacity > 0 { bytes.reserveCapacity(byteCapacity) }
+    storage = Storage(Columns(capacity: capacity + 1, bytes: byteCapacity))
   }
 
   /// Provisional ids issued, plus one (id 0 is the empty string).
-  @inlinable public var count: Int { ends.count }
+  @inlinable public var count: Int { storage.columns.pointee.count }
 
   /// Total bytes held.
-  @inlinable public var byteCount: Int { bytes.count }
+  @inlinable public var byteCount: Int { storage.columns.pointee.byteCount }
+
+  /// Copies the storage if another batch value shares it (copy on write).
+  @inline(__always)
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) {
+      storage = Storage(Columns(copying: storage.columns.pointee))
+    }
+  }
 
   /// Adds `raw` and returns its provisional id (``StringID/absent`` when empty).
   public mutating func add(_ raw: UnsafeRawBufferPointer) -> StringID {
@@ -49,23 +191,21 @@ public struct StringBatch: Sendable {
     guard n > 0, let src = raw.baseAddress else { return .absent }
     let h = StringPool.hash(raw)
     let slot = Int(truncatingIfNeeded: h) & (Self.recentSlots - 1)
-    let seen = recent[slot]
+    // A repeat of the string the slot remembers? (Reading only: no copy.)
+    let seen = storage.columns.pointee.recent[slot]
     if seen >> 32 == UInt64(h) {
+      let c = storage.columns
       let k = Int(truncatingIfNeeded: seen & 0xFFFF_FFFF)
-      let start = ends[k - 1]
-      if ends[k] - start == n {
-        let same = bytes.withUnsafeBytes { b in
-          b.baseAddress.map { StringPool.bytesEqual($0 + start, src, n) } ?? false
-        }
-        if same { return StringID(rawValue: UInt32(truncatingIfNeeded: k)) }
+      let start = c.pointee.ends[k &- 1]
+      if c.pointee.ends[k] &- start == n && StringPool.bytesEqual(c.pointee.bytes + start, src, n) {
+        return StringID(rawValue: UInt32(truncatingIfNeeded: k))
       }
     }
-    bytes.append(contentsOf: raw)
-    ends.append(bytes.count)
-    hashes.append(h)
-    let id = UInt32(truncatingIfNeeded: ends.count - 1)
-    recent[slot] = UInt64(h) << 32 | UInt64(id)
-    return StringID(rawValue: id)
+    makeUnique()
+    let c = storage.columns
+    let id = c.pointee.append(src, n, hash: h)
+    c.pointee.recent[slot] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: id)
+    return StringID(rawValue: UInt32(truncatingIfNeeded: id))
   }
 
   /// Adds a byte array.
@@ -82,18 +222,37 @@ public struct StringBatch: Sendable {
   /// The bytes of provisional id `id` (empty for absent or unknown ids).
   public func bytes(of id: StringID) -> [UInt8] {
     let k = id.index
-    guard k > 0, k < ends.count else { return [] }
-    return Array(bytes[ends[k - 1]..<ends[k]])
+    return withColumns { bytes, ends, _ in
+      guard k > 0, k < ends.count else { return [] }
+      return [UInt8](bytes[ends[k - 1]..<ends[k]])
+    }
   }
 
   /// Empties the batch, keeping its capacity.
   public mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    ends.removeAll(keepingCapacity: true)
-    ends.append(0)
-    hashes.removeAll(keepingCapacity: true)
-    hashes.append(0)
-    for i in recent.indices { recent[i] = 0 }
+    let c = storage.columns.pointee
+    if !isKnownUniquelyReferenced(&storage) {
+      // Shared: start an empty storage of the same size instead of a copy.
+      storage = Storage(Columns(capacity: c.capacity, bytes: c.byteCapacity))
+      return
+    }
+    storage.columns.pointee.byteCount = 0
+    storage.columns.pointee.count = 1
+    c.recent.update(repeating: 0, count: Self.recentSlots)
+  }
+
+  /// Calls `body` with the batch's bytes, ends and hashes (see ``Columns``),
+  /// valid only inside `body`.
+  func withColumns<R>(
+    _ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>, UnsafeBufferPointer<UInt32>) throws -> R
+  ) rethrows -> R {
+    try withExtendedLifetime(storage) { s in
+      let c = s.columns.pointee
+      return try body(
+        UnsafeRawBufferPointer(start: c.bytes, count: c.byteCount),
+        UnsafeBufferPointer(start: c.ends, count: c.count),
+        UnsafeBufferPointer(start: c.hashes, count: c.count))
+    }
   }
 }
 
@@ -104,12 +263,8 @@ extension StringPool {
   ///
   /// - Complexity: O(batch bytes) expected.
   public mutating func intern(_ batch: StringBatch, into remap: inout [StringID]) {
-    batch.bytes.withUnsafeBytes { a in
-      batch.ends.withUnsafeBufferPointer { e in
-        batch.hashes.withUnsafeBufferPointer { hs in
-          internHashed(arena: a, ends: e, hashes: hs, into: &remap)
-        }
-      }
+    batch.withColumns { a, e, hs in
+      internHashed(arena: a, ends: e, hashes: hs, into: &remap)
     }
   }
 }

@@ -141,35 +141,86 @@ enum ByteScan {
   }
 
   /// Well-formed UTF-8 (the same rules as `UTF8Validation.isValid`: no
-  /// overlong forms, no surrogates, nothing above U+10FFFF), skipping ASCII
-  /// runs eight bytes at a time.
+  /// overlong forms, no surrogates, nothing above U+10FFFF, no truncated
+  /// sequence), skipping ASCII runs eight bytes at a time.
+  ///
+  /// Each step loads the (up to) eight bytes at the current offset as one
+  /// little-endian word, zero-filled past the end: a zero byte is never a
+  /// continuation byte, so a sequence cut off by the end fails its mask
+  /// test like any other. A sequence is checked whole from that word:
+  ///
+  /// ```
+  ///  2 bytes  110xxxxx 10xxxxxx           lead C2...DF (C0, C1 are overlong)
+  ///  3 bytes  1110xxxx 10xxxxxx 10xxxxxx  E0 needs A0...BF, ED 80...9F
+  ///  4 bytes  11110xxx 10xxxxxx ...       F0 needs 90...BF, F4 80...8F, F5... none
+  /// ```
   static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard let p = bytes.baseAddress else { return true }
     let n = bytes.count
-    var i = firstNonASCII(bytes)
+    // Most values are ASCII: OR their words together (the last one as an
+    // overlapping load) and test once. Otherwise the loop below starts over.
+    if n >= 8 {
+      var any = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+      var j = 0
+      while j &+ 8 < n {
+        any |= p.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+        j &+= 8
+      }
+      if any & highs == 0 { return true }
+    } else if smallWord(p, n) & highs == 0 {
+      return true
+    }
+    // Offsets stay in 0 ... n + 7, so wrapping arithmetic never wraps.
+    var i = 0
     while i < n {
-      let b0 = p.load(fromByteOffset: i, as: UInt8.self)
-      if b0 < 0x80 {
-        i = firstNonASCII(bytes, from: i)
+      let left = n &- i
+      let w: UInt64
+      if left >= 8 {
+        w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      } else if n >= 8 {
+        // The last `left` bytes, from an overlapping load of the last eight.
+        w = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
+      } else {
+        w = smallWord(p + i, left)
+      }
+      if w & 0x80 == 0 {
+        // ASCII: skip to the next byte >= 0x80 in this word (or past it).
+        let m = w & highs
+        i &+= m == 0 ? 8 : m.trailingZeroBitCount &>> 3
         continue
       }
-      let need: Int
-      let minScalar: UInt32
-      var scalar: UInt32
-      switch b0 {
-      case 0xC2...0xDF: need = 1; minScalar = 0x80; scalar = UInt32(b0 & 0x1F)
-      case 0xE0...0xEF: need = 2; minScalar = 0x800; scalar = UInt32(b0 & 0x0F)
-      case 0xF0...0xF4: need = 3; minScalar = 0x10000; scalar = UInt32(b0 & 0x07)
-      default: return false
+      if w & 0xC0E0_C0E0_C0E0_C0E0 == 0x80C0_80C0_80C0_80C0 {
+        // Four 2-byte sequences (Cyrillic, Greek, Hebrew, Arabic runs):
+        // every lead's low bits 1..4 must be nonzero (not C0 / C1). A lane
+        // of at most 0x1E plus 0x7FFF sets its bit 15 exactly when nonzero.
+        let leads = w & 0x001E_001E_001E_001E
+        guard (leads &+ 0x7FFF_7FFF_7FFF_7FFF) & 0x8000_8000_8000_8000 == 0x8000_8000_8000_8000 else { return false }
+        i &+= 8
+        continue
       }
-      if i + need >= n { return false }  // truncated sequence
-      for k in 1...need {
-        let b = p.load(fromByteOffset: i + k, as: UInt8.self)
-        guard b & 0xC0 == 0x80 else { return false }
-        scalar = (scalar << 6) | UInt32(b & 0x3F)
+      if w & 0xC0E0 == 0x80C0 {
+        guard w & 0x1E != 0 else { return false }  // C0, C1: overlong
+        i &+= 2
+        continue
       }
-      if scalar < minScalar || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
-      i += need + 1
+      if w & 0xC0_C0F0 == 0x80_80E0 {
+        // Bit 5 of the second byte with the lead's low nibble: E0 with a
+        // second byte below A0 is overlong, ED with one at or above A0 a
+        // surrogate.
+        let t = w & 0x200F
+        guard t != 0 && t != 0x200D else { return false }
+        i &+= 3
+        continue
+      }
+      if w & 0xC0C0_C0F8 == 0x8080_80F0 {
+        // The scalar's top bits (lead & 7, second & 3F) must be 0x10...0x10F:
+        // U+10000...U+10FFFF.
+        let top = (w & 0x7) &<< 6 | (w &>> 8) & 0x3F
+        guard top &- 0x10 < 0x100 else { return false }
+        i &+= 4
+        continue
+      }
+      return false
     }
     return true
   }

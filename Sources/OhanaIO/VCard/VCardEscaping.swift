@@ -57,31 +57,31 @@ enum VCardEscaping {
   }
 
   /// `splitStructured` into a reused array (cleared first).
+  ///
+  /// Contiguous values are scanned a word at a time (`scanParts`), and the
+  /// parts are collected in a scratch buffer on the stack that replaces the
+  /// contents of `parts` in one step, instead of a clear and one append
+  /// (each with its own uniqueness check) per part.
   static func splitStructured<C: RandomAccessCollection>(_ v: C, maxParts: Int, into parts: inout [Range<Int>]) where C.Element == UInt8, C.Index == Int {
-    parts.removeAll(keepingCapacity: true)
     let base = v.startIndex
     let done: Void? = v.withContiguousStorageIfAvailable { typed in
-      let buf = UnsafeRawBufferPointer(typed)
-      let n = buf.count
-      var start = 0
-      var i = 0
-      while true {
-        // Jump to the next ';' or '\\' eight bytes at a time.
-        i = ByteScan.firstIndex(buf, ASCII.semicolon, or: ASCII.backslash, from: i)
-        if i >= n { break }
-        if buf[i] == ASCII.backslash {
-          i += 2
-          continue
+      let bytes = UnsafeRawBufferPointer(typed)
+      if maxParts <= 8 {
+        // The readers' case (N, ADR, ORG): a fixed size is a plain stack slot.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 8) { found in
+          let count = scanParts(bytes, base: base, maxParts: maxParts, into: found)
+          parts.replaceSubrange(0..<parts.count, with: UnsafeBufferPointer(rebasing: found[..<count]))
         }
-        if parts.count + 1 < maxParts {
-          parts.append((base + start)..<(base + i))
-          start = i + 1
+      } else {
+        // At most one part per ';' plus one.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: min(maxParts, bytes.count &+ 1)) { found in
+          let count = scanParts(bytes, base: base, maxParts: maxParts, into: found)
+          parts.replaceSubrange(0..<parts.count, with: UnsafeBufferPointer(rebasing: found[..<count]))
         }
-        i += 1
       }
-      parts.append((base + start)..<(base + max(start, n)))
     }
     if done == nil {
+      parts.removeAll(keepingCapacity: true)
       // Not contiguous (no reader passes such a value): the same rule, byte by byte.
       var start = base
       var i = base
@@ -98,6 +98,66 @@ enum VCardEscaping {
       }
       parts.append(start..<max(start, v.endIndex))
     }
+  }
+
+  /// The parts of `bytes` (offset by `base`) split at ';' not escaped by a
+  /// '\\', at most `min(maxParts, found.count)` of them (the last holds the
+  /// rest), written to `found`; returns their number. `found` must hold at
+  /// least one range, and one more than the number of ';' when that is below
+  /// `maxParts`.
+  ///
+  /// Eight bytes are tested per step: every ';' and '\\' of a word is
+  /// visited from its bit in one match mask.
+  @inline(__always)
+  private static func scanParts(
+    _ bytes: UnsafeRawBufferPointer, base: Int, maxParts: Int, into found: UnsafeMutableBufferPointer<Range<Int>>
+  ) -> Int {
+    let n = bytes.count
+    let last = min(maxParts, found.count) &- 1  // parts ended by a ';', at most
+    var count = 0
+    var start = 0  // where the current part begins
+    if last > 0, let p = bytes.baseAddress {
+      let semicolons = ByteScan.ones &* UInt64(ASCII.semicolon)
+      let backslashes = ByteScan.ones &* UInt64(ASCII.backslash)
+      var escaped = 0  // a byte before this offset follows a '\\'
+      var i = 0
+      scan: while i < n {
+        // Eight bytes from `i`, zero-filled past the end.
+        let left = n &- i
+        let w: UInt64
+        if left >= 8 {
+          w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        } else if n >= 8 {
+          w = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
+        } else {
+          w = ByteScan.smallWord(p + i, left)
+        }
+        // The bytes equal to ';' or '\\', plus possibly some just above one
+        // (the cheap zero-byte test lets a borrow through); each candidate
+        // is checked against its byte below.
+        let x1 = w ^ semicolons
+        let x2 = w ^ backslashes
+        var m = ((x1 &- ByteScan.ones) & ~x1 | (x2 &- ByteScan.ones) & ~x2) & ByteScan.highs
+        while m != 0 {
+          let k = m.trailingZeroBitCount &>> 3
+          m &= m &- 1
+          let j = i &+ k
+          if j < escaped { continue }  // the byte after a '\\'
+          let b = UInt8(truncatingIfNeeded: w &>> UInt64(truncatingIfNeeded: k &* 8))
+          if b != ASCII.semicolon {
+            if b == ASCII.backslash { escaped = j &+ 2 }
+            continue
+          }
+          found.initializeElement(at: count, to: (base &+ start)..<(base &+ j))
+          count &+= 1
+          start = j &+ 1
+          if count == last { break scan }  // the rest is the last part
+        }
+        i &+= 8
+      }
+    }
+    found.initializeElement(at: count, to: (base &+ start)..<(base &+ n))
+    return count &+ 1
   }
 
   /// Unescapes one structured component: like text, and for 2.1 only `\;`.
