@@ -351,3 +351,36 @@ import Testing
     }
   }
 }
+
+/// The word-compare QUOTED-PRINTABLE test agrees with a plain search.
+@Suite struct QuotedPrintableNameTests {
+  static func reference(_ b: [UInt8]) -> Bool {
+    let head = b.prefix { $0 != ASCII.colon }
+    let qp = VCardLexer.qp
+    guard head.count >= qp.count else { return false }
+    for s in 0...(head.count - qp.count) where head[s..<(s + qp.count)].map(ASCII.upper) == qp { return true }
+    return false
+  }
+
+  @Test func matchesPlainSearch() {
+    var lines = [
+      "NOTE;ENCODING=QUOTED-PRINTABLE:a=", "NOTE;encoding=quoted-printable;CHARSET=UTF-8:x=",
+      "NOTE;QUOTED-PRINTABLE:", "NOTE:QUOTED-PRINTABLE=", "NOTE;QUOTED-PRINTABL:x", "QUOTED-PRINTABLE",
+      "X;Y=QUOTED-PRINTABLEQUOTED-PRINTABLE:1", "N;QUOTED-PRINTABLe:1", "", ":", "NOTE;QQUOTED-PRINTABLE:",
+    ]
+    var state: UInt64 = 5
+    let pieces = ["QUOTED-PRINTABLE", "quoted-printable", "QUOTED", "-", ";", ":", "=", "Q", "x", "PRINTABLE"]
+    for _ in 0..<3000 {
+      var l = ""
+      for _ in 0..<5 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        l += pieces[Int(state >> 33) % pieces.count]
+      }
+      lines.append(l)
+    }
+    for line in lines {
+      let b = Array(line.utf8)
+      #expect(b.withUnsafeBufferPointer { VCardLexer.namesQuotedPrintable($0) } == Self.reference(b), "\(line)")
+    }
+  }
+}

@@ -55,7 +55,7 @@ struct VCardLexer {
 
   static let begin: [UInt8] = Array("BEGIN:VCARD".utf8)
   static let end: [UInt8] = Array("END:VCARD".utf8)
-  private static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
+  static let qp: [UInt8] = Array("QUOTED-PRINTABLE".utf8)  // the plain form, for tests
 
   /// Is the line (without its line break) `marker`, in any case, with
   /// optional trailing blanks? (The plain form of ``isBegin(_:)`` and
@@ -145,22 +145,11 @@ struct VCardLexer {
         return
       }
       if curIsQP == nil {
-        var isQP = false
-        var k = curStart
-        let n = card.bytes.count
-        while k < n && card.bytes[k] != ASCII.colon { k += 1 }
-        let head = card.bytes[curStart..<k]
-        if head.count >= Self.qp.count {
-          var s = head.startIndex
-          while s + Self.qp.count <= head.endIndex {
-            if head[s..<(s + Self.qp.count)].asciiEqualsUppercase(Self.qp) {
-              isQP = true
-              break
-            }
-            s += 1
-          }
+        let start = curStart
+        curIsQP = card.bytes.withUnsafeBufferPointer { b in
+          guard start >= 0, start <= b.count else { return false }
+          return Self.namesQuotedPrintable(UnsafeBufferPointer(rebasing: b[start...]))
         }
-        curIsQP = isQP
       }
       if curIsQP == true {
         card.bytes.removeLast()
@@ -264,6 +253,27 @@ struct VCardLexer {
     if inCard {
       onError(card.startLine, "missing END:VCARD at end of input")
     }
+  }
+
+  /// Does the part of a property line before its first `:` contain
+  /// `QUOTED-PRINTABLE` (in any case)? Candidates are found by their first
+  /// byte and compared as two upper-cased words.
+  static func namesQuotedPrintable(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let p = line.baseAddress else { return false }
+    let raw = UnsafeRawPointer(p)
+    var end = 0
+    while end < line.count && line[end] != ASCII.colon { end += 1 }
+    var s = 0
+    while s + 16 <= end {
+      if line[s] | 0x20 == 0x71,  // 'q'
+        ByteScan.upper(raw.loadUnaligned(fromByteOffset: s, as: UInt64.self)) == 0x502D_4445_544F_5551,  // "QUOTED-P"
+        ByteScan.upper(raw.loadUnaligned(fromByteOffset: s + 8, as: UInt64.self)) == 0x454C_4241_544E_4952  // "RINTABLE"
+      {
+        return true
+      }
+      s += 1
+    }
+    return false
   }
 
   /// The offset of the start of the last line that begins with BEGIN:VCARD
