@@ -218,21 +218,22 @@ public struct StringPool: Sendable {
           remap.withUnsafeMutableBufferPointer { out in
             guard let sb = sl.baseAddress, let eb = en.baseAddress, let ab = ar.baseAddress else { return }
             // Three stages of prefetch, for the three places a probe reads:
-            // the home slot 16 strings ahead; 8 ahead, when that slot (in
+            // the home slot 32 strings ahead; 16 ahead, when that slot (in
             // cache by now) holds an id with the same hash, that id's end;
-            // 4 ahead, its bytes. Most repeats are found in their home slot,
-            // so a repeat costs no wait either.
-            for k in 1..<min(n, 17) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
+            // 8 ahead, its bytes. Most repeats are found in their home slot,
+            // so a repeat costs no wait either. (16 / 8 / 4 left the second
+            // stage waiting for slots that had not arrived yet.)
+            for k in 1..<min(n, 33) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
             for k in 1..<n {
-              if k + 16 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 16] >> shift)) }
-              if k + 8 < n {
-                let h = hs[k + 8]
+              if k + 32 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 32] >> shift)) }
+              if k + 16 < n {
+                let h = hs[k + 16]
                 let v = sb[Int(truncatingIfNeeded: h >> shift)]
                 let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                 if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(eb + (id - 1)) }
               }
-              if k + 4 < n {
-                let h = hs[k + 4]
+              if k + 8 < n {
+                let h = hs[k + 8]
                 let v = sb[Int(truncatingIfNeeded: h >> shift)]
                 let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                 if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + eb[id - 1]) }
