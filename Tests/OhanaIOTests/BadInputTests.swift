@@ -83,10 +83,17 @@ import Testing
     for _ in 0..<300 {
       var s = ""
       for _ in 0..<Int.random(in: 0..<40, using: &rng) { s += pieces.randomElement(using: &rng) ?? "" }
+      var results: [ReadResult] = []
       for chunk in [3, 1 << 20] {
         let r = try read(s, format: .vcard4, chunkSize: chunk)
         #expect(r.recordsRead == r.table.rowCount)
+        results.append(r)
       }
+      // Chunks number their lines from 1 and the merge adds the lines
+      // before them: every chunking gives the same rows, source lines and
+      // error lines.
+      #expect(results[0].table.contacts == results[1].table.contacts)
+      #expect(results[0].errors.map(\.line) == results[1].errors.map(\.line))
     }
   }
 }

@@ -199,6 +199,18 @@ public struct ContactTable: Sendable {
     }
   }
 
+  /// Adds `delta` to every known source line (0, unknown, stays 0): for a
+  /// reader whose chunks number their lines from 1.
+  package mutating func offsetSourceLines(by delta: Int) {
+    let d = UInt32(clamping: delta)
+    sourceLine.withUnsafeMutableBufferPointer { lines in
+      for i in lines.indices where lines[i] != 0 {
+        let (sum, overflow) = lines[i].addingReportingOverflow(d)
+        lines[i] = overflow ? .max : sum
+      }
+    }
+  }
+
   /// Approximate heap bytes held by the table.
   public var memoryFootprint: Int {
     var n = pool.memoryFootprint + blobs.memoryFootprint

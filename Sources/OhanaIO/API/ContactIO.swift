@@ -106,6 +106,7 @@ public enum ContactIO {
     switch format {
     case .vcard21, .vcard3, .vcard4:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: VCardReader.splitter)
+      reader.countsLines = false  // the lexer counts them
       reader.prepend(head)
       reader.bytesRead = headRead
       let opts = options

@@ -10,6 +10,9 @@ struct InputChunk: Sendable {
   var bytes: [UInt8]
   var firstLine: Int
   var index: Int
+  /// Lines are numbered from 1 in this chunk; the merge adds the lines of
+  /// the chunks before it (see `ChunkedReader.countsLines`).
+  var relativeLines = false
 }
 
 /// Where input bytes come from: a file descriptor read with `read(2)` in
@@ -106,6 +109,11 @@ struct ChunkedReader {
   private var atEnd = false
   /// Bytes taken from the source so far (including a peeked head).
   var bytesRead = 0
+  /// Count each chunk's lines here, so chunks carry their absolute first
+  /// line. When false, chunks are numbered from 1 and their parser reports
+  /// how many lines it read; the merge, which sees the chunks in order,
+  /// adds the lines before each (one pass over the bytes fewer).
+  var countsLines = true
 
   init(source: ByteSource, chunkSize: Int, splitter: @escaping (UnsafeBufferPointer<UInt8>) -> Int?) {
     self.source = source
@@ -171,8 +179,9 @@ struct ChunkedReader {
   }
 
   private mutating func emit(_ bytes: [UInt8]) -> InputChunk {
-    let chunk = InputChunk(bytes: bytes, firstLine: nextLine, index: nextIndex)
     nextIndex += 1
+    guard countsLines else { return InputChunk(bytes: bytes, firstLine: 1, index: nextIndex - 1, relativeLines: true) }
+    let chunk = InputChunk(bytes: bytes, firstLine: nextLine, index: nextIndex - 1)
     nextLine += Self.countLines(bytes)
     return chunk
   }

@@ -11,6 +11,9 @@ struct PartialResult: Sendable {
   var errors: [InputError]
   var recordsRead: Int
   var recordsSkipped: Int
+  /// Set when the chunk's lines were numbered from 1 (`InputChunk.relativeLines`):
+  /// how many it had, so the merge can number the next chunk's.
+  var lineCount: Int? = nil
 }
 
 /// The merged table and the parts waiting for their turn, shared by the
@@ -29,6 +32,8 @@ private final class Merger: @unchecked Sendable {
   private(set) var errors: [InputError] = []
   private(set) var read = 0
   private(set) var skipped = 0
+  /// Lines of the chunks merged so far (for chunks numbered from 1).
+  private var linesBefore = 0
   /// Set (under the lock) when a strict read met its first bad record.
   private var stop = false
 
@@ -57,8 +62,17 @@ private final class Merger: @unchecked Sendable {
       let skip = stop
       lock.unlock()
       if !skip {
-        appender.append(p.table, strings: p.strings)
-        errors.append(contentsOf: p.errors)
+        var table = p.table
+        var partErrors = p.errors
+        if let lines = p.lineCount {
+          if linesBefore > 0 {
+            table.offsetSourceLines(by: linesBefore)
+            for i in partErrors.indices { partErrors[i].line += linesBefore }
+          }
+          linesBefore += lines
+        }
+        appender.append(table, strings: p.strings)
+        errors.append(contentsOf: partErrors)
         read += p.recordsRead
         skipped += p.recordsSkipped
       }

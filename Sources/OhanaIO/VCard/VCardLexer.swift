@@ -100,11 +100,13 @@ struct VCardLexer {
   /// Reads every card in `buf`. `firstLine` is the 1-based number of the
   /// first line of `buf`. Complete cards go to `onCard`; cards that cannot be
   /// read and stray text go to `onError(line, reason)`.
+  /// Returns the number of lines read.
+  @discardableResult
   func run(
     _ buf: UnsafeBufferPointer<UInt8>, firstLine: Int, card: inout VCardCard,
     onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void
-  ) {
-    guard let base = buf.baseAddress else { return }
+  ) -> Int {
+    guard let base = buf.baseAddress else { return 0 }
     var pos = 0
     var lineNo = firstLine - 1
     var inCard = false
@@ -221,7 +223,7 @@ struct VCardLexer {
           card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[1...]))
           afterAppend(&card)
         } else if !line.allSatisfy({ ASCII.isSpace($0) }) && card.failure == nil {
-          card.failure = "continuation line without a property (line \(lineNo))"
+          card.failure = "continuation line without a property (line \(lineNo - card.startLine + 1) of the card)"
         }
         continue
       }
@@ -234,7 +236,7 @@ struct VCardLexer {
           card.bytes.append(contentsOf: line)
           afterAppend(&card)
         } else if card.failure == nil {
-          card.failure = "line without a property name (line \(lineNo))"
+          card.failure = "line without a property name (line \(lineNo - card.startLine + 1) of the card)"
         }
         continue
       }
@@ -253,6 +255,7 @@ struct VCardLexer {
     if inCard {
       onError(card.startLine, "missing END:VCARD at end of input")
     }
+    return lineNo - (firstLine - 1)
   }
 
   /// Does the part of a property line before its first `:` contain

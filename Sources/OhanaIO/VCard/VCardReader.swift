@@ -15,7 +15,7 @@ enum VCardReader {
     parser.strings = StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4)
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
-    chunk.bytes.withUnsafeBufferPointer { buf in
+    let lines = chunk.bytes.withUnsafeBufferPointer { buf in
       lexer.run(
         buf, firstLine: chunk.firstLine, card: &card,
         onCard: { parser.parse(card: &$0, chunk: buf) },
@@ -26,6 +26,7 @@ enum VCardReader {
     }
     return PartialResult(
       table: parser.builder.buildDeferred(), strings: parser.strings, errors: parser.errors,
-      recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped)
+      recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped,
+      lineCount: chunk.relativeLines ? lines : nil)
   }
 }
