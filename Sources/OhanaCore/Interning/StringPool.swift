@@ -604,6 +604,13 @@ public struct StringPool: Sendable {
     return min(8, max(4, log2n - 8))
   }
 
+  /// Reserves arena and `ends` room for `strings` more strings of `bytes`
+  /// bytes in all, leaving the hash table as it is.
+  package mutating func reserveStorage(strings: Int, bytes: Int) {
+    if ends.count + strings > ends.capacity { ends.reserveCapacity(ends.count + strings) }
+    if arena.count + bytes > arena.capacity { arena.reserveCapacity(arena.count + bytes) }
+  }
+
   /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
   /// Capacity grows geometrically, so calling this once per part of a
   /// concatenation stays linear.

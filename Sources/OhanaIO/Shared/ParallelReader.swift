@@ -11,6 +11,8 @@ struct PartialResult: Sendable {
   var errors: [InputError]
   var recordsRead: Int
   var recordsSkipped: Int
+  /// Bytes of input the chunk held (0: unknown).
+  var byteCount = 0
   /// Set when the chunk's lines were numbered from 1 (`InputChunk.relativeLines`):
   /// how many it had, so the merge can number the next chunk's.
   var lineCount: Int? = nil
@@ -37,9 +39,13 @@ private final class Merger: @unchecked Sendable {
   /// Set (under the lock) when a strict read met its first bad record.
   private var stop = false
 
-  init(released: DispatchSemaphore, strict: Bool) {
+  private let totalBytes: Int?
+  private var reserved = false
+
+  init(released: DispatchSemaphore, strict: Bool, totalBytes: Int?) {
     self.released = released
     self.strict = strict
+    self.totalBytes = totalBytes
   }
 
   var stopped: Bool {
@@ -72,6 +78,12 @@ private final class Merger: @unchecked Sendable {
           linesBefore += lines
         }
         appender.append(table, strings: p.strings)
+        if !reserved, p.byteCount > 0, let total = totalBytes {
+          // After the first part: room for the whole input at its ratio of
+          // rows (and strings) per byte, plus a tenth.
+          reserved = true
+          appender.reserve(scale: Double(total) / Double(p.byteCount) * 1.1)
+        }
         errors.append(contentsOf: partErrors)
         read += p.recordsRead
         skipped += p.recordsSkipped
@@ -144,7 +156,7 @@ enum ParallelReader {
   ) throws(ContactIOError) -> ReadResult {
     let workers = max(1, options.workers)
     let room = DispatchSemaphore(value: workers + 2)
-    let merger = Merger(released: room, strict: options.strict)
+    let merger = Merger(released: room, strict: options.strict, totalBytes: totalBytes)
     let input = SharedInput(reader, progress: options.progress, total: totalBytes)
     let work: @Sendable (Int) -> Void = { _ in
       while !merger.stopped {

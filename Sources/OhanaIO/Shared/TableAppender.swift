@@ -49,6 +49,19 @@ struct TableAppender {
     result = r
   }
 
+  /// Reserves room in the owned table for `scale` times what it holds now
+  /// (see `ContactTable.reserveCapacity`): called once, after the first
+  /// part, with the input's size over that part's.
+  mutating func reserve(scale: Double) {
+    guard deferred.isEmpty, var r = result, scale > 1, scale.isFinite else { return }
+    result = nil
+    func grown(_ n: Int) -> Int { Int((Double(n) * scale).rounded(.up)) }
+    r.reserveCapacity(
+      rows: grown(r.rowCount), fields: grown(r.fields.count), addresses: grown(r.addresses.count),
+      extras: grown(r.extras.count), strings: grown(r.pool.count), bytes: grown(r.pool.arenaByteCount))
+    result = r
+  }
+
   mutating func finish() -> ContactTable {
     if !deferred.isEmpty { return ContactTable.concatenate(deferred) }
     let table = result ?? ContactTable()

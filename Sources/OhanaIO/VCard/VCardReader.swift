@@ -27,6 +27,6 @@ enum VCardReader {
     return PartialResult(
       table: parser.builder.buildDeferred(), strings: parser.strings, errors: parser.errors,
       recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped,
-      lineCount: chunk.relativeLines ? lines : nil)
+      byteCount: chunk.bytes.count, lineCount: chunk.relativeLines ? lines : nil)
   }
 }
