@@ -428,21 +428,40 @@ public struct StringPool: Sendable {
     //    next to its neighbours' in `parted`.
     let parted = ScratchMemory(byteCount: batchBytes)
     let sortedMemory = ScratchMemory(byteCount: 16 * m)
+    // Ids are written back through a transpose: the probe writes them in
+    // record order (`byRecord`, sequential) and a last pass reads them for
+    // each input string by its record's position (`position`, written
+    // sequentially here): scattered reads instead of scattered writes,
+    // which would each fetch a line and write it back dirty.
+    let transpose = ScratchMemory(byteCount: 4 * n + 4 * m)
     defer {
       parted.release()
       sortedMemory.release()
+      transpose.release()
     }
-    guard let pb = parted.baseAddress, let sortedBase = sortedMemory.baseAddress else { return }
+    guard let pb = parted.baseAddress, let sortedBase = sortedMemory.baseAddress,
+      let transposeBase = transpose.baseAddress
+    else { return }
     let sorted = UnsafeMutableBufferPointer(start: sortedBase.bindMemory(to: UInt64.self, capacity: 2 * m), count: 2 * m)
+    let unplaced = UInt32.max
+    let position = UnsafeMutableBufferPointer(
+      start: transposeBase.bindMemory(to: UInt32.self, capacity: n + m), count: n)
+    let byRecord = UnsafeMutableBufferPointer(start: position.baseAddress.map { $0 + n }, count: m)
     do {
       let sr = sorted
       counts.withUnsafeMutableBufferPointer { c in
         byteCounts.withUnsafeMutableBufferPointer { bc in
           for i in 0..<n {
             let (start, end) = range(i)
-            guard start >= 0, end > start, end <= size else { continue }
+            guard start >= 0, end > start, end <= size else {
+              position[i] = unplaced
+              continue
+            }
             let length = end - start
-            if UInt64(truncatingIfNeeded: length) >= lengthMask { continue }
+            if UInt64(truncatingIfNeeded: length) >= lengthMask {
+              position[i] = unplaced
+              continue
+            }
             let p = UnsafeRawBufferPointer(start: base + start, count: length)
             let h = Self.hash(p)
             let b = Int(truncatingIfNeeded: h >> down)
@@ -452,6 +471,7 @@ public struct StringPool: Sendable {
             bc[b] = o + length
             sr[2 * d] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: i)
             sr[2 * d + 1] = UInt64(truncatingIfNeeded: o) << lengthBits | UInt64(truncatingIfNeeded: length)
+            position[i] = UInt32(truncatingIfNeeded: d)
             Self.copyBytes(to: pb + o, from: base + start, count: length)
           }
         }
@@ -487,7 +507,6 @@ public struct StringPool: Sendable {
         }
         ne.initializeElement(at: 0, to: arenaBase)
         let sr = UnsafeBufferPointer(sorted)
-        ids.withUnsafeMutableBufferPointer { out in
           slots.withUnsafeMutableBufferPointer { sl in
             ends.withUnsafeBufferPointer { e in
               arena.withUnsafeBytes { a in
@@ -536,12 +555,11 @@ public struct StringPool: Sendable {
                     ne.initializeElement(at: newCount, to: arenaBase + added)
                     sl[slot] = tag | UInt64(truncatingIfNeeded: found)
                   }
-                  out[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = StringID(rawValue: UInt32(truncatingIfNeeded: found))
+                  byRecord[j] = UInt32(truncatingIfNeeded: found)
                 }
               }
             }
           }
-        }
         neCount = newCount + 1
       }
       tailCount = added
@@ -560,8 +578,20 @@ public struct StringPool: Sendable {
           let key = sr[2 * j], place = sr[2 * j + 1]
           let bytes = UnsafeRawBufferPointer(
             start: pb + Int(truncatingIfNeeded: place >> lengthBits), count: Int(truncatingIfNeeded: place & lengthMask))
-          ids[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32))
+          byRecord[j] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32)).rawValue
         }
+      }
+    }
+    // 5. The transpose: each input string's id from its record.
+    ids.withUnsafeMutableBufferPointer { out in
+      guard let rb = byRecord.baseAddress else { return }
+      for i in 0..<n {
+        if i + 16 < n {
+          let ahead = position[i + 16]
+          if ahead != unplaced { ohana_prefetch(rb + Int(truncatingIfNeeded: ahead)) }
+        }
+        let d = position[i]
+        if d != unplaced { out[i] = StringID(rawValue: rb[Int(truncatingIfNeeded: d)]) }
       }
     }
     for i in long {
