@@ -83,6 +83,19 @@ enum ByteScan {
     return false
   }
 
+  /// The eight bytes at offset `i < n` of the `n` bytes at `p`, zero-filled
+  /// past the end (little-endian), from loads that stay inside the buffer:
+  /// near the end, an overlapping load of the last eight bytes, shifted.
+  @inline(__always)
+  static func word(_ p: UnsafeRawPointer, at i: Int, count n: Int) -> UInt64 {
+    let left = n &- i
+    if left >= 8 { return p.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+    if n >= 8 {
+      return p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
+    }
+    return smallWord(p + i, left)
+  }
+
   /// The `n <= 8` bytes at `p` as a little-endian integer (byte `k` in bits
   /// `8k ..< 8k+8`, zero above), from at most two overlapping loads.
   @inline(__always)
@@ -173,16 +186,7 @@ enum ByteScan {
     // Offsets stay in 0 ... n + 7, so wrapping arithmetic never wraps.
     var i = 0
     while i < n {
-      let left = n &- i
-      let w: UInt64
-      if left >= 8 {
-        w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      } else if n >= 8 {
-        // The last `left` bytes, from an overlapping load of the last eight.
-        w = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
-      } else {
-        w = smallWord(p + i, left)
-      }
+      let w = word(p, at: i, count: n)
       if w & 0x80 == 0 {
         // ASCII: skip to the next byte >= 0x80 in this word (or past it).
         let m = w & highs

@@ -123,15 +123,7 @@ enum VCardEscaping {
       var i = 0
       scan: while i < n {
         // Eight bytes from `i`, zero-filled past the end.
-        let left = n &- i
-        let w: UInt64
-        if left >= 8 {
-          w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        } else if n >= 8 {
-          w = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
-        } else {
-          w = ByteScan.smallWord(p + i, left)
-        }
+        let w = ByteScan.word(UnsafeRawPointer(p), at: i, count: n)
         // The bytes equal to ';' or '\\', plus possibly some just above one
         // (the cheap zero-byte test lets a borrow through); each candidate
         // is checked against its byte below.
