@@ -111,3 +111,49 @@ final class ProgressBox: @unchecked Sendable {
   func record(_ d: Int, _ t: Int?) { items.append((d, t)) }
   var values: [(Int, Int?)] { items }
 }
+
+/// The parallel reader's pipeline: any number of workers gives the same
+/// table, and a strict read stops at the first bad card in file order with
+/// its absolute line, however the input is cut.
+@Suite struct PipelineTests {
+  static func cards(_ n: Int, badAt bad: Int?) -> (text: String, badLine: Int) {
+    var s = ""
+    var line = 1
+    var badLine = 0
+    for i in 0..<n {
+      if i == bad {
+        badLine = line
+        s += "BEGIN:VCARD\r\nVERSION:2.1\r\nNOTE;ENCODING=QUOTED-PRINTABLE:broken =ZZ escape\r\nEND:VCARD\r\n"
+        line += 4
+      } else {
+        s += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nTEL;TYPE=CELL:+1 555 \(1000 + i)\r\nEND:VCARD\r\n"
+        line += 5
+      }
+    }
+    return (s, badLine)
+  }
+
+  @Test(arguments: [1, 2, 3, 8])
+  func sameTableForAnyNumberOfWorkers(workers: Int) throws {
+    let (text, _) = Self.cards(500, badAt: nil)
+    let reference = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: 1 << 20, workers: 1))
+    let r = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: 700, workers: workers))
+    #expect(reference.table.rowCount == 500)
+    #expect(r.table.contacts == reference.table.contacts)
+    #expect(r.recordsRead == 500)
+  }
+
+  @Test(arguments: [300, 1 << 20])
+  func strictStopsAtTheFirstBadCardWithItsLine(chunkSize: Int) throws {
+    let (text, badLine) = Self.cards(400, badAt: 321)
+    let lenient = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: chunkSize, workers: 2))
+    #expect(lenient.errors.map(\.line) == [badLine])
+    #expect(lenient.recordsRead == 399)
+    do {
+      _ = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(strict: true, chunkSize: chunkSize, workers: 2))
+      Issue.record("a strict read of a bad card must throw")
+    } catch {
+      #expect(error.line == badLine)
+    }
+  }
+}
