@@ -79,10 +79,9 @@ private final class Merger: @unchecked Sendable {
         }
         appender.append(table, strings: p.strings)
         if !reserved, p.byteCount > 0, let total = totalBytes {
-          // After the first part: room for the whole input at its ratio of
-          // rows (and strings) per byte, plus a tenth.
-          reserved = true
-          appender.reserve(scale: Double(total) / Double(p.byteCount) * 1.1)
+          // After the first part with rows: room for the whole input at its
+          // ratio of rows (and strings) per byte, plus a tenth.
+          reserved = appender.reserve(scale: Double(total) / Double(p.byteCount) * 1.1)
         }
         errors.append(contentsOf: partErrors)
         read += p.recordsRead

@@ -51,15 +51,18 @@ struct TableAppender {
 
   /// Reserves room in the owned table for `scale` times what it holds now
   /// (see `ContactTable.reserveCapacity`): called once, after the first
-  /// part, with the input's size over that part's.
-  mutating func reserve(scale: Double) {
-    guard deferred.isEmpty, var r = result, scale > 1, scale.isFinite else { return }
+  /// part that has rows, with the input's size over that part's. Returns
+  /// whether it reserved (not when there is no owned table yet).
+  @discardableResult
+  mutating func reserve(scale: Double) -> Bool {
+    guard deferred.isEmpty, var r = result, r.rowCount > 0, scale > 1, scale.isFinite else { return false }
     result = nil
     func grown(_ n: Int) -> Int { Int((Double(n) * scale).rounded(.up)) }
     r.reserveCapacity(
       rows: grown(r.rowCount), fields: grown(r.fields.count), addresses: grown(r.addresses.count),
       extras: grown(r.extras.count), strings: grown(r.pool.count), bytes: grown(r.pool.arenaByteCount))
     result = r
+    return true
   }
 
   mutating func finish() -> ContactTable {

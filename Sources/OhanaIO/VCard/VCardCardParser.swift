@@ -82,7 +82,7 @@ struct VCardCardParser {
   /// Every string of the chunk, by provisional id: the builder's columns
   /// hold these ids, and the reader interns the batch into the result
   /// table's pool when it merges the chunk (see `StringBatch`).
-  var strings = StringBatch()
+  var strings: StringBatch
   var errors: [InputError] = []
   var cardsRead = 0
   var cardsSkipped = 0
@@ -115,8 +115,10 @@ struct VCardCardParser {
     builder.set(a, id)
   }
 
-  init(fallbackCharset: String) {
+  /// `strings`: the batch to collect into, sized for the chunk.
+  init(fallbackCharset: String, strings: StringBatch = StringBatch()) {
     builder = ContactTableBuilder()
+    self.strings = strings
     self.fallbackCharset = Array(fallbackCharset.utf8)
   }
 

@@ -8,11 +8,12 @@ enum VCardReader {
   }
 
   static func parseChunk(_ chunk: InputChunk, options: ReadOptions) -> PartialResult {
-    var parser = VCardCardParser(fallbackCharset: options.fallbackCharset)
     // About 300 bytes and 3 fields per card in typical exports.
     let estimate = chunk.bytes.count / 300 + 16
+    var parser = VCardCardParser(
+      fallbackCharset: options.fallbackCharset,
+      strings: StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4))
     parser.builder.reserve(contacts: estimate, fields: estimate * 3, addresses: estimate / 2)
-    parser.strings = StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4)
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
     let lines = chunk.bytes.withUnsafeBufferPointer { buf in
