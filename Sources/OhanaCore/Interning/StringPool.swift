@@ -15,9 +15,13 @@ import Darwin
 ///  slots    [ 0 | h1:1 | 0 | h3:3 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
 ///                                                        open addressing, linear probing,
 ///                                                        load factor at most 3/4; the home
-///                                                        slot is the hash's top bits
+///                                                        slot of hash h is h * count >> 32
 /// ```
-/// Indexing by the hash's *top* bits keeps slots in hash order, which the
+/// The home slot is the hash's top bits scaled to the table, so the table
+/// can have any size: it is sized to its load (grown by half when full, or
+/// to a reader's estimate) rather than to a power of two, which at a million
+/// contacts is tens of megabytes less. The home is monotonic in the hash,
+/// so slots are in hash order, which the
 /// bulk path uses: it sorts a batch by hash, so its probes sweep the table
 /// from start to end, one cache-sized region at a time, instead of missing
 /// the cache on every string (see ``intern(contentsOf:offsets:into:)``).
@@ -37,16 +41,14 @@ public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   @usableFromInline var ends: [Int] = [0]
   @usableFromInline var slots: [UInt64]
-  @usableFromInline var mask: Int
-  /// `32 - log2(slots.count)`: the home slot of hash `h` is `h >> shift`.
-  @usableFromInline var shift: UInt32
+  /// `slots.count`: the home slot of hash `h` is `h * width >> 32`.
+  @usableFromInline var width: UInt64
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
     let size = Self.tableSize(for: capacity)
     slots = Array(repeating: 0, count: size)
-    mask = size - 1
-    shift = UInt32(truncatingIfNeeded: 32 - size.trailingZeroBitCount)
+    width = UInt64(size)
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
     }
@@ -145,7 +147,7 @@ public struct StringPool: Sendable {
     arena.append(contentsOf: bytes)
     ends.append(arena.count)
     slots[slot] = UInt64(h) << 32 | UInt64(newID)
-    if ends.count * 4 > slots.count * 3 { grow() }
+    if ends.count * 4 > slots.count * 3 { ensureTable(for: ends.count) }
     return StringID(rawValue: newID)
   }
 
@@ -208,7 +210,7 @@ public struct StringPool: Sendable {
     arena.append(contentsOf: repeatElement(0, count: a.count))
     ends.append(contentsOf: repeatElement(0, count: n - 1))
     remap.append(contentsOf: repeatElement(.absent, count: n - 1))
-    let shift = self.shift, mask = self.mask
+    let width = self.width, count = slots.count
     let limit = a.count
     var newCount = 0
     var arenaEnd = arenaStart
@@ -223,18 +225,18 @@ public struct StringPool: Sendable {
             // 8 ahead, its bytes. Most repeats are found in their home slot,
             // so a repeat costs no wait either. (16 / 8 / 4 left the second
             // stage waiting for slots that had not arrived yet.)
-            for k in 1..<min(n, 33) { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k] >> shift)) }
+            for k in 1..<min(n, 33) { ohana_prefetch(sb + Self.home(hs[k], width)) }
             for k in 1..<n {
-              if k + 32 < n { ohana_prefetch(sb + Int(truncatingIfNeeded: hs[k + 32] >> shift)) }
+              if k + 32 < n { ohana_prefetch(sb + Self.home(hs[k + 32], width)) }
               if k + 16 < n {
                 let h = hs[k + 16]
-                let v = sb[Int(truncatingIfNeeded: h >> shift)]
+                let v = sb[Self.home(h, width)]
                 let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                 if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(eb + (id - 1)) }
               }
               if k + 8 < n {
                 let h = hs[k + 8]
-                let v = sb[Int(truncatingIfNeeded: h >> shift)]
+                let v = sb[Self.home(h, width)]
                 let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                 if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + eb[id - 1]) }
               }
@@ -244,7 +246,7 @@ public struct StringPool: Sendable {
               let p = base + start
               let h = hs[k]
               let tag = UInt64(h) << 32
-              var slot = Int(truncatingIfNeeded: h >> shift)
+              var slot = Self.home(h, width)
               while true {
                 let v = sb[slot]
                 if v == 0 {
@@ -265,7 +267,8 @@ public struct StringPool: Sendable {
                     break
                   }
                 }
-                slot = (slot + 1) & mask
+                slot += 1
+                if slot == count { slot = 0 }
               }
             }
           }
@@ -309,7 +312,7 @@ public struct StringPool: Sendable {
   /// instead of a cache miss or three per string. New ids are issued in that
   /// order (deterministic for the same pool and input, not first-seen order).
   ///
-  /// - Complexity: O(total bytes) expected; 16 bytes of scratch per string.
+  /// - Complexity: O(total bytes) expected; 16 bytes of scratch per string and a copy of the bytes.
   public mutating func intern(
     contentsOf buffer: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>,
     into ids: inout [StringID]
@@ -378,8 +381,8 @@ public struct StringPool: Sendable {
       return
     }
     ids.append(contentsOf: repeatElement(.absent, count: n))
-    let lengthBits: UInt64 = 20
-    let lengthMask: UInt64 = (1 << lengthBits) - 1
+    // Strings of 1 MiB or more are interned one by one.
+    let lengthMask: UInt64 = (1 << 20) - 1
 
     // 1. Hash pass: per top-bits partition, the number of strings and of
     //    bytes; a HyperLogLog sketch of the distinct count. Reads `buffer`
@@ -422,12 +425,12 @@ public struct StringPool: Sendable {
     let batchBytes = byteCounts[partitions]
 
     // 2. Scatter pass: hash again and write each string's record
-    //    (`hash << 32 | index`, `offset << 20 | length`) and its bytes into
-    //    its partition, in input order within a partition. Afterwards the
-    //    records are in hash order (by top bits) and every string's bytes sit
-    //    next to its neighbours' in `parted`.
+    //    (`hash << 32 | length`) and its bytes into its partition, in input
+    //    order within a partition. Afterwards the records are in hash order
+    //    (by top bits) and every string's bytes sit next to its neighbours'
+    //    in `parted`, in the records' order.
     let parted = ScratchMemory(byteCount: batchBytes)
-    let sortedMemory = ScratchMemory(byteCount: 16 * m)
+    let sortedMemory = ScratchMemory(byteCount: 8 * m)
     // Ids are written back through a transpose: the probe writes them in
     // record order (`byRecord`, sequential) and a last pass reads them for
     // each input string by its record's position (`position`, written
@@ -442,7 +445,7 @@ public struct StringPool: Sendable {
     guard let pb = parted.baseAddress, let sortedBase = sortedMemory.baseAddress,
       let transposeBase = transpose.baseAddress
     else { return }
-    let sorted = UnsafeMutableBufferPointer(start: sortedBase.bindMemory(to: UInt64.self, capacity: 2 * m), count: 2 * m)
+    let sorted = UnsafeMutableBufferPointer(start: sortedBase.bindMemory(to: UInt64.self, capacity: m), count: m)
     let unplaced = UInt32.max
     let position = UnsafeMutableBufferPointer(
       start: transposeBase.bindMemory(to: UInt32.self, capacity: n + m), count: n)
@@ -469,8 +472,7 @@ public struct StringPool: Sendable {
             let o = bc[b]
             c[b] = d + 1
             bc[b] = o + length
-            sr[2 * d] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: i)
-            sr[2 * d + 1] = UInt64(truncatingIfNeeded: o) << lengthBits | UInt64(truncatingIfNeeded: length)
+            sr[d] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: length)
             position[i] = UInt32(truncatingIfNeeded: d)
             Self.copyBytes(to: pb + o, from: base + start, count: length)
           }
@@ -481,8 +483,7 @@ public struct StringPool: Sendable {
     // the sweep: growing from a small table in the middle would crowd the
     // low hashes inserted so far into its front (one long probe run).
     let estimate = min(m, Self.estimateDistinct(sketch) * 5 / 4)
-    let target = Self.tableSize(for: ends.count + estimate + long.count)
-    if target > slots.count { rebuild(size: target) }
+    ensureTable(for: (ends.count + estimate + long.count) * 2)
 
     // 3. Probe in hash order: records and bytes are read front to back, the
     //    slots region by region (each prefetched a few records ahead). A new
@@ -492,11 +493,14 @@ public struct StringPool: Sendable {
     let arenaBase = arena.count
     var newCount = 0
     var added = 0
-    let mask = self.mask, shift = self.shift
+    let width = self.width, count = slots.count
     // If the estimate was low and the table would pass its load limit, the
     // sweep stops there and the rest is interned one string at a time.
     let limit = slots.count * 3 / 4 - firstNew
     var stoppedAt = m
+    // Records and their bytes are in the same order, so a record's bytes
+    // start where the previous record's end.
+    var offset = 0
     let ahead = 16
     var newEnds: [Int] = []
     let tail = [UInt8](unsafeUninitializedCapacity: max(batchBytes, 1)) { tailBuffer, tailCount in
@@ -516,14 +520,14 @@ public struct StringPool: Sendable {
                     break
                   }
                   if j + ahead < m {
-                    ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sr[2 * (j + ahead)] >> 32) >> shift) })
+                    ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: Self.home(UInt32(truncatingIfNeeded: sr[j + ahead] >> 32), width)) })
                   }
-                  let key = sr[2 * j]
-                  let place = sr[2 * j + 1]
-                  let p = pb + Int(truncatingIfNeeded: place >> lengthBits)
-                  let length = Int(truncatingIfNeeded: place & lengthMask)
+                  let key = sr[j]
+                  let p = pb + offset
+                  let length = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+                  offset += length
                   let tag = key & 0xFFFF_FFFF_0000_0000
-                  var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: key >> 32) >> shift)
+                  var slot = Self.home(UInt32(truncatingIfNeeded: key >> 32), width)
                   var found = 0
                   while true {
                     let v = sl[slot]
@@ -545,7 +549,8 @@ public struct StringPool: Sendable {
                         }
                       }
                     }
-                    slot = (slot + 1) & mask
+                    slot += 1
+                    if slot == count { slot = 0 }
                   }
                   if found == 0 {
                     found = firstNew + newCount
@@ -575,9 +580,10 @@ public struct StringPool: Sendable {
       do {
         let sr = sorted
         for j in stoppedAt..<m {
-          let key = sr[2 * j], place = sr[2 * j + 1]
-          let bytes = UnsafeRawBufferPointer(
-            start: pb + Int(truncatingIfNeeded: place >> lengthBits), count: Int(truncatingIfNeeded: place & lengthMask))
+          let key = sr[j]
+          let length = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+          let bytes = UnsafeRawBufferPointer(start: pb + offset, count: length)
+          offset += length
           byRecord[j] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32)).rawValue
         }
       }
@@ -599,7 +605,7 @@ public struct StringPool: Sendable {
       ids[i] = intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
     }
     let fit = Self.tableSize(for: ends.count)
-    if fit < slots.count / 2 { rebuild(size: fit) }
+    if fit < slots.count / 2 { rebuild(size: fit + fit / 2) }
   }
 
   /// Registers of the HyperLogLog sketch that sizes a batch's table.
@@ -649,8 +655,7 @@ public struct StringPool: Sendable {
     if needEnds > ends.capacity { ends.reserveCapacity(max(needEnds, ends.capacity * 2)) }
     let needBytes = arena.count + bytes
     if bytes > 0 && needBytes > arena.capacity { arena.reserveCapacity(max(needBytes, arena.capacity * 2)) }
-    let size = Self.tableSize(for: ends.count + additional)
-    if size > slots.count { rebuild(size: size) }
+    ensureTable(for: ends.count + additional)
   }
 
   // MARK: Internals
@@ -660,12 +665,12 @@ public struct StringPool: Sendable {
   @inline(__always)
   func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
     let n = bytes.count
-    let mask = self.mask, shift = self.shift
+    let width = self.width, count = slots.count
     let tag = UInt64(h) << 32
     return slots.withUnsafeBufferPointer { s in
       ends.withUnsafeBufferPointer { e in
         arena.withUnsafeBytes { a in
-          var slot = Int(truncatingIfNeeded: h >> shift)
+          var slot = Self.home(h, width)
           while true {
             let v = s[slot]
             if v == 0 { return (0, slot) }
@@ -678,44 +683,60 @@ public struct StringPool: Sendable {
                 return (UInt32(truncatingIfNeeded: i), slot)
               }
             }
-            slot = (slot + 1) & mask
+            slot += 1
+            if slot == count { slot = 0 }
           }
         }
       }
     }
   }
 
-  /// Doubles the table.
-  mutating func grow() { rebuild(size: slots.count * 2) }
+  /// The home slot of hash `h` in a table of `width` slots: the hash's top
+  /// bits scaled to the table (monotonic in `h`).
+  @usableFromInline @inline(__always)
+  static func home(_ h: UInt32, _ width: UInt64) -> Int {
+    Int(truncatingIfNeeded: (UInt64(h) &* width) >> 32)
+  }
 
-  /// Re-places every id in a table of `size` slots (a power of two of at
-  /// least 16 that keeps the load at most 3/4). Homes are top bits, so old
-  /// slots map to new ones in order and the pass writes the new table front
-  /// to back.
+  /// Makes the table big enough for `ids` ids (including id 0) at load at
+  /// most 3/4, growing it by at least half so that growing one string at a
+  /// time stays linear.
+  mutating func ensureTable(for ids: Int) {
+    let need = Self.tableSize(for: ids)
+    if need > slots.count { rebuild(size: max(need, slots.count + slots.count / 2)) }
+  }
+
+  /// Re-places every id in a table of `size` slots (at least
+  /// ``tableSize(for:)`` of the ids). Homes are monotonic in the hash, so
+  /// old slots map to new ones in order and the pass writes the new table
+  /// front to back.
   mutating func rebuild(size: Int) {
+    // A table of more than 2^32 slots would hold more than 2^32 ids, which
+    // `internHashed` refuses first.
     guard size <= 1 << 32 else { fatalError("StringPool: more than 2^32 slots") }
     var newSlots = [UInt64](repeating: 0, count: size)
-    let newMask = size - 1
-    let newShift = UInt32(truncatingIfNeeded: 32 - size.trailingZeroBitCount)
+    let newWidth = UInt64(size)
     slots.withUnsafeBufferPointer { old in
       newSlots.withUnsafeMutableBufferPointer { ns in
         for v in old where v != 0 {
-          var slot = Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: v >> 32) >> newShift)
-          while ns[slot] != 0 { slot = (slot + 1) & newMask }
+          var slot = Self.home(UInt32(truncatingIfNeeded: v >> 32), newWidth)
+          while ns[slot] != 0 {
+            slot += 1
+            if slot == size { slot = 0 }
+          }
           ns[slot] = v
         }
       }
     }
     slots = newSlots
-    mask = newMask
-    shift = newShift
+    width = newWidth
   }
 
-  /// The table size for `ids` ids (including id 0) at load at most 3/4.
+  /// The smallest table for `ids` ids (including id 0) at load at most 3/4:
+  /// at least 16 slots, a whole number of 64-byte lines.
   static func tableSize(for ids: Int) -> Int {
-    var size = 16
-    while size * 3 < ids * 4 { size <<= 1 }
-    return size
+    let minimum = (ids * 4 + 2) / 3
+    return max(16, (minimum + 7) & ~7)
   }
 
   /// Copies `n` bytes with at most two overlapping loads and stores for
@@ -819,8 +840,7 @@ extension StringPool {
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(ends.last == arena.count, "arena length mismatch")
     precondition(slots.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } == ends.count - 1, "one slot per id")
-    precondition(slots.count.nonzeroBitCount == 1 && mask == slots.count - 1, "bad table size")
-    precondition(Int(shift) == 32 - slots.count.trailingZeroBitCount, "bad shift")
+    precondition(width == UInt64(slots.count) && slots.count >= 16, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif
   }
