@@ -42,6 +42,70 @@ import Testing
     #expect(!Base64.decode(Array("SG==VsbG8".utf8), into: &out))
   }
 
+  /// The decoder (four characters at a time where it can) against a
+  /// character-at-a-time reference, on random mixes of alphabet, line
+  /// breaks, spaces, padding and bad bytes, appended after existing output.
+  @Test func base64MatchesReference() {
+    func reference(_ input: [UInt8]) -> [UInt8]? {
+      let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+      var out: [UInt8] = []
+      var acc: UInt32 = 0
+      var n = 0
+      var sawPad = false
+      for b in input {
+        if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A { continue }
+        if b == UInt8(ascii: "=") {
+          sawPad = true
+          continue
+        }
+        let v: Int
+        if let i = alphabet.firstIndex(of: b) {
+          v = i
+        } else if b == UInt8(ascii: "-") {
+          v = 62
+        } else if b == UInt8(ascii: "_") {
+          v = 63
+        } else {
+          return nil
+        }
+        if sawPad { return nil }
+        acc = acc << 6 | UInt32(v)
+        n += 1
+        if n == 4 {
+          out += [UInt8(truncatingIfNeeded: acc >> 16), UInt8(truncatingIfNeeded: acc >> 8), UInt8(truncatingIfNeeded: acc)]
+          acc = 0
+          n = 0
+        }
+      }
+      if n == 2 { out.append(UInt8(truncatingIfNeeded: acc >> 4)) }
+      if n == 3 { out += [UInt8(truncatingIfNeeded: acc >> 10), UInt8(truncatingIfNeeded: acc >> 2)] }
+      return out
+    }
+    let pieces: [[UInt8]] = [
+      Array("QUJD".utf8), Array("ZGVm".utf8), Array("x".utf8), Array("\r\n ".utf8), Array("=".utf8),
+      Array("==".utf8), Array("*".utf8), Array("-_".utf8), Array(" ".utf8), Array("Zm9vYmFy".utf8),
+    ]
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<3000 {
+      var input: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...12, using: &rng) {
+        // Bad bytes and padding are rarer, so most inputs decode.
+        let k = Int.random(in: 0..<100, using: &rng)
+        input += pieces[k < 3 ? 6 : k < 6 ? 4 : k < 8 ? 5 : [0, 1, 2, 3, 7, 8, 9][k % 7]]
+      }
+      var out: [UInt8] = [7, 7]
+      let ok = Base64.decode(input, into: &out)
+      let expected = reference(input)
+      #expect(ok == (expected != nil), "\(String(decoding: input, as: UTF8.self))")
+      if let expected, ok { #expect(out == [7, 7] + expected, "\(String(decoding: input, as: UTF8.self))") }
+      // Slices decode like arrays.
+      var sliced: [UInt8] = []
+      let wrapped = [0x41] + input + [0x41]
+      #expect(Base64.decode(wrapped[1..<(wrapped.count - 1)], into: &sliced) == ok)
+      if ok { #expect(Array(out.dropFirst(2)) == sliced) }
+    }
+  }
+
   @Test func parameterCanonicalForm() {
     var p = VCardParameters()
     p.parse(Array(";type=cell;TYPE=VOICE;X-A=\"x;y\",z;PREF=1;CHARSET=UTF-8".utf8)[...], legacy: false)

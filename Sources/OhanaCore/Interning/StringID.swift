@@ -14,8 +14,10 @@ public struct StringID: RawRepresentable, Hashable, Comparable, Sendable, Codabl
   @inlinable
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-  /// No value (also the id of the empty string).
-  public static let absent = StringID(rawValue: 0)
+  /// No value (also the id of the empty string). Computed and inlinable, so
+  /// other modules use the constant (a `static let` costs them a lazy
+  /// initialization check per use).
+  @inlinable public static var absent: StringID { StringID(rawValue: 0) }
 
   @inlinable public var isAbsent: Bool { rawValue == 0 }
   @inlinable public var isPresent: Bool { rawValue != 0 }

@@ -3,7 +3,7 @@
 public struct BlobID: RawRepresentable, Hashable, Sendable, Codable {
   public var rawValue: UInt32
   @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
-  public static let none = BlobID(rawValue: 0)
+  @inlinable public static var none: BlobID { BlobID(rawValue: 0) }
   @inlinable public var isNone: Bool { rawValue == 0 }
 }
 

@@ -17,40 +17,85 @@ enum Base64 {
   /// the alphabet or data after padding.
   static func decode<C: Collection>(_ input: C, into output: inout [UInt8]) -> Bool
   where C.Element == UInt8 {
-    output.reserveCapacity(output.count + input.count / 4 * 3 + 3)
-    var acc: UInt32 = 0
-    var n = 0
-    var sawPad = false
-    for b in input {
-      if b == ASCII.space || b == ASCII.tab || b == ASCII.cr || b == ASCII.lf { continue }
-      if b == ASCII.equals { sawPad = true; continue }
-      if sawPad { return false }
-      let v = decodeTable[Int(b)]
-      if v == 0xFF { return false }
-      acc = (acc << 6) | UInt32(v)
-      n += 1
-      if n == 4 {
-        output.append(UInt8(truncatingIfNeeded: acc >> 16))
-        output.append(UInt8(truncatingIfNeeded: acc >> 8))
-        output.append(UInt8(truncatingIfNeeded: acc))
-        acc = 0
-        n = 0
+    if let done = input.withContiguousStorageIfAvailable({ decode(bytes: $0, into: &output) }) { return done }
+    return Array(input).withUnsafeBufferPointer { decode(bytes: $0, into: &output) }
+  }
+
+  /// ``decode(_:into:)`` over contiguous bytes: four alphabet characters at
+  /// a time while there are no line breaks or padding among them, one at a
+  /// time otherwise; the output is written through a pointer into room made
+  /// for the longest result and trimmed after.
+  private static func decode(bytes input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: input.count / 4 * 3 + 3))
+    var ok = true
+    var end = start
+    decodeTable.withUnsafeBufferPointer { table in
+      output.withUnsafeMutableBufferPointer { out in
+        var o = start
+        var acc: UInt32 = 0
+        var n = 0
+        var sawPad = false
+        var i = 0
+        let count = input.count
+        while i < count {
+          if n == 0, i + 4 <= count {
+            let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+            let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+            // Alphabet values are below 64; everything else is 0xFF.
+            if a | b | c | d < 64, !sawPad {
+              let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+              out[o] = UInt8(truncatingIfNeeded: v >> 16)
+              out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+              out[o + 2] = UInt8(truncatingIfNeeded: v)
+              o += 3
+              i += 4
+              continue
+            }
+          }
+          let byte = input[i]
+          i += 1
+          if byte == ASCII.space || byte == ASCII.tab || byte == ASCII.cr || byte == ASCII.lf { continue }
+          if byte == ASCII.equals {
+            sawPad = true
+            continue
+          }
+          let v = table[Int(byte)]
+          if sawPad || v == 0xFF {
+            ok = false
+            break
+          }
+          acc = (acc << 6) | UInt32(v)
+          n += 1
+          if n == 4 {
+            out[o] = UInt8(truncatingIfNeeded: acc >> 16)
+            out[o + 1] = UInt8(truncatingIfNeeded: acc >> 8)
+            out[o + 2] = UInt8(truncatingIfNeeded: acc)
+            o += 3
+            acc = 0
+            n = 0
+          }
+        }
+        guard ok else { return }
+        switch n {
+        case 2:
+          out[o] = UInt8(truncatingIfNeeded: acc >> 4)
+          o += 1
+        case 3:
+          out[o] = UInt8(truncatingIfNeeded: acc >> 10)
+          out[o + 1] = UInt8(truncatingIfNeeded: acc >> 2)
+          o += 2
+        default:
+          // 0: complete. 1: a single dangling sextet cannot form a byte:
+          // some writers truncate photo data this way; drop it rather than
+          // lose the card.
+          break
+        }
+        end = o
       }
     }
-    switch n {
-    case 0: return true
-    case 2:
-      output.append(UInt8(truncatingIfNeeded: acc >> 4))
-      return true
-    case 3:
-      output.append(UInt8(truncatingIfNeeded: acc >> 10))
-      output.append(UInt8(truncatingIfNeeded: acc >> 2))
-      return true
-    default:
-      // A single dangling sextet cannot form a byte: some writers truncate
-      // photo data this way; drop it rather than lose the card.
-      return true
-    }
+    output.removeLast(output.count - (ok ? end : start))
+    return ok
   }
 
   /// Encodes `input` with padding, appending to `output`.
