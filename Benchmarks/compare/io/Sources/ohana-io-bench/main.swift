@@ -16,6 +16,16 @@ func now() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// A line of /proc/self/status ("VmRSS", "VmHWM"), e.g. "423160 kB".
+func procStatus(_ key: String) -> String {
+  guard let data = FileHandle(forReadingAtPath: "/proc/self/status")?.readDataToEndOfFile() else { return "?" }
+  let text = String(decoding: data, as: UTF8.self)
+  for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+    return line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+  }
+  return "?"
+}
+
 var args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else {
   FileHandle.standardError.write(Data("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n".utf8))
@@ -50,6 +60,12 @@ do {
   let t = r.table
   print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
   print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
+  if ProcessInfo.processInfo.environment["OHANA_SMAPS"] != nil {
+    if let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() {
+      print(String(decoding: data, as: UTF8.self))
+    }
+  }
+  print("  process: \(procStatus("VmRSS")) resident after the read, \(procStatus("VmHWM")) peak")
   if mode == "write" {
     let frame = Frame(table: r.table)
     var out: [UInt8] = []
