@@ -78,7 +78,7 @@ enum VCardPropertyKind {
 ///   text syntax (escapes untouched), after quoted-printable and charset
 ///   decoding (line breaks that decoding produced become `\n`).
 struct VCardCardParser {
-  var builder: ContactTableBuilder
+  var builder: ChunkBuilder
   /// Every string of the chunk, by provisional id: the builder's columns
   /// hold these ids, and the reader interns the batch into the result
   /// table's pool when it merges the chunk (see `StringBatch`).
@@ -93,7 +93,6 @@ struct VCardCardParser {
   /// bytes are (`isCopy`: unfolded into the card's own bytes).
   private var props: [(line: VCardPropertyLine, kind: VCardPropertyKind, isCopy: Bool)] = []
   private var parts: [Range<Int>] = []
-  private var addressRow: [StringID] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
   private var scratch: [UInt8] = []
@@ -116,8 +115,8 @@ struct VCardCardParser {
   }
 
   /// `strings`: the batch to collect into, sized for the chunk.
-  init(fallbackCharset: String, strings: StringBatch = StringBatch()) {
-    builder = ContactTableBuilder()
+  init(fallbackCharset: String, strings: StringBatch = StringBatch(), builder: ChunkBuilder = ChunkBuilder()) {
+    self.builder = builder
     self.strings = strings
     self.fallbackCharset = Array(fallbackCharset.utf8)
   }
@@ -480,14 +479,9 @@ struct VCardCardParser {
         }
       }
       let groupID = intern(Bytes(rebasing: bytes[p.group]))
-      // Indexed by AddressAttribute.rawValue (the builder's order), in a
-      // reused array: no allocation per address.
-      addressRow.removeAll(keepingCapacity: true)
-      addressRow.append(info.labelID); addressRow.append(street); addressRow.append(locality)
-      addressRow.append(region); addressRow.append(code); addressRow.append(country)
-      addressRow.append(pobox); addressRow.append(extended); addressRow.append(groupID)
-      addressRow.append(info.paramsID)
-      builder.appendAddress(addressRow)
+      builder.appendAddress(
+        label: info.labelID, street: street, locality: locality, region: region, postalCode: code,
+        country: country, poBox: pobox, extended: extended, group: groupID, parameters: info.paramsID)
       return nil
     case .extra:
       break
@@ -512,7 +506,7 @@ struct VCardCardParser {
   /// The photo column: returns nil when set, "" when the property should be
   /// kept as an extra property instead, or a failure reason.
   private mutating func photo(_ p: VCardPropertyLine, _ value: Bytes, isBase64: Bool) -> String? {
-    if builder.table.photo.last.map({ !$0.isNone }) ?? true || !p.group.isEmpty { return "" }
+    if builder.photoTaken || !p.group.isEmpty { return "" }
     scratch.removeAll(keepingCapacity: true)
     text.removeAll(keepingCapacity: true)
     if isBase64 {

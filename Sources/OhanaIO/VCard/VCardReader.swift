@@ -12,8 +12,8 @@ enum VCardReader {
     let estimate = chunk.bytes.count / 300 + 16
     var parser = VCardCardParser(
       fallbackCharset: options.fallbackCharset,
-      strings: StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4))
-    parser.builder.reserve(contacts: estimate, fields: estimate * 3, addresses: estimate / 2)
+      strings: StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4),
+      builder: ChunkBuilder(contacts: estimate, fields: estimate * 3, addresses: estimate / 2))
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
     let lines = chunk.bytes.withUnsafeBufferPointer { buf in

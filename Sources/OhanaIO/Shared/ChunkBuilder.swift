@@ -1,0 +1,324 @@
+import OhanaCore
+
+/// A growable column of 8-, 16- or 32-bit values in memory it does not free
+/// itself: ``ChunkBuilder``'s storage owns every `RawColumn` it holds and
+/// frees them once, in its `deinit`. Appending is a capacity test and a
+/// store: no uniqueness check, no exclusivity check, no retain.
+struct RawColumn<Element: FixedWidthInteger & UnsignedInteger> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private(set) var count = 0
+  private(set) var capacity: Int
+
+  init(capacity: Int) {
+    let c = max(capacity, 16)
+    base = .allocate(capacity: c)
+    self.capacity = c
+  }
+
+  @inline(__always)
+  mutating func append(_ value: Element) {
+    if count == capacity { grow(to: count + 1) }
+    base[count] = value
+    count += 1
+  }
+
+  /// Appends `n` copies of `value`.
+  @inline(__always)
+  mutating func append(_ value: Element, times n: Int) {
+    if count + n > capacity { grow(to: count + n) }
+    (base + count).update(repeating: value, count: n)
+    count += n
+  }
+
+  /// The last value; the column must not be empty.
+  @inline(__always)
+  var last: Element { base[count - 1] }
+
+  /// Writes `value` at `index`, which must be below ``count``.
+  @inline(__always)
+  func set(_ index: Int, _ value: Element) {
+    assert(index >= 0 && index < count)
+    base[index] = value
+  }
+
+  @inline(__always)
+  func get(_ index: Int) -> Element {
+    assert(index >= 0 && index < count)
+    return base[index]
+  }
+
+  /// Drops values from `n` on (nothing when `n >= count`).
+  mutating func truncate(to n: Int) {
+    if n >= 0 && n < count { count = n }
+  }
+
+  /// The values as an array, converted by `make`.
+  func array<T>(_ make: (Element) -> T) -> [T] {
+    [T](unsafeUninitializedCapacity: count) { out, initialized in
+      for i in 0..<count { out.initializeElement(at: i, to: make(base[i])) }
+      initialized = count
+    }
+  }
+
+  /// Every `stride`-th value from `offset` (a column of a row-major block).
+  func column<T>(_ offset: Int, stride: Int, _ make: (Element) -> T) -> [T] {
+    let rows = stride > 0 ? count / stride : 0
+    return [T](unsafeUninitializedCapacity: rows) { out, initialized in
+      for r in 0..<rows { out.initializeElement(at: r, to: make(base[r * stride + offset])) }
+      initialized = rows
+    }
+  }
+
+  private mutating func grow(to need: Int) {
+    let c = max(need, capacity * 2)
+    let new = UnsafeMutablePointer<Element>.allocate(capacity: c)
+    new.update(from: base, count: count)
+    base.deallocate()
+    base = new
+    capacity = c
+  }
+
+  /// Frees the memory; called once, by the owner.
+  func free() { base.deallocate() }
+}
+
+/// The vCard parser's table builder: what ``ContactTableBuilder`` does for
+/// one chunk, with its columns in ``RawColumn``s. At a few hundred bytes a
+/// card, the builder's array appends (a uniqueness check each, two for the
+/// nested attribute and address columns, some 60 per card) were a tenth of
+/// the parse's instructions.
+///
+/// Attributes and address parts are kept row-major while building (one
+/// row of ``attributeCount`` ids per contact, ``addressWidth`` per address)
+/// and turned into columns by ``buildDeferred()``. Ids are the chunk's
+/// provisional `StringBatch` ids, like ``ContactTableBuilder/buildDeferred()``.
+struct ChunkBuilder {
+  /// Ids per contact row: every ``ContactAttribute`` (computed from the
+  /// last case, so a constant: a `static let` would cost a lazy-init check
+  /// per use).
+  @inline(__always) static var attributeCount: Int { ContactAttribute.sourceProvider.rawValue + 1 }
+  /// Ids per address row: every ``AddressAttribute``.
+  @inline(__always) static var addressWidth: Int { AddressAttribute.parameters.rawValue + 1 }
+
+  /// The columns, behind one pointer: mutated through it, so no access to
+  /// them is checked for exclusivity or uniqueness.
+  struct Columns {
+    var inContact = false
+    var attributes: RawColumn<UInt32>
+    var photo: RawColumn<UInt32>
+    var sourceLine: RawColumn<UInt32>
+    var fieldOffsets: RawColumn<UInt32>
+    var fieldKinds: RawColumn<UInt8>
+    var addressOffsets: RawColumn<UInt32>
+    var extraOffsets: RawColumn<UInt32>
+    var fieldKind: RawColumn<UInt8>
+    var fieldLabel: RawColumn<UInt32>
+    var fieldValue: RawColumn<UInt32>
+    var fieldGroup: RawColumn<UInt32>
+    var fieldParameters: RawColumn<UInt32>
+    var address: RawColumn<UInt32>
+    var extraName: RawColumn<UInt32>
+    var extraGroup: RawColumn<UInt32>
+    var extraParameters: RawColumn<UInt32>
+    var extraValue: RawColumn<UInt32>
+
+    init(contacts: Int, fields: Int, addresses: Int) {
+      attributes = RawColumn(capacity: contacts * ChunkBuilder.attributeCount)
+      photo = RawColumn(capacity: contacts)
+      sourceLine = RawColumn(capacity: contacts)
+      fieldOffsets = RawColumn(capacity: contacts + 1)
+      fieldKinds = RawColumn(capacity: contacts)
+      addressOffsets = RawColumn(capacity: contacts + 1)
+      extraOffsets = RawColumn(capacity: contacts + 1)
+      fieldKind = RawColumn(capacity: fields)
+      fieldLabel = RawColumn(capacity: fields)
+      fieldValue = RawColumn(capacity: fields)
+      fieldGroup = RawColumn(capacity: fields)
+      fieldParameters = RawColumn(capacity: fields)
+      address = RawColumn(capacity: addresses * ChunkBuilder.addressWidth)
+      extraName = RawColumn(capacity: contacts)
+      extraGroup = RawColumn(capacity: contacts)
+      extraParameters = RawColumn(capacity: contacts)
+      extraValue = RawColumn(capacity: contacts)
+      fieldOffsets.append(0)
+      addressOffsets.append(0)
+      extraOffsets.append(0)
+    }
+
+    func free() {
+      attributes.free(); photo.free(); sourceLine.free(); fieldOffsets.free(); fieldKinds.free()
+      addressOffsets.free(); extraOffsets.free(); fieldKind.free(); fieldLabel.free(); fieldValue.free()
+      fieldGroup.free(); fieldParameters.free(); address.free(); extraName.free(); extraGroup.free()
+      extraParameters.free(); extraValue.free()
+    }
+  }
+
+  /// Owns the columns and frees them when the last builder copy goes.
+  final class Storage {
+    let c: UnsafeMutablePointer<Columns>
+    init(contacts: Int, fields: Int, addresses: Int) {
+      c = .allocate(capacity: 1)
+      c.initialize(to: Columns(contacts: contacts, fields: fields, addresses: addresses))
+    }
+    deinit {
+      c.pointee.free()
+      c.deinitialize(count: 1)
+      c.deallocate()
+    }
+  }
+
+  private let storage: Storage
+  private var blobs = BlobStore()
+
+  /// Room for about `contacts` contacts with `fields` fields and `addresses` addresses.
+  init(contacts: Int = 64, fields: Int = 192, addresses: Int = 32) {
+    storage = Storage(contacts: contacts, fields: fields, addresses: addresses)
+  }
+
+  @inline(__always) private var c: UnsafeMutablePointer<Columns> { storage.c }
+
+  var rowCount: Int { c.pointee.photo.count }
+  var inContact: Bool { c.pointee.inContact }
+
+  /// Starts a contact with every attribute absent (ending an open one first).
+  mutating func beginContact(sourceLine: Int) {
+    if c.pointee.inContact { endContact() }
+    c.pointee.attributes.append(0, times: Self.attributeCount)
+    c.pointee.photo.append(BlobID.none.rawValue)
+    c.pointee.sourceLine.append(UInt32(clamping: sourceLine))
+    c.pointee.inContact = true
+  }
+
+  /// Sets an attribute of the open contact.
+  @inline(__always)
+  func set(_ attribute: ContactAttribute, _ id: StringID) {
+    guard c.pointee.inContact else { return }
+    let row = c.pointee.attributes.count - Self.attributeCount
+    c.pointee.attributes.set(row + attribute.rawValue, id.rawValue)
+  }
+
+  /// Whether a photo cannot be set: the open contact has one, or no contact is open.
+  var photoTaken: Bool { !c.pointee.inContact || c.pointee.photo.last != BlobID.none.rawValue }
+
+  mutating func setPhoto(_ bytes: [UInt8], mediaType: StringID) {
+    guard c.pointee.inContact else { return }
+    let id = bytes.withUnsafeBytes { blobs.append($0, mediaType: mediaType) }
+    c.pointee.photo.set(c.pointee.photo.count - 1, id.rawValue)
+  }
+
+  @inline(__always)
+  func appendField(kind: FieldKind, label: StringID, value: StringID, group: StringID, parameters: StringID) {
+    guard c.pointee.inContact else { return }
+    c.pointee.fieldKind.append(kind.rawValue)
+    c.pointee.fieldLabel.append(label.rawValue)
+    c.pointee.fieldValue.append(value.rawValue)
+    c.pointee.fieldGroup.append(group.rawValue)
+    c.pointee.fieldParameters.append(parameters.rawValue)
+  }
+
+  /// Appends an address (arguments in ``AddressAttribute`` order).
+  @inline(__always)
+  func appendAddress(
+    label: StringID, street: StringID, locality: StringID, region: StringID, postalCode: StringID,
+    country: StringID, poBox: StringID, extended: StringID, group: StringID, parameters: StringID
+  ) {
+    guard c.pointee.inContact else { return }
+    c.pointee.address.append(0, times: Self.addressWidth)
+    let base = c.pointee.address.count - Self.addressWidth
+    let a = c.pointee.address
+    a.set(base + AddressAttribute.label.rawValue, label.rawValue)
+    a.set(base + AddressAttribute.street.rawValue, street.rawValue)
+    a.set(base + AddressAttribute.locality.rawValue, locality.rawValue)
+    a.set(base + AddressAttribute.region.rawValue, region.rawValue)
+    a.set(base + AddressAttribute.postalCode.rawValue, postalCode.rawValue)
+    a.set(base + AddressAttribute.country.rawValue, country.rawValue)
+    a.set(base + AddressAttribute.poBox.rawValue, poBox.rawValue)
+    a.set(base + AddressAttribute.extended.rawValue, extended.rawValue)
+    a.set(base + AddressAttribute.group.rawValue, group.rawValue)
+    a.set(base + AddressAttribute.parameters.rawValue, parameters.rawValue)
+  }
+
+  @inline(__always)
+  func appendExtra(name: StringID, group: StringID, parameters: StringID, value: StringID) {
+    guard c.pointee.inContact else { return }
+    c.pointee.extraName.append(name.rawValue)
+    c.pointee.extraGroup.append(group.rawValue)
+    c.pointee.extraParameters.append(parameters.rawValue)
+    c.pointee.extraValue.append(value.rawValue)
+  }
+
+  /// Closes the open contact.
+  func endContact() {
+    guard c.pointee.inContact else { return }
+    var mask: UInt8 = 0
+    let kinds = c.pointee.fieldKind
+    for i in Int(c.pointee.fieldOffsets.last)..<kinds.count { mask |= 1 << (kinds.get(i) & 7) }
+    c.pointee.fieldKinds.append(mask)
+    c.pointee.fieldOffsets.append(UInt32(truncatingIfNeeded: kinds.count))
+    c.pointee.addressOffsets.append(UInt32(truncatingIfNeeded: c.pointee.address.count / Self.addressWidth))
+    c.pointee.extraOffsets.append(UInt32(truncatingIfNeeded: c.pointee.extraName.count))
+    c.pointee.inContact = false
+  }
+
+  /// Drops the open contact and everything appended to it (a photo it set
+  /// stays in the blob store, unreferenced, like ``ContactTableBuilder``'s
+  /// interned strings).
+  func discardContact() {
+    guard c.pointee.inContact else { return }
+    let rows = c.pointee.photo.count - 1
+    c.pointee.attributes.truncate(to: rows * Self.attributeCount)
+    c.pointee.photo.truncate(to: rows)
+    c.pointee.sourceLine.truncate(to: rows)
+    let f = Int(c.pointee.fieldOffsets.last)
+    c.pointee.fieldKind.truncate(to: f)
+    c.pointee.fieldLabel.truncate(to: f)
+    c.pointee.fieldValue.truncate(to: f)
+    c.pointee.fieldGroup.truncate(to: f)
+    c.pointee.fieldParameters.truncate(to: f)
+    c.pointee.address.truncate(to: Int(c.pointee.addressOffsets.last) * Self.addressWidth)
+    let x = Int(c.pointee.extraOffsets.last)
+    c.pointee.extraName.truncate(to: x)
+    c.pointee.extraGroup.truncate(to: x)
+    c.pointee.extraParameters.truncate(to: x)
+    c.pointee.extraValue.truncate(to: x)
+    c.pointee.inContact = false
+  }
+
+  /// The chunk's table (closing an open contact), its string ids still the
+  /// batch's provisional ids: not checked here (see
+  /// ``ContactTableBuilder/buildDeferred()``).
+  func buildDeferred() -> ContactTable {
+    endContact()
+    let k = c.pointee
+    var t = ContactTable()
+    t.attributes = (0..<Self.attributeCount).map { a in
+      k.attributes.column(a, stride: Self.attributeCount, StringID.init(rawValue:))
+    }
+    t.photo = k.photo.array(BlobID.init(rawValue:))
+    t.blobs = blobs
+    t.sourceLine = k.sourceLine.array { $0 }
+    t.fieldOffsets = k.fieldOffsets.array { $0 }
+    t.fieldKinds = k.fieldKinds.array { $0 }
+    t.addressOffsets = k.addressOffsets.array { $0 }
+    t.extraOffsets = k.extraOffsets.array { $0 }
+    var fields = FieldTable()
+    fields.kind = k.fieldKind.array { FieldKind(rawValue: $0) ?? .other }
+    fields.label = k.fieldLabel.array(StringID.init(rawValue:))
+    fields.value = k.fieldValue.array(StringID.init(rawValue:))
+    fields.group = k.fieldGroup.array(StringID.init(rawValue:))
+    fields.parameters = k.fieldParameters.array(StringID.init(rawValue:))
+    t.fields = fields
+    var addresses = AddressTable()
+    addresses.columns = (0..<Self.addressWidth).map { a in
+      k.address.column(a, stride: Self.addressWidth, StringID.init(rawValue:))
+    }
+    t.addresses = addresses
+    var extras = ExtraTable()
+    extras.name = k.extraName.array(StringID.init(rawValue:))
+    extras.group = k.extraGroup.array(StringID.init(rawValue:))
+    extras.parameters = k.extraParameters.array(StringID.init(rawValue:))
+    extras.value = k.extraValue.array(StringID.init(rawValue:))
+    t.extras = extras
+    return t
+  }
+}
