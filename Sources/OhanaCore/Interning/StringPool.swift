@@ -700,6 +700,20 @@ public struct StringPool: Sendable {
     Int(truncatingIfNeeded: (UInt64(h) &* width) >> 32)
   }
 
+  /// Whether the table holds `ids` ids (including id 0) without growing.
+  package func tableFits(_ ids: Int) -> Bool { Self.tableSize(for: ids) <= slots.count }
+
+  /// Slots in the hash table (8 bytes each; at most 3/4 of them in use).
+  public var tableSlotCount: Int { slots.count }
+
+  /// Sizes the table for `ids` ids (including id 0) at load at most 3/4,
+  /// exactly (no growth by half): for a caller that knows about how many
+  /// strings are coming. Never shrinks.
+  package mutating func reserveTable(for ids: Int) {
+    let need = Self.tableSize(for: ids)
+    if need > slots.count { rebuild(size: need) }
+  }
+
   /// Makes the table big enough for `ids` ids (including id 0) at load at
   /// most 3/4, growing it by at least half so that growing one string at a
   /// time stays linear.
