@@ -58,7 +58,7 @@ do {
       mb, r.recordsRead, r.errors.count, secs, mb / secs, Double(r.recordsRead) / secs, options.workers))
   print(String(format: "store: %.1f MB (table memory footprint)", Double(r.table.memoryFootprint) / 1e6))
   let t = r.table
-  print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
+  print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, \(t.pool.tableSlotCount) slots, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
   print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
   if ProcessInfo.processInfo.environment["OHANA_SMAPS"] != nil {
     if let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() {
