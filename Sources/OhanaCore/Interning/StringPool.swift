@@ -40,14 +40,14 @@ import Darwin
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   @usableFromInline var ends: [Int] = [0]
-  @usableFromInline var slots: [UInt64]
+  @usableFromInline var slots: SlotTable
   /// `slots.count`: the home slot of hash `h` is `h * width >> 32`.
   @usableFromInline var width: UInt64
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
     let size = Self.tableSize(for: capacity)
-    slots = Array(repeating: 0, count: size)
+    slots = SlotTable(count: size)
     width = UInt64(size)
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
@@ -62,7 +62,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 8 + slots.capacity * 8
+    arena.capacity + ends.capacity * 8 + slots.count * 8
   }
 
   // MARK: Lookup
@@ -730,7 +730,7 @@ public struct StringPool: Sendable {
     // A table of more than 2^32 slots would hold more than 2^32 ids, which
     // `internHashed` refuses first.
     guard size <= 1 << 32 else { fatalError("StringPool: more than 2^32 slots") }
-    var newSlots = [UInt64](repeating: 0, count: size)
+    var newSlots = SlotTable(count: size)
     let newWidth = UInt64(size)
     slots.withUnsafeBufferPointer { old in
       newSlots.withUnsafeMutableBufferPointer { ns in
@@ -855,7 +855,7 @@ extension StringPool {
     #if OHANA_INTERNAL_CHECKS
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(ends.last == arena.count, "arena length mismatch")
-    precondition(slots.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } == ends.count - 1, "one slot per id")
+    precondition(slots.occupiedCount() == ends.count - 1, "one slot per id")
     precondition(width == UInt64(slots.count) && slots.count >= 16, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
     #endif

@@ -36,6 +36,10 @@ package struct ScratchMemory {
 
   package var baseAddress: UnsafeMutableRawPointer? { bytes.baseAddress }
 
+  /// Whether the memory is a fresh mapping, which the kernel fills with
+  /// zeros (an ordinary allocation's contents are undefined).
+  package var isZeroed: Bool { mapped }
+
   /// Frees the memory; the buffer must not be used afterwards.
   package func release() {
     #if os(Linux)
