@@ -36,4 +36,20 @@ import Testing
     p.checkInvariants()
     q.checkInvariants()
   }
+
+  /// Huge-page advice on an array's reserved room leaves the array as it
+  /// was, and is a no-op for nil, empty and sub-2 MiB ranges.
+  @Test func hugePageAdviceKeepsArrays() {
+    HugePages.advise(nil, byteCount: 1 << 22)
+    var small: [UInt8] = [1, 2, 3]
+    small.withUnsafeMutableBytes { HugePages.advise($0.baseAddress, byteCount: 0) }
+    small.withUnsafeMutableBytes { HugePages.advise($0.baseAddress, byteCount: 3) }
+    #expect(small == [1, 2, 3])
+    var big: [Int] = [7]
+    big.reserveCapacity(3 << 20)
+    let capacity = big.capacity
+    big.withUnsafeMutableBufferPointer { HugePages.advise(UnsafeMutableRawPointer($0.baseAddress), byteCount: capacity * 8) }
+    for i in 1..<(3 << 20) { big.append(i) }
+    #expect(big.count == 3 << 20 && big[0] == 7 && big[12345] == 12345 && big.last == (3 << 20) - 1)
+  }
 }
