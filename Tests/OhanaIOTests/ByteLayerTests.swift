@@ -106,6 +106,39 @@ import Testing
     }
   }
 
+  /// Text escaping (runs appended whole) against the byte-at-a-time rule.
+  @Test func escapeTextMatchesReference() {
+    func reference(_ v: [UInt8], commas: Bool, semicolons: Bool) -> [UInt8] {
+      var out: [UInt8] = []
+      var prevCR = false
+      for b in v {
+        switch b {
+        case 0x5C: out += [0x5C, b]
+        case 0x2C where commas: out += [0x5C, b]
+        case 0x3B where semicolons: out += [0x5C, b]
+        case 0x0A: if !prevCR { out += [0x5C, UInt8(ascii: "n")] }
+        case 0x0D: out += [0x5C, UInt8(ascii: "n")]
+        default: out.append(b)
+        }
+        prevCR = b == 0x0D
+      }
+      return out
+    }
+    let alphabet = Array("ab,;\\\r\n é😀 ".utf8)
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let v = (0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? 0x61 }
+      for (commas, semicolons) in [(true, true), (false, false), (true, false), (false, true)] {
+        var out: [UInt8] = [0x78]
+        VCardEscaping.escapeText(v, commas: commas, semicolons: semicolons, into: &out)
+        #expect(out == [0x78] + reference(v, commas: commas, semicolons: semicolons))
+        var fromSlice: [UInt8] = []
+        VCardEscaping.escapeText(v[...], commas: commas, semicolons: semicolons, into: &fromSlice)
+        #expect(fromSlice == reference(v, commas: commas, semicolons: semicolons))
+      }
+    }
+  }
+
   @Test func parameterCanonicalForm() {
     var p = VCardParameters()
     p.parse(Array(";type=cell;TYPE=VOICE;X-A=\"x;y\",z;PREF=1;CHARSET=UTF-8".utf8)[...], legacy: false)

@@ -180,20 +180,47 @@ enum VCardEscaping {
   /// components of N / ADR, where a comma separates values).
   static func escapeText<C: Collection>(_ v: C, commas: Bool, semicolons: Bool = true, into out: inout [UInt8])
   where C.Element == UInt8 {
+    let done: Void? = v.withContiguousStorageIfAvailable {
+      escapeText(bytes: $0, commas: commas, semicolons: semicolons, into: &out)
+    }
+    if done == nil {
+      Array(v).withUnsafeBufferPointer { escapeText(bytes: $0, commas: commas, semicolons: semicolons, into: &out) }
+    }
+  }
+
+  /// ``escapeText(_:commas:semicolons:into:)`` over contiguous bytes: the
+  /// runs between bytes that need an escape are appended whole (one append
+  /// per run, not per byte). A CR LF pair becomes one `\n`.
+  static func escapeText(bytes v: UnsafeBufferPointer<UInt8>, commas: Bool, semicolons: Bool, into out: inout [UInt8]) {
+    var run = 0
     var prevCR = false
-    for b in v {
+    for i in 0..<v.count {
+      let b = v[i]
+      // Every byte that may need an escape is at most a backslash (0x5C).
+      guard b <= ASCII.backslash else {
+        prevCR = false
+        continue
+      }
+      let escaped: UInt8
       switch b {
-      case ASCII.backslash: out.append(ASCII.backslash); out.append(b)
-      case ASCII.comma where commas: out.append(ASCII.backslash); out.append(b)
-      case ASCII.semicolon where semicolons: out.append(ASCII.backslash); out.append(b)
-      case ASCII.lf:
-        if !prevCR { out.append(ASCII.backslash); out.append(UInt8(ascii: "n")) }
-      case ASCII.cr:
-        out.append(ASCII.backslash); out.append(UInt8(ascii: "n"))
-      default: out.append(b)
+      case ASCII.backslash: escaped = b
+      case ASCII.comma where commas: escaped = b
+      case ASCII.semicolon where semicolons: escaped = b
+      case ASCII.lf, ASCII.cr: escaped = UInt8(ascii: "n")
+      default:
+        prevCR = false
+        continue
+      }
+      if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: v[run..<i])) }
+      run = i + 1
+      // The LF of a CR LF pair was written as the CR's `\n`.
+      if !(b == ASCII.lf && prevCR) {
+        out.append(ASCII.backslash)
+        out.append(escaped)
       }
       prevCR = b == ASCII.cr
     }
+    if run < v.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: v[run..<v.count])) }
   }
 
   /// Replaces raw CR / LF in an otherwise verbatim value with `\n`, so it

@@ -12,6 +12,12 @@ struct VCardWriter {
   let table: ContactTable
   let bytes: PoolBytes
   let version4: Bool
+  // The table's columns, taken out once: reading them through `table` per
+  // row retained and released each array.
+  private let attributes: [[StringID]]
+  private let fields: FieldTable
+  private let addresses: AddressTable
+  private let extras: ExtraTable
   private var line: [UInt8] = []
   private var ids: [StringID] = []
 
@@ -19,20 +25,34 @@ struct VCardWriter {
     self.table = table
     self.bytes = bytes
     self.version4 = version4
+    attributes = table.attributes
+    fields = table.fields
+    addresses = table.addresses
+    extras = table.extras
     line.reserveCapacity(256)
   }
 
-  private static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
+  /// Appends a literal (no array, so no lazy-initialization check or
+  /// retain per use, as a `static let` array costs).
+  @inline(__always)
+  private static func put(_ s: StaticString, _ out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+  }
 
   mutating func write(row: Int, into out: inout [UInt8]) {
-    out.append(contentsOf: Self.beginLine)
-    out.append(contentsOf: version4 ? Self.version40 : Self.version30)
-    let a = table.attributes
+    Self.put("BEGIN:VCARD\r\n", &out)
+    if version4 { Self.put("VERSION:4.0\r\n", &out) } else { Self.put("VERSION:3.0\r\n", &out) }
+    let a = attributes
     let uid = a[ContactAttribute.uid.rawValue][row]
     if uid.isPresent { text("UID", uid, commas: false, into: &out) }
     text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true, into: &out)
     ids.removeAll(keepingCapacity: true)
-    for p in Self.nameParts { ids.append(a[p.rawValue][row]) }
+    // N's order: family; given; middle; prefix; suffix.
+    ids.append(a[ContactAttribute.familyName.rawValue][row])
+    ids.append(a[ContactAttribute.givenName.rawValue][row])
+    ids.append(a[ContactAttribute.middleName.rawValue][row])
+    ids.append(a[ContactAttribute.prefix.rawValue][row])
+    ids.append(a[ContactAttribute.suffix.rawValue][row])
     if !version4 || ids.contains(where: \.isPresent) {
       structured("N", ids, group: .absent, params: .absent, into: &out)
     }
@@ -60,19 +80,16 @@ struct VCardWriter {
     let photo = table.photo[row]
     if !photo.isNone { writePhoto(photo, into: &out) }
 
-    let fields = table.fields
     for i in table.fieldRange(of: row) {
       line.removeAll(keepingCapacity: true)
       appendGroup(fields.group[i])
-      let name: [UInt8]
       switch fields.kind[i] {
-      case .phone: name = Self.tel
-      case .email: name = Self.email
-      case .url: name = Self.url
-      case .impp: name = Self.impp
-      case .other: name = Self.other
+      case .phone: Self.put("TEL", &line)
+      case .email: Self.put("EMAIL", &line)
+      case .url: Self.put("URL", &line)
+      case .impp: Self.put("IMPP", &line)
+      case .other: Self.put("X-OHANA-OTHER", &line)
       }
-      line.append(contentsOf: name)
       appendParams(fields.parameters[i], label: fields.label[i])
       line.append(ASCII.colon)
       withPoolBytes(bytes, fields.value[i]) { v in
@@ -80,16 +97,21 @@ struct VCardWriter {
       }
       endLine(into: &out)
     }
-    let addresses = table.addresses
     for i in table.addressRange(of: row) {
       let c = addresses.columns
       ids.removeAll(keepingCapacity: true)
-      for p in Self.adrParts { ids.append(c[p.rawValue][i]) }
+      // ADR's order: pobox; extended; street; locality; region; code; country.
+      ids.append(c[AddressAttribute.poBox.rawValue][i])
+      ids.append(c[AddressAttribute.extended.rawValue][i])
+      ids.append(c[AddressAttribute.street.rawValue][i])
+      ids.append(c[AddressAttribute.locality.rawValue][i])
+      ids.append(c[AddressAttribute.region.rawValue][i])
+      ids.append(c[AddressAttribute.postalCode.rawValue][i])
+      ids.append(c[AddressAttribute.country.rawValue][i])
       structured(
         "ADR", ids, group: c[AddressAttribute.group.rawValue][i], params: c[AddressAttribute.parameters.rawValue][i],
         label: c[AddressAttribute.label.rawValue][i], into: &out)
     }
-    let extras = table.extras
     for i in table.extraRange(of: row) {
       line.removeAll(keepingCapacity: true)
       appendGroup(extras.group[i])
@@ -105,28 +127,14 @@ struct VCardWriter {
       }
       endLine(into: &out)
     }
-    out.append(contentsOf: Self.endLine)
+    Self.put("END:VCARD\r\n", &out)
   }
 
   // MARK: Pieces
 
-  private static let nameParts: [ContactAttribute] = [.familyName, .givenName, .middleName, .prefix, .suffix]
-  private static let adrParts: [AddressAttribute] = [.poBox, .extended, .street, .locality, .region, .postalCode, .country]
-
   private mutating func appendStatic(_ s: StaticString) {
     line.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
   }
-
-  private static let beginLine: [UInt8] = Array("BEGIN:VCARD\r\n".utf8)
-  private static let endLine: [UInt8] = Array("END:VCARD\r\n".utf8)
-  private static let version30: [UInt8] = Array("VERSION:3.0\r\n".utf8)
-  private static let version40: [UInt8] = Array("VERSION:4.0\r\n".utf8)
-  private static let tel: [UInt8] = Array("TEL".utf8)
-  private static let email: [UInt8] = Array("EMAIL".utf8)
-  private static let url: [UInt8] = Array("URL".utf8)
-  private static let impp: [UInt8] = Array("IMPP".utf8)
-  private static let other: [UInt8] = Array("X-OHANA-OTHER".utf8)
-  private static let typeEquals: [UInt8] = Array(";TYPE=".utf8)
 
   private mutating func appendGroup(_ group: StringID) {
     guard group.isPresent else { return }
@@ -140,7 +148,7 @@ struct VCardWriter {
       line.append(ASCII.semicolon)
       withPoolBytes(bytes, params) { line.append(contentsOf: $0) }
     } else if label.isPresent {
-      line.append(contentsOf: Self.typeEquals)
+      Self.put(";TYPE=", &line)
       withPoolBytes(bytes, label) { VCardEscaping.writeParameterValue($0, into: &line) }
     }
   }
@@ -187,7 +195,7 @@ struct VCardWriter {
     } else {
       appendStatic("PHOTO;ENCODING=b")
       if media.isPresent {
-        line.append(contentsOf: Self.typeEquals)
+        Self.put(";TYPE=", &line)
         withPoolBytes(bytes, media) { m in
           let sub = m.split(separator: UInt8(ascii: "/"), maxSplits: 1).last ?? m[...]
           for b in sub { line.append(ASCII.upper(b)) }
@@ -208,7 +216,8 @@ struct VCardWriter {
     let n = line.count
     if n <= 75 {
       out.append(contentsOf: line)
-      out.append(contentsOf: crlf)
+      out.append(ASCII.cr)
+      out.append(ASCII.lf)
       return
     }
     var start = 0
@@ -223,7 +232,8 @@ struct VCardWriter {
       }
       if start > 0 { out.append(ASCII.space) }
       out.append(contentsOf: line[start..<end])
-      out.append(contentsOf: crlf)
+      out.append(ASCII.cr)
+      out.append(ASCII.lf)
       start = end
       limit = 74
     }
