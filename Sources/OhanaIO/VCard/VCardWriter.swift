@@ -18,7 +18,13 @@ struct VCardWriter {
   private let fields: FieldTable
   private let addresses: AddressTable
   private let extras: ExtraTable
+  /// The output while a row is written: `write(row:into:)` swaps the
+  /// caller's buffer in and out, so lines are built in place, and only a
+  /// line longer than 75 octets is copied (to `spill`) to be folded.
   private var line: [UInt8] = []
+  /// Where the line being built starts in `line`.
+  private var lineStart = 0
+  private var spill: [UInt8] = []
   private var ids: [StringID] = []
 
   init(table: ContactTable, bytes: PoolBytes, version4: Bool) {
@@ -29,7 +35,7 @@ struct VCardWriter {
     fields = table.fields
     addresses = table.addresses
     extras = table.extras
-    line.reserveCapacity(256)
+    spill.reserveCapacity(256)
   }
 
   /// Appends a literal (no array, so no lazy-initialization check or
@@ -40,12 +46,14 @@ struct VCardWriter {
   }
 
   mutating func write(row: Int, into out: inout [UInt8]) {
-    Self.put("BEGIN:VCARD\r\n", &out)
-    if version4 { Self.put("VERSION:4.0\r\n", &out) } else { Self.put("VERSION:3.0\r\n", &out) }
+    swap(&line, &out)
+    defer { swap(&line, &out) }
+    Self.put("BEGIN:VCARD\r\n", &line)
+    if version4 { Self.put("VERSION:4.0\r\n", &line) } else { Self.put("VERSION:3.0\r\n", &line) }
     let a = attributes
     let uid = a[ContactAttribute.uid.rawValue][row]
-    if uid.isPresent { text("UID", uid, commas: false, into: &out) }
-    text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true, into: &out)
+    if uid.isPresent { text("UID", uid, commas: false) }
+    text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true)
     ids.removeAll(keepingCapacity: true)
     // N's order: family; given; middle; prefix; suffix.
     ids.append(a[ContactAttribute.familyName.rawValue][row])
@@ -54,34 +62,34 @@ struct VCardWriter {
     ids.append(a[ContactAttribute.prefix.rawValue][row])
     ids.append(a[ContactAttribute.suffix.rawValue][row])
     if !version4 || ids.contains(where: \.isPresent) {
-      structured("N", ids, group: .absent, params: .absent, into: &out)
+      structured("N", ids, group: .absent, params: .absent)
     }
     let nick = a[ContactAttribute.nickname.rawValue][row]
-    if nick.isPresent { text("NICKNAME", nick, commas: false, into: &out) }
+    if nick.isPresent { text("NICKNAME", nick, commas: false) }
     let org = a[ContactAttribute.organization.rawValue][row]
     let dept = a[ContactAttribute.department.rawValue][row]
     if org.isPresent || dept.isPresent {
       // ORG components are text: commas escaped.
-      line.removeAll(keepingCapacity: true)
+      beginLine()
       appendStatic("ORG:")
       appendEscaped(org, commas: true)
       if dept.isPresent {
         line.append(ASCII.semicolon)
         appendEscaped(dept, commas: true, semicolons: false)
       }
-      endLine(into: &out)
+      endLine()
     }
     let title = a[ContactAttribute.jobTitle.rawValue][row]
-    if title.isPresent { text("TITLE", title, commas: true, into: &out) }
+    if title.isPresent { text("TITLE", title, commas: true) }
     let bday = a[ContactAttribute.birthday.rawValue][row]
-    if bday.isPresent { text("BDAY", bday, commas: false, into: &out) }
+    if bday.isPresent { text("BDAY", bday, commas: false) }
     let note = a[ContactAttribute.note.rawValue][row]
-    if note.isPresent { text("NOTE", note, commas: true, into: &out) }
+    if note.isPresent { text("NOTE", note, commas: true) }
     let photo = table.photo[row]
-    if !photo.isNone { writePhoto(photo, into: &out) }
+    if !photo.isNone { writePhoto(photo) }
 
     for i in table.fieldRange(of: row) {
-      line.removeAll(keepingCapacity: true)
+      beginLine()
       appendGroup(fields.group[i])
       switch fields.kind[i] {
       case .phone: Self.put("TEL", &line)
@@ -95,7 +103,7 @@ struct VCardWriter {
       withPoolBytes(bytes, fields.value[i]) { v in
         VCardEscaping.escapeText(v, commas: false, semicolons: false, into: &line)
       }
-      endLine(into: &out)
+      endLine()
     }
     for i in table.addressRange(of: row) {
       let c = addresses.columns
@@ -110,10 +118,10 @@ struct VCardWriter {
       ids.append(c[AddressAttribute.country.rawValue][i])
       structured(
         "ADR", ids, group: c[AddressAttribute.group.rawValue][i], params: c[AddressAttribute.parameters.rawValue][i],
-        label: c[AddressAttribute.label.rawValue][i], into: &out)
+        label: c[AddressAttribute.label.rawValue][i])
     }
     for i in table.extraRange(of: row) {
-      line.removeAll(keepingCapacity: true)
+      beginLine()
       appendGroup(extras.group[i])
       withPoolBytes(bytes, extras.name[i]) { line.append(contentsOf: $0) }
       appendParams(extras.parameters[i], label: .absent)
@@ -125,9 +133,9 @@ struct VCardWriter {
           line.append(contentsOf: v)
         }
       }
-      endLine(into: &out)
+      endLine()
     }
-    Self.put("END:VCARD\r\n", &out)
+    Self.put("END:VCARD\r\n", &line)
   }
 
   // MARK: Pieces
@@ -158,22 +166,19 @@ struct VCardWriter {
     withPoolBytes(bytes, id) { VCardEscaping.escapeText($0, commas: commas, semicolons: semicolons, into: &line) }
   }
 
-  private mutating func text(
-    _ name: StaticString, _ id: StringID, commas: Bool, force: Bool = false, into out: inout [UInt8]
-  ) {
+  private mutating func text(_ name: StaticString, _ id: StringID, commas: Bool, force: Bool = false) {
     if id.isAbsent && !force { return }
-    line.removeAll(keepingCapacity: true)
+    beginLine()
     line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     line.append(ASCII.colon)
     appendEscaped(id, commas: commas)
-    endLine(into: &out)
+    endLine()
   }
 
   private mutating func structured(
-    _ name: StaticString, _ ids: [StringID], group: StringID, params: StringID, label: StringID = .absent,
-    into out: inout [UInt8]
+    _ name: StaticString, _ ids: [StringID], group: StringID, params: StringID, label: StringID = .absent
   ) {
-    line.removeAll(keepingCapacity: true)
+    beginLine()
     appendGroup(group)
     line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     appendParams(params, label: label)
@@ -182,11 +187,11 @@ struct VCardWriter {
       if k > 0 { line.append(ASCII.semicolon) }
       appendEscaped(id, commas: false)
     }
-    endLine(into: &out)
+    endLine()
   }
 
-  private mutating func writePhoto(_ photo: BlobID, into out: inout [UInt8]) {
-    line.removeAll(keepingCapacity: true)
+  private mutating func writePhoto(_ photo: BlobID) {
+    beginLine()
     let media = table.blobs.mediaType(photo)
     if version4 {
       appendStatic("PHOTO:data:")
@@ -204,12 +209,23 @@ struct VCardWriter {
       line.append(ASCII.colon)
     }
     table.blobs.withData(photo) { Base64.encode($0, into: &line) }
-    endLine(into: &out)
+    endLine()
   }
 
-  /// Folds `line` at 75 octets (never inside a UTF-8 sequence) into `out`.
-  private mutating func endLine(into out: inout [UInt8]) {
-    Self.fold(line, into: &out)
+  private mutating func beginLine() { lineStart = line.count }
+
+  /// Ends the line begun at `lineStart`: CRLF, or, past 75 octets, folds it
+  /// (never inside a UTF-8 sequence).
+  private mutating func endLine() {
+    if line.count - lineStart <= 75 {
+      line.append(ASCII.cr)
+      line.append(ASCII.lf)
+      return
+    }
+    spill.removeAll(keepingCapacity: true)
+    spill.append(contentsOf: line[lineStart...])
+    line.removeSubrange(lineStart...)
+    Self.fold(spill, into: &line)
   }
 
   static func fold(_ line: [UInt8], into out: inout [UInt8]) {
