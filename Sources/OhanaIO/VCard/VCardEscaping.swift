@@ -178,8 +178,9 @@ enum VCardEscaping {
   /// Escapes a text value for writing. `commas` says whether `,` is escaped
   /// (single text values) or left alone (list-valued NICKNAME and the
   /// components of N / ADR, where a comma separates values).
-  static func escapeText<C: Collection>(_ v: C, commas: Bool, semicolons: Bool = true, into out: inout [UInt8])
-  where C.Element == UInt8 {
+  static func escapeText<C: Collection, Out: ByteOutput>(
+    _ v: C, commas: Bool, semicolons: Bool = true, into out: inout Out
+  ) where C.Element == UInt8 {
     let done: Void? = v.withContiguousStorageIfAvailable {
       escapeText(bytes: $0, commas: commas, semicolons: semicolons, into: &out)
     }
@@ -191,7 +192,9 @@ enum VCardEscaping {
   /// ``escapeText(_:commas:semicolons:into:)`` over contiguous bytes: the
   /// runs between bytes that need an escape are appended whole (one append
   /// per run, not per byte). A CR LF pair becomes one `\n`.
-  static func escapeText(bytes v: UnsafeBufferPointer<UInt8>, commas: Bool, semicolons: Bool, into out: inout [UInt8]) {
+  static func escapeText<Out: ByteOutput>(
+    bytes v: UnsafeBufferPointer<UInt8>, commas: Bool, semicolons: Bool, into out: inout Out
+  ) {
     var run = 0
     var prevCR = false
     for i in 0..<v.count {
@@ -211,7 +214,7 @@ enum VCardEscaping {
         prevCR = false
         continue
       }
-      if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: v[run..<i])) }
+      if run < i { out.append(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: v[run..<i]))) }
       run = i + 1
       // The LF of a CR LF pair was written as the CR's `\n`.
       if !(b == ASCII.lf && prevCR) {
@@ -220,7 +223,7 @@ enum VCardEscaping {
       }
       prevCR = b == ASCII.cr
     }
-    if run < v.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: v[run..<v.count])) }
+    if run < v.count { out.append(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: v[run..<v.count]))) }
   }
 
   /// Replaces raw CR / LF in an otherwise verbatim value with `\n`, so it
@@ -260,7 +263,7 @@ enum VCardEscaping {
 
   /// Writes one parameter value: caret-encoded (RFC 6868), and quoted when
   /// it holds `,` `;` or `:`.
-  static func writeParameterValue<C: Collection>(_ v: C, into out: inout [UInt8]) where C.Element == UInt8 {
+  static func writeParameterValue<C: Collection, Out: ByteOutput>(_ v: C, into out: inout Out) where C.Element == UInt8 {
     var needsQuotes = false
     for b in v where b == ASCII.comma || b == ASCII.semicolon || b == ASCII.colon {
       needsQuotes = true

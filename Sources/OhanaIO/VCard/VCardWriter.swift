@@ -18,10 +18,10 @@ struct VCardWriter {
   private let fields: FieldTable
   private let addresses: AddressTable
   private let extras: ExtraTable
-  /// The output while a row is written: `write(row:into:)` swaps the
-  /// caller's buffer in and out, so lines are built in place, and only a
-  /// line longer than 75 octets is copied (to `spill`) to be folded.
-  private var line: [UInt8] = []
+  /// The card being written, line after line, handed to the caller's array
+  /// in one append at its end. Lines are built in place; only a line longer
+  /// than 75 octets is copied (to `spill`) to be folded.
+  private var line = ByteBuffer()
   /// Where the line being built starts in `line`.
   private var lineStart = 0
   private var spill: [UInt8] = []
@@ -38,18 +38,11 @@ struct VCardWriter {
     spill.reserveCapacity(256)
   }
 
-  /// Appends a literal (no array, so no lazy-initialization check or
-  /// retain per use, as a `static let` array costs).
-  @inline(__always)
-  private static func put(_ s: StaticString, _ out: inout [UInt8]) {
-    out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-  }
-
   mutating func write(row: Int, into out: inout [UInt8]) {
-    swap(&line, &out)
-    defer { swap(&line, &out) }
-    Self.put("BEGIN:VCARD\r\n", &line)
-    if version4 { Self.put("VERSION:4.0\r\n", &line) } else { Self.put("VERSION:3.0\r\n", &line) }
+    line.truncate(to: 0)
+    defer { out.append(contentsOf: line.bytes) }
+    line.append("BEGIN:VCARD\r\n")
+    if version4 { line.append("VERSION:4.0\r\n") } else { line.append("VERSION:3.0\r\n") }
     let a = attributes
     let uid = a[ContactAttribute.uid.rawValue][row]
     if uid.isPresent { text("UID", uid, commas: false) }
@@ -71,7 +64,7 @@ struct VCardWriter {
     if org.isPresent || dept.isPresent {
       // ORG components are text: commas escaped.
       beginLine()
-      appendStatic("ORG:")
+      line.append("ORG:")
       appendEscaped(org, commas: true)
       if dept.isPresent {
         line.append(ASCII.semicolon)
@@ -92,11 +85,11 @@ struct VCardWriter {
       beginLine()
       appendGroup(fields.group[i])
       switch fields.kind[i] {
-      case .phone: Self.put("TEL", &line)
-      case .email: Self.put("EMAIL", &line)
-      case .url: Self.put("URL", &line)
-      case .impp: Self.put("IMPP", &line)
-      case .other: Self.put("X-OHANA-OTHER", &line)
+      case .phone: line.append("TEL")
+      case .email: line.append("EMAIL")
+      case .url: line.append("URL")
+      case .impp: line.append("IMPP")
+      case .other: line.append("X-OHANA-OTHER")
       }
       appendParams(fields.parameters[i], label: fields.label[i])
       line.append(ASCII.colon)
@@ -123,30 +116,28 @@ struct VCardWriter {
     for i in table.extraRange(of: row) {
       beginLine()
       appendGroup(extras.group[i])
-      withPoolBytes(bytes, extras.name[i]) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, extras.name[i]) { line.append(bytes: $0) }
       appendParams(extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
       withPoolBytes(bytes, extras.value[i]) { v in
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
-          VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &line)
+          spill.removeAll(keepingCapacity: true)
+          VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
+          spill.withUnsafeBytes { line.append(bytes: $0) }
         } else {
-          line.append(contentsOf: v)
+          line.append(bytes: v)
         }
       }
       endLine()
     }
-    Self.put("END:VCARD\r\n", &line)
+    line.append("END:VCARD\r\n")
   }
 
   // MARK: Pieces
 
-  private mutating func appendStatic(_ s: StaticString) {
-    line.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-  }
-
   private mutating func appendGroup(_ group: StringID) {
     guard group.isPresent else { return }
-    withPoolBytes(bytes, group) { line.append(contentsOf: $0) }
+    withPoolBytes(bytes, group) { line.append(bytes: $0) }
     line.append(ASCII.dot)
   }
 
@@ -154,9 +145,9 @@ struct VCardWriter {
   private mutating func appendParams(_ params: StringID, label: StringID) {
     if params.isPresent {
       line.append(ASCII.semicolon)
-      withPoolBytes(bytes, params) { line.append(contentsOf: $0) }
+      withPoolBytes(bytes, params) { line.append(bytes: $0) }
     } else if label.isPresent {
-      Self.put(";TYPE=", &line)
+      line.append(";TYPE=")
       withPoolBytes(bytes, label) { VCardEscaping.writeParameterValue($0, into: &line) }
     }
   }
@@ -169,7 +160,7 @@ struct VCardWriter {
   private mutating func text(_ name: StaticString, _ id: StringID, commas: Bool, force: Bool = false) {
     if id.isAbsent && !force { return }
     beginLine()
-    line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    line.append(name)
     line.append(ASCII.colon)
     appendEscaped(id, commas: commas)
     endLine()
@@ -180,7 +171,7 @@ struct VCardWriter {
   ) {
     beginLine()
     appendGroup(group)
-    line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    line.append(name)
     appendParams(params, label: label)
     line.append(ASCII.colon)
     for (k, id) in ids.enumerated() {
@@ -194,13 +185,13 @@ struct VCardWriter {
     beginLine()
     let media = table.blobs.mediaType(photo)
     if version4 {
-      appendStatic("PHOTO:data:")
-      withPoolBytes(bytes, media) { line.append(contentsOf: $0) }
-      appendStatic(";base64,")
+      line.append("PHOTO:data:")
+      withPoolBytes(bytes, media) { line.append(bytes: $0) }
+      line.append(";base64,")
     } else {
-      appendStatic("PHOTO;ENCODING=b")
+      line.append("PHOTO;ENCODING=b")
       if media.isPresent {
-        Self.put(";TYPE=", &line)
+        line.append(";TYPE=")
         withPoolBytes(bytes, media) { m in
           let sub = m.split(separator: UInt8(ascii: "/"), maxSplits: 1).last ?? m[...]
           for b in sub { line.append(ASCII.upper(b)) }
@@ -208,7 +199,9 @@ struct VCardWriter {
       }
       line.append(ASCII.colon)
     }
-    table.blobs.withData(photo) { Base64.encode($0, into: &line) }
+    spill.removeAll(keepingCapacity: true)
+    table.blobs.withData(photo) { Base64.encode($0, into: &spill) }
+    spill.withUnsafeBytes { line.append(bytes: $0) }
     endLine()
   }
 
@@ -223,15 +216,15 @@ struct VCardWriter {
       return
     }
     spill.removeAll(keepingCapacity: true)
-    spill.append(contentsOf: line[lineStart...])
-    line.removeSubrange(lineStart...)
+    spill.append(contentsOf: UnsafeRawBufferPointer(rebasing: line.bytes[lineStart...]))
+    line.truncate(to: lineStart)
     Self.fold(spill, into: &line)
   }
 
-  static func fold(_ line: [UInt8], into out: inout [UInt8]) {
+  static func fold<Out: ByteOutput>(_ line: [UInt8], into out: inout Out) {
     let n = line.count
     if n <= 75 {
-      out.append(contentsOf: line)
+      line.withUnsafeBytes { out.append(bytes: $0) }
       out.append(ASCII.cr)
       out.append(ASCII.lf)
       return
@@ -247,7 +240,7 @@ struct VCardWriter {
         if e > start { end = e }
       }
       if start > 0 { out.append(ASCII.space) }
-      out.append(contentsOf: line[start..<end])
+      line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
       out.append(ASCII.cr)
       out.append(ASCII.lf)
       start = end
