@@ -68,6 +68,8 @@ struct TableAppender {
 
   /// `(input bytes merged, distinct strings)` after each merged part.
   private var growth: [(bytes: Int, strings: Int)] = []
+  /// Whether `prepareTable` has sized the table for the input once already.
+  private var sizedForInput = false
 
   /// Records that the parts merged so far came from `mergedBytes` input bytes.
   mutating func noteMerged(bytes mergedBytes: Int) {
@@ -85,6 +87,9 @@ struct TableAppender {
   /// law, `strings = k * bytes^a`: `a` from the counts at half the bytes
   /// merged and now (between 0.5 and 1), plus 5%. (The plain ratio of
   /// strings per byte so far overestimated a million cards by a third.)
+  /// When a prediction falls short and the table fills again, the next one
+  /// is at least a quarter bigger, so a run of short predictions still
+  /// grows the table geometrically.
   mutating func prepareTable(incoming: Int, mergedBytes: Int, totalBytes: Int) {
     guard deferred.isEmpty, var r = result, mergedBytes > 0, mergedBytes * 10 >= totalBytes,
       totalBytes > mergedBytes, !r.pool.tableFits(r.pool.count + incoming)
@@ -98,7 +103,9 @@ struct TableAppender {
     }
     let predicted = now * pow(Double(totalBytes) / Double(mergedBytes), exponent) * 1.05
     let ids = predicted < Double(Int32.max) ? Int(predicted) : Int(Int32.max)
-    r.pool.reserveTable(for: max(ids, r.pool.count + incoming))
+    let floor = sizedForInput ? r.pool.tableSlotCount * 3 / 4 * 5 / 4 : 0
+    r.pool.reserveTable(for: max(ids, r.pool.count + incoming, floor))
+    sizedForInput = true
     result = r
   }
 
