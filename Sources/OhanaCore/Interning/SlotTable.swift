@@ -21,8 +21,7 @@ struct SlotTable: Sendable {
     init(count: Int) {
       let n = max(count, 1)
       memory = ScratchMemory(byteCount: n * 8)
-      base = (memory.baseAddress ?? UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8))
-        .bindMemory(to: UInt64.self, capacity: n)
+      base = memory.base.bindMemory(to: UInt64.self, capacity: n)
       if !memory.isZeroed { base.initialize(repeating: 0, count: n) }
       self.count = count
     }

@@ -23,8 +23,9 @@
 /// The three columns and the cache are raw buffers described by one
 /// ``Columns`` record that a ``Storage`` object owns, so adding a string
 /// checks uniqueness once (not once per array) and copies short strings with
-/// a few word moves instead of a `memcpy` call. The batch is still a value:
-/// the storage is copied on write (see `makeUnique()`), like an array's.
+/// a few word moves instead of a `memcpy` call (`StringPool.copyBytes`). The
+/// batch is still a value: the storage is copied on write (see
+/// `makeUnique()`), like an array's.
 public struct StringBatch: Sendable {
   /// Where the batch's strings are: `bytes[0 ..< byteCount]` holds them end
   /// to end, string k being `bytes[ends[k-1] ..< ends[k]]` with hash
@@ -78,40 +79,13 @@ public struct StringBatch: Sendable {
     mutating func append(_ src: UnsafeRawPointer, _ n: Int, hash h: UInt32) -> Int {
       if n > byteCapacity &- byteCount { growBytes(to: byteCount + n) }
       if count == capacity { growEntries() }
-      Self.copy(src, to: bytes + byteCount, n)
+      StringPool.copyBytes(to: bytes + byteCount, from: src, count: n)
       byteCount &+= n
       let id = count
       ends[id] = byteCount
       hashes[id] = h
       count = id &+ 1
       return id
-    }
-
-    /// Copies `n > 0` bytes; short strings (the most) as at most two
-    /// overlapping loads and stores, never touching a byte outside either
-    /// range.
-    @inline(__always)
-    static func copy(_ src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, _ n: Int) {
-      if n >= 8 {
-        guard n <= 16 else {
-          dst.copyMemory(from: src, byteCount: n)
-          return
-        }
-        let lo = src.loadUnaligned(as: UInt64.self)
-        let hi = src.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-        dst.storeBytes(of: lo, as: UInt64.self)
-        dst.storeBytes(of: hi, toByteOffset: n &- 8, as: UInt64.self)
-      } else if n >= 4 {
-        let lo = src.loadUnaligned(as: UInt32.self)
-        let hi = src.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
-        dst.storeBytes(of: lo, as: UInt32.self)
-        dst.storeBytes(of: hi, toByteOffset: n &- 4, as: UInt32.self)
-      } else {
-        // 1...3 bytes: the first, middle and last (some the same byte).
-        dst.storeBytes(of: src.load(as: UInt8.self), as: UInt8.self)
-        dst.storeBytes(of: src.load(fromByteOffset: n &>> 1, as: UInt8.self), toByteOffset: n &>> 1, as: UInt8.self)
-        dst.storeBytes(of: src.load(fromByteOffset: n &- 1, as: UInt8.self), toByteOffset: n &- 1, as: UInt8.self)
-      }
     }
 
     @inline(never)

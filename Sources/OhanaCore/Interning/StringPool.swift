@@ -763,8 +763,9 @@ public struct StringPool: Sendable {
 
   /// Copies `n` bytes with at most two overlapping loads and stores for
   /// `n <= 16` (no call), `copyMemory` above. Writes exactly `dst ..< dst+n`.
+  /// Shared by the pool, `StringBatch` and OhanaIO's `ByteBuffer`.
   @usableFromInline @inline(__always)
-  static func copyBytes(to dst: UnsafeMutableRawPointer, from src: UnsafeRawPointer, count n: Int) {
+  package static func copyBytes(to dst: UnsafeMutableRawPointer, from src: UnsafeRawPointer, count n: Int) {
     if n > 16 {
       dst.copyMemory(from: src, byteCount: n)
     } else if n >= 8 {

@@ -12,6 +12,8 @@ import Darwin
 /// it with ``release()`` exactly once.
 package struct ScratchMemory {
   package let bytes: UnsafeMutableRawBufferPointer
+  /// The first byte (never nil, unlike `bytes.baseAddress`).
+  package let base: UnsafeMutableRawPointer
   private let mapped: Bool
 
   /// At least `byteCount` bytes (one byte when `byteCount` is 0), aligned to 16.
@@ -25,12 +27,14 @@ package struct ScratchMemory {
       if let p, p != MAP_FAILED {
         _ = madvise(p, length, MADV_HUGEPAGE)
         bytes = UnsafeMutableRawBufferPointer(start: p, count: length)
+        base = p
         mapped = true
         return
       }
     }
     #endif
-    bytes = .allocate(byteCount: size, alignment: 16)
+    base = .allocate(byteCount: size, alignment: 16)
+    bytes = UnsafeMutableRawBufferPointer(start: base, count: size)
     mapped = false
   }
 

@@ -1,3 +1,5 @@
+import OhanaCore
+
 /// Where the writers' escaping helpers put their bytes: a `[UInt8]`, or a
 /// ``ByteBuffer``.
 protocol ByteOutput {
@@ -65,23 +67,7 @@ struct ByteBuffer: ByteOutput {
     let n = src.count
     guard n > 0, let p = src.baseAddress else { return }
     if n > h.pointee.capacity - h.pointee.count { grow(n) }
-    let dst = h.pointee.base + h.pointee.count
-    if n <= 16 {
-      // One or two overlapping loads and stores, no call.
-      if n >= 8 {
-        dst.storeBytes(of: p.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        dst.storeBytes(of: p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
-      } else if n >= 4 {
-        dst.storeBytes(of: p.loadUnaligned(as: UInt32.self), as: UInt32.self)
-        dst.storeBytes(of: p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
-      } else {
-        dst.storeBytes(of: p.load(as: UInt8.self), as: UInt8.self)
-        dst.storeBytes(of: p.load(fromByteOffset: n >> 1, as: UInt8.self), toByteOffset: n >> 1, as: UInt8.self)
-        dst.storeBytes(of: p.load(fromByteOffset: n - 1, as: UInt8.self), toByteOffset: n - 1, as: UInt8.self)
-      }
-    } else {
-      dst.copyMemory(from: p, byteCount: n)
-    }
+    StringPool.copyBytes(to: h.pointee.base + h.pointee.count, from: p, count: n)
     h.pointee.count += n
   }
 

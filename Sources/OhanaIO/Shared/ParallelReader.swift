@@ -41,8 +41,6 @@ private final class Merger: @unchecked Sendable {
 
   private let totalBytes: Int?
   private var reserved = false
-  /// Input bytes of the parts merged so far.
-  private var mergedBytes = 0
 
   init(released: DispatchSemaphore, strict: Bool, totalBytes: Int?) {
     self.released = released
@@ -80,11 +78,10 @@ private final class Merger: @unchecked Sendable {
           linesBefore += lines
         }
         if let total = totalBytes, let strings = p.strings {
-          appender.prepareTable(incoming: strings.count, mergedBytes: mergedBytes, totalBytes: total)
+          appender.prepareTable(incoming: strings.count, totalBytes: total)
         }
         appender.append(table, strings: p.strings)
-        mergedBytes += p.byteCount
-        appender.noteMerged(bytes: mergedBytes)
+        appender.noteMerged(bytes: p.byteCount)
         if !reserved, p.byteCount > 0, let total = totalBytes {
           // After the first part with rows: room for the whole input at its
           // ratio of rows (and strings) per byte, plus a tenth.

@@ -66,13 +66,16 @@ struct TableAppender {
     return true
   }
 
+  /// Input bytes of the parts merged so far.
+  private var mergedBytes = 0
   /// `(input bytes merged, distinct strings)` after each merged part.
   private var growth: [(bytes: Int, strings: Int)] = []
   /// Whether `prepareTable` has sized the table for the input once already.
   private var sizedForInput = false
 
-  /// Records that the parts merged so far came from `mergedBytes` input bytes.
-  mutating func noteMerged(bytes mergedBytes: Int) {
+  /// Records that the part just merged came from `byteCount` input bytes.
+  mutating func noteMerged(bytes byteCount: Int) {
+    mergedBytes += byteCount
     if let r = result, deferred.isEmpty { growth.append((mergedBytes, r.pool.count)) }
   }
 
@@ -90,7 +93,7 @@ struct TableAppender {
   /// When a prediction falls short and the table fills again, the next one
   /// is at least a quarter bigger, so a run of short predictions still
   /// grows the table geometrically.
-  mutating func prepareTable(incoming: Int, mergedBytes: Int, totalBytes: Int) {
+  mutating func prepareTable(incoming: Int, totalBytes: Int) {
     guard deferred.isEmpty, var r = result, mergedBytes > 0, mergedBytes * 10 >= totalBytes,
       totalBytes > mergedBytes, !r.pool.tableFits(r.pool.count + incoming)
     else { return }
