@@ -1,4 +1,5 @@
 import Testing
+import _OhanaTestSupport
 @testable import OhanaIO
 
 /// The word-at-a-time scans agree with plain byte loops on every length and
@@ -8,12 +9,12 @@ import Testing
   private static func samples() -> [[UInt8]] {
     var out: [[UInt8]] = []
     let alphabet: [UInt8] = [0x41, 0x5C, 0x0D, 0x00, 0xFF, 0x80, 0x7F, 0x3A, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0, 0x80]
-    var state: UInt64 = 0x1234_5678
+    var rng = SeededRandom(seed: 0x1234_5678)
     for length in 0..<40 {
       for _ in 0..<30 {
         var s: [UInt8] = []
         for _ in 0..<length {
-          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          let state = rng.next()
           let r = Int(state >> 33)
           // Mostly ASCII letters, sometimes a special byte.
           s.append(r % 5 == 0 ? alphabet[(r >> 3) % alphabet.count] : UInt8(0x61 + (r >> 3) % 26))
@@ -104,14 +105,14 @@ import Testing
   /// that held other parts before; contiguous and not.
   @Test func splitStructuredMatchesByteLoopOnRandomValues() {
     let alphabet: [UInt8] = Array(";;;\\:]ab;\\:".utf8) + [0xC3, 0xA9, 0x00]
-    var state: UInt64 = 0x5EED
+    var rng = SeededRandom(seed: 0x5EED)
     var parts: [Range<Int>] = [3..<4, 5..<9, 1..<1]
     var checked = 0
     for length in 0..<70 {
       for _ in 0..<40 {
         var text: [UInt8] = []
         for _ in 0..<length {
-          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          let state = rng.next()
           let r = Int(truncatingIfNeeded: state >> 33)
           text.append(r % 3 == 0 ? alphabet[(r >> 3) % alphabet.count] : UInt8(0x61 + (r >> 3) % 26))
         }
@@ -298,13 +299,13 @@ import Testing
 
   @Test func matchesByteLoop() {
     let alphabet: [UInt8] = Array("ab;:.\" =X".utf8)
-    var state: UInt64 = 99
+    var rng = SeededRandom(seed: 99)
     for _ in 0..<20_000 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let state = rng.next()
       let length = Int(state >> 58)  // 0..<64
       var line: [UInt8] = []
       for _ in 0..<length {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let state = rng.next()
         line.append(alphabet[Int(state >> 33) % alphabet.count])
       }
       // Embed the line in a bigger buffer so ranges are absolute.
@@ -368,12 +369,12 @@ import Testing
       "NOTE;QUOTED-PRINTABLE:", "NOTE:QUOTED-PRINTABLE=", "NOTE;QUOTED-PRINTABL:x", "QUOTED-PRINTABLE",
       "X;Y=QUOTED-PRINTABLEQUOTED-PRINTABLE:1", "N;QUOTED-PRINTABLe:1", "", ":", "NOTE;QQUOTED-PRINTABLE:",
     ]
-    var state: UInt64 = 5
+    var rng = SeededRandom(seed: 5)
     let pieces = ["QUOTED-PRINTABLE", "quoted-printable", "QUOTED", "-", ";", ":", "=", "Q", "x", "PRINTABLE"]
     for _ in 0..<3000 {
       var l = ""
       for _ in 0..<5 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let state = rng.next()
         l += pieces[Int(state >> 33) % pieces.count]
       }
       lines.append(l)
