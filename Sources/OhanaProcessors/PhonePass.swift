@@ -75,7 +75,7 @@ enum PhonePass {
   struct Input: Sendable {
     let pool: StringPool
     let kinds: [FieldKind]
-    let values: [StringID]
+    let values: StringColumn
     let fieldOffsets: [UInt32]
     let regionOfRow: [RegionCode]?
     let defaultRegion: RegionCode
@@ -120,7 +120,7 @@ enum PhonePass {
       var keyRegion: [RegionCode] = []
       let rows = input.fieldOffsets.count - 1
       input.kinds.withUnsafeBufferPointer { kinds in
-        input.values.withUnsafeBufferPointer { values in
+        input.values.withUnsafeReader { values in
           for r in 0..<rows {
             let region = input.regionOfRow?[r] ?? input.defaultRegion
             let tag = UInt64(region.rawValue) << 32

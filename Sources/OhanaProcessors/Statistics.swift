@@ -71,7 +71,7 @@ public struct Statistics: PostProcessor {
     var mobileWords = [UInt64](repeating: 0, count: (count + 63) >> 6)
     table.fieldOffsets.withUnsafeBufferPointer { off in
       table.fields.kind.withUnsafeBufferPointer { kinds in
-        table.fields.label.withUnsafeBufferPointer { labels in
+        table.fields.label.withUnsafeReader { labels in
           out.fields = [Int64](unsafeUninitializedCapacity: count) { fc, fcCount in
             out.phones = [Int64](unsafeUninitializedCapacity: count) { pc, pcCount in
               out.emails = [Int64](unsafeUninitializedCapacity: count) { ec, ecCount in

@@ -13,13 +13,13 @@
 public struct FieldTable: Sendable {
   public package(set) var kind: [FieldKind] = []
   /// The label as Ohana shows it (`cell`, `home`, `work`, Apple's `X-ABLabel`...).
-  public package(set) var label: [StringID] = []
+  public package(set) var label = StringColumn()
   /// The value as written (unescaped and decoded).
-  public package(set) var value: [StringID] = []
+  public package(set) var value = StringColumn()
   /// The vCard property group (`item1`), absent when none.
-  public package(set) var group: [StringID] = []
+  public package(set) var group = StringColumn()
   /// The property's parameters as text in vCard syntax (see ``ParameterList``).
-  public package(set) var parameters: [StringID] = []
+  public package(set) var parameters = StringColumn()
   public package(set) var annotations = Annotations()
 
   public init() {}
@@ -36,8 +36,8 @@ public struct FieldTable: Sendable {
 
   package mutating func truncate(to n: Int) {
     guard n < count else { return }
-    kind.removeSubrange(n...); label.removeSubrange(n...); value.removeSubrange(n...)
-    group.removeSubrange(n...); parameters.removeSubrange(n...)
+    kind.removeSubrange(n...); label.truncate(to: n); value.truncate(to: n)
+    group.truncate(to: n); parameters.truncate(to: n)
   }
 
   /// The rows `rows` of this table, in that order (same string pool).
@@ -45,31 +45,31 @@ public struct FieldTable: Sendable {
 
   package func gathering(_ rows: [UInt32], parallel: Bool) -> FieldTable {
     let source = self
-    let k = JobResult<[FieldKind]>(), l = JobResult<[StringID]>(), v = JobResult<[StringID]>()
-    let g = JobResult<[StringID]>(), p = JobResult<[StringID]>(), a = JobResult<Annotations>()
+    let k = JobResult<[FieldKind]>(), l = JobResult<StringColumn>(), v = JobResult<StringColumn>()
+    let g = JobResult<StringColumn>(), p = JobResult<StringColumn>(), a = JobResult<Annotations>()
     let jobs: [@Sendable () -> Void] = [
       { k.value = ColumnOps.gather(source.kind, rows) },
-      { l.value = ColumnOps.gather(source.label, rows) },
-      { v.value = ColumnOps.gather(source.value, rows) },
-      { g.value = ColumnOps.gather(source.group, rows) },
-      { p.value = ColumnOps.gather(source.parameters, rows) },
+      { l.value = source.label.gathering(rows) },
+      { v.value = source.value.gathering(rows) },
+      { g.value = source.group.gathering(rows) },
+      { p.value = source.parameters.gathering(rows) },
       { a.value = source.annotations.gathering(rows) },
     ]
     if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = FieldTable()
     t.kind = k.value ?? []
-    t.label = l.value ?? []
-    t.value = v.value ?? []
-    t.group = g.value ?? []
-    t.parameters = p.value ?? []
+    t.label = l.value ?? StringColumn()
+    t.value = v.value ?? StringColumn()
+    t.group = g.value ?? StringColumn()
+    t.parameters = p.value ?? StringColumn()
     t.annotations = a.value ?? Annotations()
     return t
   }
 
   func remapped(_ m: [StringID]) -> FieldTable {
     var t = self
-    t.label = label.map { m[$0.index] }; t.value = value.map { m[$0.index] }
-    t.group = group.map { m[$0.index] }; t.parameters = parameters.map { m[$0.index] }
+    t.label = label.mapped(m); t.value = value.mapped(m)
+    t.group = group.mapped(m); t.parameters = parameters.mapped(m)
     t.annotations = annotations.remapped(m)
     return t
   }
@@ -79,13 +79,13 @@ public struct FieldTable: Sendable {
 /// per ``AddressAttribute``.
 public struct AddressTable: Sendable {
   /// Columns indexed by ``AddressAttribute/rawValue``.
-  public package(set) var columns: [[StringID]] = Array(repeating: [], count: AddressAttribute.allCases.count)
+  public package(set) var columns: [StringColumn] = Array(repeating: StringColumn(), count: AddressAttribute.allCases.count)
   public package(set) var annotations = Annotations()
 
   public init() {}
   public var count: Int { columns[0].count }
 
-  public subscript(_ attribute: AddressAttribute) -> [StringID] { columns[attribute.rawValue] }
+  public subscript(_ attribute: AddressAttribute) -> StringColumn { columns[attribute.rawValue] }
 
   package mutating func append(_ values: [StringID]) {
     for i in 0..<columns.count { columns[i].append(i < values.count ? values[i] : .absent) }
@@ -93,27 +93,27 @@ public struct AddressTable: Sendable {
 
   package mutating func truncate(to n: Int) {
     guard n < count else { return }
-    for i in 0..<columns.count { columns[i].removeSubrange(n...) }
+    for i in 0..<columns.count { columns[i].truncate(to: n) }
   }
 
   public func gathering(_ rows: [UInt32]) -> AddressTable { gathering(rows, parallel: true) }
 
   package func gathering(_ rows: [UInt32], parallel: Bool) -> AddressTable {
     let source = self
-    let cols = columns.indices.map { _ in JobResult<[StringID]>() }
+    let cols = columns.indices.map { _ in JobResult<StringColumn>() }
     let a = JobResult<Annotations>()
-    var jobs: [@Sendable () -> Void] = cols.indices.map { i in { cols[i].value = ColumnOps.gather(source.columns[i], rows) } }
+    var jobs: [@Sendable () -> Void] = cols.indices.map { i in { cols[i].value = source.columns[i].gathering(rows) } }
     jobs.append { a.value = source.annotations.gathering(rows) }
     if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = AddressTable()
-    t.columns = cols.map { $0.value ?? [] }
+    t.columns = cols.map { $0.value ?? StringColumn() }
     t.annotations = a.value ?? Annotations()
     return t
   }
 
   func remapped(_ m: [StringID]) -> AddressTable {
     var t = self
-    t.columns = columns.map { c in c.map { m[$0.index] } }
+    t.columns = columns.map { $0.mapped(m) }
     t.annotations = annotations.remapped(m)
     return t
   }
@@ -122,10 +122,10 @@ public struct AddressTable: Sendable {
 /// Every property the model has no column for, kept whole so that a
 /// round trip loses nothing: name, group, parameters and value as read.
 public struct ExtraTable: Sendable {
-  public package(set) var name: [StringID] = []
-  public package(set) var group: [StringID] = []
-  public package(set) var parameters: [StringID] = []
-  public package(set) var value: [StringID] = []
+  public package(set) var name = StringColumn()
+  public package(set) var group = StringColumn()
+  public package(set) var parameters = StringColumn()
+  public package(set) var value = StringColumn()
 
   public init() {}
   public var count: Int { name.count }
@@ -136,25 +136,25 @@ public struct ExtraTable: Sendable {
 
   package mutating func truncate(to n: Int) {
     guard n < count else { return }
-    name.removeSubrange(n...); group.removeSubrange(n...)
-    parameters.removeSubrange(n...); value.removeSubrange(n...)
+    name.truncate(to: n); group.truncate(to: n)
+    parameters.truncate(to: n); value.truncate(to: n)
   }
 
   public func gathering(_ rows: [UInt32]) -> ExtraTable { gathering(rows, parallel: true) }
 
   package func gathering(_ rows: [UInt32], parallel: Bool) -> ExtraTable {
     var t = ExtraTable()
-    t.name = ColumnOps.gather(name, rows)
-    t.group = ColumnOps.gather(group, rows)
-    t.parameters = ColumnOps.gather(parameters, rows)
-    t.value = ColumnOps.gather(value, rows)
+    t.name = name.gathering(rows)
+    t.group = group.gathering(rows)
+    t.parameters = parameters.gathering(rows)
+    t.value = value.gathering(rows)
     return t
   }
 
   func remapped(_ m: [StringID]) -> ExtraTable {
     var t = self
-    t.name = name.map { m[$0.index] }; t.group = group.map { m[$0.index] }
-    t.parameters = parameters.map { m[$0.index] }; t.value = value.map { m[$0.index] }
+    t.name = name.mapped(m); t.group = group.mapped(m)
+    t.parameters = parameters.mapped(m); t.value = value.mapped(m)
     return t
   }
 }

@@ -25,12 +25,12 @@ extension ContactTable {
     let a = addressRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
     let x = extraRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
 
-    let attributes = (0..<source.attributes.count).map { _ in JobResult<[StringID]>() }
+    let attributes = (0..<source.attributes.count).map { _ in JobResult<StringColumn>() }
     let photo = JobResult<[BlobID]>(), sourceLine = JobResult<[UInt32]>(), kinds = JobResult<[UInt8]>()
     let annotations = JobResult<Annotations>()
     let fields = JobResult<FieldTable>(), addresses = JobResult<AddressTable>(), extras = JobResult<ExtraTable>()
     var jobs: [@Sendable () -> Void] = attributes.indices.map { i in
-      { attributes[i].value = ColumnOps.gather(source.attributes[i], rows) }
+      { attributes[i].value = source.attributes[i].gathering(rows) }
     }
     jobs += [
       { photo.value = ColumnOps.gather(source.photo, rows) },
@@ -45,7 +45,7 @@ extension ContactTable {
 
     var t = ContactTable(pool: pool)
     t.blobs = blobs
-    t.attributes = attributes.map { $0.value ?? [] }
+    t.attributes = attributes.map { $0.value ?? StringColumn() }
     t.photo = photo.value ?? []
     t.sourceLine = sourceLine.value ?? []
     t.annotations = annotations.value ?? Annotations()
@@ -80,7 +80,7 @@ extension ContactTable {
       result.pool.internAll(of: part.pool, into: &remap)
       let base = result.rowCount
       for i in 0..<result.attributes.count {
-        result.attributes[i].append(contentsOf: part.attributes[i].map { remap[$0.index] })
+        result.attributes[i].append(contentsOf: part.attributes[i], mappedBy: { remap[$0.index] })
       }
       // Blobs: append part's blobs, remap photo ids.
       var blobMap = [BlobID](repeating: .none, count: part.blobs.count)
@@ -99,18 +99,19 @@ extension ContactTable {
 
       let pf = part.fields.remapped(remap)
       let fieldAnn = result.fields.annotations.appending(part.fields.annotations, count: result.fields.count, otherCount: pf.count, remap: remap)
-      result.fields.kind += pf.kind; result.fields.label += pf.label; result.fields.value += pf.value
-      result.fields.group += pf.group; result.fields.parameters += pf.parameters
+      result.fields.kind += pf.kind; result.fields.label.append(contentsOf: pf.label)
+      result.fields.value.append(contentsOf: pf.value); result.fields.group.append(contentsOf: pf.group)
+      result.fields.parameters.append(contentsOf: pf.parameters)
       result.fields.annotations = fieldAnn
 
       let pa = part.addresses.remapped(remap)
       let addrAnn = result.addresses.annotations.appending(part.addresses.annotations, count: result.addresses.count, otherCount: pa.count, remap: remap)
-      for i in 0..<result.addresses.columns.count { result.addresses.columns[i] += pa.columns[i] }
+      for i in 0..<result.addresses.columns.count { result.addresses.columns[i].append(contentsOf: pa.columns[i]) }
       result.addresses.annotations = addrAnn
 
       let px = part.extras.remapped(remap)
-      result.extras.name += px.name; result.extras.group += px.group
-      result.extras.parameters += px.parameters; result.extras.value += px.value
+      result.extras.name.append(contentsOf: px.name); result.extras.group.append(contentsOf: px.group)
+      result.extras.parameters.append(contentsOf: px.parameters); result.extras.value.append(contentsOf: px.value)
 
       result.annotations = result.annotations.appending(part.annotations, count: base, otherCount: part.rowCount, remap: remap)
     }

@@ -18,7 +18,7 @@ extension ContactTable {
     monotone(addressOffsets, addresses.count, "address")
     monotone(extraOffsets, extras.count, "extra")
     let limit = UInt32(pool.count)
-    func ids(_ c: [StringID], _ what: String) {
+    func ids(_ c: StringColumn, _ what: String) {
       for id in c { precondition(id.rawValue < limit, "\(what): id out of pool") }
     }
     for c in attributes { ids(c, "attribute") }

@@ -6,7 +6,7 @@ import Synchronization
 /// ### Layout
 /// ```
 ///  pool        StringPool            every string once, named by StringID
-///  attributes  [[StringID]] x 14     uid, fullName, givenName, ... (ContactAttribute)
+///  attributes  [StringColumn] x 14   uid, fullName, givenName, ... (ContactAttribute)
 ///  photo       [BlobID]              into blobs
 ///  sourceLine  [UInt32]              1-based line where the contact starts (0 = unknown)
 ///  fieldOffsets   [UInt32] rowCount+1  -> fields   (FieldTable)
@@ -25,7 +25,7 @@ public struct ContactTable: Sendable {
   public package(set) var pool: StringPool
   public package(set) var blobs: BlobStore
   /// String columns indexed by ``ContactAttribute/rawValue``.
-  public package(set) var attributes: [[StringID]]
+  public package(set) var attributes: [StringColumn]
   public package(set) var photo: [BlobID]
   public package(set) var sourceLine: [UInt32]
   public package(set) var fieldOffsets: [UInt32]
@@ -51,7 +51,7 @@ public struct ContactTable: Sendable {
   public init(pool: StringPool = StringPool()) {
     self.pool = pool
     blobs = BlobStore()
-    attributes = Array(repeating: [], count: ContactAttribute.allCases.count)
+    attributes = Array(repeating: StringColumn(), count: ContactAttribute.allCases.count)
     photo = []
     sourceLine = []
     fieldOffsets = [0]
@@ -70,7 +70,7 @@ public struct ContactTable: Sendable {
 
   /// The column of `attribute`.
   @inlinable
-  public subscript(_ attribute: ContactAttribute) -> [StringID] { attributes[attribute.rawValue] }
+  public subscript(_ attribute: ContactAttribute) -> StringColumn { attributes[attribute.rawValue] }
 
   /// The value of `attribute` at `row` as a string.
   public func string(_ attribute: ContactAttribute, at row: Int) -> String? {
@@ -152,9 +152,14 @@ public struct ContactTable: Sendable {
   public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID { pool.intern(bytes) }
 
   /// Replaces a contact attribute column (same row count).
-  public mutating func setAttribute(_ attribute: ContactAttribute, _ column: [StringID]) {
+  public mutating func setAttribute(_ attribute: ContactAttribute, _ column: StringColumn) {
     precondition(column.count == rowCount, "attribute column has \(column.count) rows")
     attributes[attribute.rawValue] = column
+  }
+
+  /// Replaces a contact attribute column (same row count).
+  public mutating func setAttribute(_ attribute: ContactAttribute, _ column: [StringID]) {
+    setAttribute(attribute, StringColumn(column))
   }
 
   /// Replaces the fields table and its offsets (for row-changing processors
@@ -236,12 +241,14 @@ public struct ContactTable: Sendable {
   /// Approximate heap bytes held by the table.
   public var memoryFootprint: Int {
     var n = pool.memoryFootprint + blobs.memoryFootprint
-    n += attributes.reduce(0) { $0 + $1.capacity * 4 }
+    n += attributes.reduce(0) { $0 + $1.memoryFootprint }
     n += photo.capacity * 4 + sourceLine.capacity * 4 + fieldKinds.capacity
     n += (fieldOffsets.capacity + addressOffsets.capacity + extraOffsets.capacity) * 4
-    n += fields.kind.capacity + (fields.label.capacity + fields.value.capacity + fields.group.capacity + fields.parameters.capacity) * 4
-    n += addresses.columns.reduce(0) { $0 + $1.capacity * 4 }
-    n += (extras.name.capacity + extras.group.capacity + extras.parameters.capacity + extras.value.capacity) * 4
+    n += fields.kind.capacity + fields.label.memoryFootprint + fields.value.memoryFootprint
+    n += fields.group.memoryFootprint + fields.parameters.memoryFootprint
+    n += addresses.columns.reduce(0) { $0 + $1.memoryFootprint }
+    n += extras.name.memoryFootprint + extras.group.memoryFootprint
+    n += extras.parameters.memoryFootprint + extras.value.memoryFootprint
     return n
   }
 }

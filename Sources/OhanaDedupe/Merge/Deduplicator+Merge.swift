@@ -69,7 +69,7 @@ extension Deduplicator {
       var column: [StringID] = []
       column.reserveCapacity(reps.count)
       for p in parts { column.append(contentsOf: p.attributes[a]) }
-      merged.attributes[a] = column
+      merged.attributes[a] = StringColumn(column)
     }
     var photo: [BlobID] = [], sourceLine: [UInt32] = []
     var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []

@@ -60,15 +60,6 @@ struct RawColumn<Element: FixedWidthInteger & UnsignedInteger> {
     }
   }
 
-  /// Every `stride`-th value from `offset` (a column of a row-major block).
-  func column<T>(_ offset: Int, stride: Int, _ make: (Element) -> T) -> [T] {
-    let rows = stride > 0 ? count / stride : 0
-    return [T](unsafeUninitializedCapacity: rows) { out, initialized in
-      for r in 0..<rows { out.initializeElement(at: r, to: make(base[r * stride + offset])) }
-      initialized = rows
-    }
-  }
-
   private mutating func grow(to need: Int) {
     let c = max(need, capacity * 2)
     let new = UnsafeMutablePointer<Element>.allocate(capacity: c)
@@ -286,14 +277,20 @@ struct ChunkBuilder {
 
   /// The chunk's table (closing an open contact), its string ids still the
   /// batch's provisional ids: not checked here (see
-  /// ``ContactTableBuilder/buildDeferred()``).
-  func buildDeferred() -> ContactTable {
+  /// ``ContactTableBuilder/buildDeferred()``), every one below `idLimit`
+  /// (the batch's count). String columns are encoded here, on the worker
+  /// (see ``StringColumn``), so the merge maps each chunk's distinct values
+  /// once.
+  func buildDeferred(idLimit: Int) -> ContactTable {
     endContact()
     let k = c.pointee
-    var t = ContactTable()
-    t.attributes = (0..<Self.attributeCount).map { a in
-      k.attributes.column(a, stride: Self.attributeCount, StringID.init(rawValue:))
+    var scratch = [UInt32](repeating: 0, count: idLimit)
+    func encoded(_ column: RawColumn<UInt32>, _ offset: Int = 0, stride: Int = 1) -> StringColumn {
+      StringColumn(
+        count: column.count / stride, ids: column.base + offset, stride: stride, idLimit: idLimit, scratch: &scratch)
     }
+    var t = ContactTable()
+    t.attributes = (0..<Self.attributeCount).map { a in encoded(k.attributes, a, stride: Self.attributeCount) }
     t.photo = k.photo.array(BlobID.init(rawValue:))
     t.blobs = blobs
     t.sourceLine = k.sourceLine.array { $0 }
@@ -303,21 +300,19 @@ struct ChunkBuilder {
     t.extraOffsets = k.extraOffsets.array { $0 }
     var fields = FieldTable()
     fields.kind = k.fieldKind.array { FieldKind(rawValue: $0) ?? .other }
-    fields.label = k.fieldLabel.array(StringID.init(rawValue:))
-    fields.value = k.fieldValue.array(StringID.init(rawValue:))
-    fields.group = k.fieldGroup.array(StringID.init(rawValue:))
-    fields.parameters = k.fieldParameters.array(StringID.init(rawValue:))
+    fields.label = encoded(k.fieldLabel)
+    fields.value = encoded(k.fieldValue)
+    fields.group = encoded(k.fieldGroup)
+    fields.parameters = encoded(k.fieldParameters)
     t.fields = fields
     var addresses = AddressTable()
-    addresses.columns = (0..<Self.addressWidth).map { a in
-      k.address.column(a, stride: Self.addressWidth, StringID.init(rawValue:))
-    }
+    addresses.columns = (0..<Self.addressWidth).map { a in encoded(k.address, a, stride: Self.addressWidth) }
     t.addresses = addresses
     var extras = ExtraTable()
-    extras.name = k.extraName.array(StringID.init(rawValue:))
-    extras.group = k.extraGroup.array(StringID.init(rawValue:))
-    extras.parameters = k.extraParameters.array(StringID.init(rawValue:))
-    extras.value = k.extraValue.array(StringID.init(rawValue:))
+    extras.name = encoded(k.extraName)
+    extras.group = encoded(k.extraGroup)
+    extras.parameters = encoded(k.extraParameters)
+    extras.value = encoded(k.extraValue)
     t.extras = extras
     return t
   }

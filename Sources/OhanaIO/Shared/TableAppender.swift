@@ -179,18 +179,9 @@ struct TableAppender {
     }
   }
 
-  /// Appends `remap[id]` for every id of `src` to `dst` (capacity grows
-  /// geometrically; one pass over borrowed buffers).
-  private static func appendMapped(_ src: [StringID], to dst: inout [StringID], _ remap: UnsafeBufferPointer<StringID>) {
-    let start = dst.count
-    dst.append(contentsOf: repeatElement(StringID.absent, count: src.count))
-    dst.withUnsafeMutableBufferPointer { d in
-      src.withUnsafeBufferPointer { s in
-        for k in 0..<s.count {
-          let i = s[k].index
-          d[start + k] = i < remap.count ? remap[i] : .absent
-        }
-      }
-    }
+  /// Appends `remap[id]` for every id of `src` to `dst` (each distinct
+  /// value of a coded `src` is mapped once).
+  private static func appendMapped(_ src: StringColumn, to dst: inout StringColumn, _ remap: UnsafeBufferPointer<StringID>) {
+    dst.append(contentsOf: src) { id in id.index < remap.count ? remap[id.index] : .absent }
   }
 }

@@ -26,7 +26,7 @@ enum VCardReader {
         })
     }
     return PartialResult(
-      table: parser.builder.buildDeferred(), strings: parser.strings, errors: parser.errors,
+      table: parser.builder.buildDeferred(idLimit: parser.strings.count), strings: parser.strings, errors: parser.errors,
       recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped,
       byteCount: chunk.bytes.count, lineCount: chunk.relativeLines ? lines : nil)
   }

@@ -14,7 +14,7 @@ struct VCardWriter {
   let version4: Bool
   // The table's columns, taken out once: reading them through `table` per
   // row retained and released each array.
-  private let attributes: [[StringID]]
+  private let attributes: [StringColumn]
   private let fields: FieldTable
   private let addresses: AddressTable
   private let extras: ExtraTable

@@ -60,6 +60,23 @@ do {
   let t = r.table
   print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, \(t.pool.tableSlotCount) slots, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
   print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
+  if ProcessInfo.processInfo.environment["OHANA_COLSTATS"] != nil {
+    // Per string column: cells, values set, distinct values, and how the
+    // column is stored (see StringColumn).
+    func stats(_ name: String, _ c: StringColumn) {
+      var nonzero = 0
+      var seen = Set<UInt32>()
+      for id in c where id.isPresent { nonzero += 1; seen.insert(id.rawValue) }
+      print("  column \(name): \(c.count) cells, \(nonzero) set, \(seen.count) distinct, \(c.isDictionaryCoded ? "coded" : "plain") \(c.bytesPerCell) B/cell, \(c.memoryFootprint) B")
+    }
+    for a in ContactAttribute.allCases { stats("contact.\(a.name)", t.attributes[a.rawValue]) }
+    stats("field.label", t.fields.label); stats("field.value", t.fields.value)
+    stats("field.group", t.fields.group); stats("field.parameters", t.fields.parameters)
+    for a in AddressAttribute.allCases { stats("address.\(a)", t.addresses.columns[a.rawValue]) }
+    stats("extra.name", t.extras.name); stats("extra.group", t.extras.group)
+    stats("extra.parameters", t.extras.parameters); stats("extra.value", t.extras.value)
+    print("  photos set: \(t.photo.filter { $0 != .none }.count)")
+  }
   if ProcessInfo.processInfo.environment["OHANA_SMAPS"] != nil {
     if let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() {
       print(String(decoding: data, as: UTF8.self))
