@@ -143,6 +143,29 @@ import _OhanaTestSupport
     Self.check(more, ref + [StringID(rawValue: 12_345)], "append after the scratch encoder")
   }
 
+  /// The table's readers give every column's ids, column for column.
+  @Test func tableReadersMatchColumns() {
+    let t = RandomContacts.table(count: 2000, seed: 5)
+    t.withStringReaders { r in
+      func same(_ reader: StringColumn.UnsafeReader, _ column: StringColumn, _ what: String) {
+        #expect(reader.count == column.count, "\(what)")
+        #expect((0..<column.count).allSatisfy { reader[$0] == column[$0] }, "\(what)")
+      }
+      #expect(r.attributes.count == t.attributes.count && r.addresses.count == t.addresses.columns.count)
+      for (k, c) in t.attributes.enumerated() { same(r.attributes[k], c, "attribute \(k)") }
+      for (k, c) in t.addresses.columns.enumerated() { same(r.addresses[k], c, "address \(k)") }
+      same(r.fields.label, t.fields.label, "label")
+      same(r.fields.value, t.fields.value, "value")
+      same(r.fields.group, t.fields.group, "group")
+      same(r.fields.parameters, t.fields.parameters, "parameters")
+      same(r.extras.name, t.extras.name, "extra name")
+      same(r.extras.group, t.extras.group, "extra group")
+      same(r.extras.parameters, t.extras.parameters, "extra parameters")
+      same(r.extras.value, t.extras.value, "extra value")
+    }
+    #expect(t.fields.count > 1000 && t.addresses.count > 100)
+  }
+
   @Test func equalityIgnoresTheEncoding() {
     let ids = (0..<300).map { StringID(rawValue: UInt32($0 % 3)) }
     var appended = StringColumn()

@@ -113,7 +113,7 @@ public struct StringColumn: Sendable {
   }
 
   /// The id of cell `i`. - Precondition: `0 <= i < count`.
-  @inlinable
+  @inlinable @inline(__always)
   public subscript(i: Int) -> StringID {
     precondition(i >= 0 && i < count, "StringColumn index out of range")
     let s = stored(i)
@@ -190,11 +190,7 @@ public struct StringColumn: Sendable {
       return id.rawValue
     }
     if id.isAbsent { return 0 }
-    if codes.isEmpty && dictionary.count > 1 {
-      for (c, d) in dictionary.enumerated().dropFirst() where codes.find(d.rawValue) == nil {
-        codes.insert(d.rawValue, code: UInt32(c))
-      }
-    }
+    if codes.isEmpty && dictionary.count > 1 { rebuildCodes() }
     if let c = codes.find(id.rawValue) { return c }
     let code = dictionary.count
     if code > Self.maxCodes {
@@ -208,6 +204,13 @@ public struct StringColumn: Sendable {
     codes.insert(id.rawValue, code: UInt32(code))
     if Self.bytesNeeded(UInt32(code)) > width { reencode(coded: true, width: Self.bytesNeeded(UInt32(code))) }
     return UInt32(code)
+  }
+
+  /// Fills ``codes`` from the dictionary (first code of a value wins).
+  private mutating func rebuildCodes() {
+    for (c, d) in dictionary.enumerated().dropFirst() where codes.find(d.rawValue) == nil {
+      codes.insert(d.rawValue, code: UInt32(c))
+    }
   }
 
   /// Rewrites every cell in a new encoding (`coded` true keeps the
@@ -533,6 +536,7 @@ struct CodeTable: Sendable {
     Int(truncatingIfNeeded: (UInt64(id) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
+  @inline(__always)
   func find(_ id: UInt32) -> UInt32? {
     guard !slots.isEmpty else { return nil }
     return slots.withUnsafeBufferPointer { s in

@@ -160,16 +160,19 @@ extension ContactIO {
     into out: inout [UInt8]
   ) {
     table.withPoolBytes { bytes in
-      switch format {
-      case .vcard3, .vcard4, .vcard21:
-        var w = VCardWriter(table: table, bytes: bytes, version4: format != .vcard3)
-        for r in rows { w.write(row: Int(r), into: &out) }
-      case .csv:
-        var w = CSVWriter(table: table, bytes: bytes, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
-        for r in rows { w.write(row: Int(r), into: &out) }
-      case .ndjson:
-        var w = NDJSONWriter(table: table, bytes: bytes)
-        for r in rows { w.write(row: Int(r), into: &out) }
+      table.withStringReaders { readers in
+        switch format {
+        case .vcard3, .vcard4, .vcard21:
+          var w = VCardWriter(table: table, bytes: bytes, readers: readers, version4: format != .vcard3)
+          for r in rows { w.write(row: Int(r), into: &out) }
+        case .csv:
+          var w = CSVWriter(
+            table: table, bytes: bytes, readers: readers, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))
+          for r in rows { w.write(row: Int(r), into: &out) }
+        case .ndjson:
+          var w = NDJSONWriter(table: table, bytes: bytes, readers: readers)
+          for r in rows { w.write(row: Int(r), into: &out) }
+        }
       }
     }
   }

@@ -28,12 +28,15 @@ struct CSVWriter {
   let table: ContactTable
   let bytes: PoolBytes
   let layout: CSVLayout
+  /// The string columns (see `ContactTable.withStringReaders`).
+  let r: StringColumnReaders
   private var cell: [UInt8] = []
 
-  init(table: ContactTable, bytes: PoolBytes, layout: CSVLayout) {
+  init(table: ContactTable, bytes: PoolBytes, readers: StringColumnReaders, layout: CSVLayout) {
     self.table = table
     self.bytes = bytes
     self.layout = layout
+    r = readers
   }
 
   static let attributes: [ContactAttribute] = ContactAttribute.allCases.filter { $0 != .sourceProvider }
@@ -92,15 +95,15 @@ struct CSVWriter {
 
   mutating func write(row: Int, into out: inout [UInt8]) {
     var first = true
-    for a in Self.attributes { id(table.attributes[a.rawValue][row], first: &first, into: &out) }
+    for a in Self.attributes { id(r.attributes[a.rawValue][row], first: &first, into: &out) }
     let fr = table.fieldRange(of: row)
     let f = table.fields
     for kind in FieldKind.allCases {
       let slots = layout.fieldSlots[Int(kind.rawValue)]
       var written = 0
       for i in fr where f.kind[i] == kind {
-        id(f.label[i], first: &first, into: &out)
-        id(f.value[i], first: &first, into: &out)
+        id(r.fields.label[i], first: &first, into: &out)
+        id(r.fields.value[i], first: &first, into: &out)
         written += 1
       }
       while written < slots {
@@ -112,7 +115,7 @@ struct CSVWriter {
     let ar = table.addressRange(of: row)
     var written = 0
     for i in ar {
-      for (p, _) in Self.addressParts { id(table.addresses.columns[p.rawValue][i], first: &first, into: &out) }
+      for (p, _) in Self.addressParts { id(r.addresses[p.rawValue][i], first: &first, into: &out) }
       written += 1
     }
     while written < layout.addressSlots {

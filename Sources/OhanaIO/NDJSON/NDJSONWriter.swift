@@ -21,10 +21,13 @@ import OhanaCore
 struct NDJSONWriter {
   let table: ContactTable
   let bytes: PoolBytes
+  /// The string columns (see `ContactTable.withStringReaders`).
+  let r: StringColumnReaders
 
-  init(table: ContactTable, bytes: PoolBytes) {
+  init(table: ContactTable, bytes: PoolBytes, readers: StringColumnReaders) {
     self.table = table
     self.bytes = bytes
+    r = readers
   }
 
   static let attributeKeys: [(ContactAttribute, StaticString)] = [
@@ -69,7 +72,7 @@ struct NDJSONWriter {
     out.append(UInt8(ascii: "{"))
     var first = true
     for (a, key) in Self.attributeKeys {
-      str(key, table.attributes[a.rawValue][row], first: &first, into: &out)
+      str(key, r.attributes[a.rawValue][row], first: &first, into: &out)
     }
     let photo = table.photo[row]
     if !photo.isNone {
@@ -95,11 +98,11 @@ struct NDJSONWriter {
         var ff = true
         JSONWriter.key("type", first: &ff, into: &out)
         JSONWriter.string(Array(f.kind[i].name.utf8), into: &out)
-        str("label", f.label[i], first: &ff, into: &out)
+        str("label", r.fields.label[i], first: &ff, into: &out)
         JSONWriter.key("value", first: &ff, into: &out)
-        withPoolBytes(bytes, f.value[i]) { JSONWriter.string($0, into: &out) }
-        str("group", f.group[i], first: &ff, into: &out)
-        str("parameters", f.parameters[i], first: &ff, into: &out)
+        withPoolBytes(bytes, r.fields.value[i]) { JSONWriter.string($0, into: &out) }
+        str("group", r.fields.group[i], first: &ff, into: &out)
+        str("parameters", r.fields.parameters[i], first: &ff, into: &out)
         if annotated { properties(f.annotations.properties(at: i, pool: table.pool), first: &ff, into: &out) }
         out.append(UInt8(ascii: "}"))
       }
@@ -115,7 +118,7 @@ struct NDJSONWriter {
         if i != ar.lowerBound { out.append(ASCII.comma) }
         out.append(UInt8(ascii: "{"))
         var ff = true
-        for (a, key) in Self.addressKeys { str(key, ad.columns[a.rawValue][i], first: &ff, into: &out) }
+        for (a, key) in Self.addressKeys { str(key, r.addresses[a.rawValue][i], first: &ff, into: &out) }
         if annotated { properties(ad.annotations.properties(at: i, pool: table.pool), first: &ff, into: &out) }
         out.append(UInt8(ascii: "}"))
       }

@@ -13,11 +13,9 @@ struct VCardWriter {
   let bytes: PoolBytes
   let version4: Bool
   // The table's columns, taken out once: reading them through `table` per
-  // row retained and released each array.
-  private let attributes: [StringColumn]
+  // row retained and released each array. String columns through readers.
+  private let r: StringColumnReaders
   private let fields: FieldTable
-  private let addresses: AddressTable
-  private let extras: ExtraTable
   /// The card being written, line after line, handed to the caller's array
   /// in one append at its end. Lines are built in place; only a line longer
   /// than 75 octets is copied (to `spill`) to be folded.
@@ -27,14 +25,12 @@ struct VCardWriter {
   private var spill: [UInt8] = []
   private var ids: [StringID] = []
 
-  init(table: ContactTable, bytes: PoolBytes, version4: Bool) {
+  init(table: ContactTable, bytes: PoolBytes, readers: StringColumnReaders, version4: Bool) {
     self.table = table
     self.bytes = bytes
     self.version4 = version4
-    attributes = table.attributes
+    r = readers
     fields = table.fields
-    addresses = table.addresses
-    extras = table.extras
     spill.reserveCapacity(256)
   }
 
@@ -43,7 +39,7 @@ struct VCardWriter {
     defer { out.append(contentsOf: line.bytes) }
     line.append("BEGIN:VCARD\r\n")
     if version4 { line.append("VERSION:4.0\r\n") } else { line.append("VERSION:3.0\r\n") }
-    let a = attributes
+    let a = r.attributes
     let uid = a[ContactAttribute.uid.rawValue][row]
     if uid.isPresent { text("UID", uid, commas: false) }
     text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true)
@@ -83,7 +79,7 @@ struct VCardWriter {
 
     for i in table.fieldRange(of: row) {
       beginLine()
-      appendGroup(fields.group[i])
+      appendGroup(r.fields.group[i])
       switch fields.kind[i] {
       case .phone: line.append("TEL")
       case .email: line.append("EMAIL")
@@ -91,15 +87,15 @@ struct VCardWriter {
       case .impp: line.append("IMPP")
       case .other: line.append("X-OHANA-OTHER")
       }
-      appendParams(fields.parameters[i], label: fields.label[i])
+      appendParams(r.fields.parameters[i], label: r.fields.label[i])
       line.append(ASCII.colon)
-      withPoolBytes(bytes, fields.value[i]) { v in
+      withPoolBytes(bytes, r.fields.value[i]) { v in
         VCardEscaping.escapeText(v, commas: false, semicolons: false, into: &line)
       }
       endLine()
     }
     for i in table.addressRange(of: row) {
-      let c = addresses.columns
+      let c = r.addresses
       ids.removeAll(keepingCapacity: true)
       // ADR's order: pobox; extended; street; locality; region; code; country.
       ids.append(c[AddressAttribute.poBox.rawValue][i])
@@ -115,11 +111,11 @@ struct VCardWriter {
     }
     for i in table.extraRange(of: row) {
       beginLine()
-      appendGroup(extras.group[i])
-      withPoolBytes(bytes, extras.name[i]) { line.append(bytes: $0) }
-      appendParams(extras.parameters[i], label: .absent)
+      appendGroup(r.extras.group[i])
+      withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
+      appendParams(r.extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
-      withPoolBytes(bytes, extras.value[i]) { v in
+      withPoolBytes(bytes, r.extras.value[i]) { v in
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           spill.removeAll(keepingCapacity: true)
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
