@@ -51,7 +51,7 @@ public enum Requirement: Hashable, Sendable, CustomStringConvertible {
       let bit = UInt8(1) << (kind.rawValue & 7)
       return table.fieldKinds.withUnsafeBufferPointer { kinds in Bitmap(count: n) { kinds[$0] & bit != 0 } }
     case .attribute(let a):
-      return table[a].withUnsafeReader { col in Bitmap(count: n) { col[$0].isPresent } }
+      return table[a].withUnsafeReader { col in Bitmap(count: n) { col.isPresent($0) } }
     case .photo:
       return table.photo.withUnsafeBufferPointer { col in Bitmap(count: n) { col[$0].rawValue != 0 } }
     case .postalAddress:

@@ -61,14 +61,21 @@ public struct Statistics: PostProcessor {
 
   /// One pass over the fields of `rows`, without a data-dependent branch per
   /// field: kinds are compared into counts, and a label's "is mobile" comes
-  /// from a small cache keyed by label id (computed once per distinct label
-  /// a worker meets).
+  /// from a small cache keyed by the label's stored code or id (computed once
+  /// per distinct label a worker meets).
   static func counts(_ table: ContactTable, rows: Range<Int>) -> Counts {
     let count = rows.count
     var out = Counts()
     var cacheIDs = [UInt32](repeating: UInt32.max, count: 256)
     var cacheValues = [UInt8](repeating: 0, count: 256)
     var mobileWords = [UInt64](repeating: 0, count: (count + 63) >> 6)
+    // The labels' stored codes (or ids) of these rows' fields, decoded in
+    // one loop for the column's width: the same label, the same key.
+    let firstField = count > 0 ? Int(table.fieldOffsets[rows.lowerBound]) : 0
+    let lastField = count > 0 ? Int(table.fieldOffsets[rows.upperBound]) : 0
+    let stored = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, lastField - firstField))
+    defer { stored.deallocate() }
+    table.fields.label.copyStored(firstField..<lastField, into: stored)
     table.fieldOffsets.withUnsafeBufferPointer { off in
       table.fields.kind.withUnsafeBufferPointer { kinds in
         table.fields.label.withUnsafeReader { labels in
@@ -84,7 +91,7 @@ public struct Statistics: PostProcessor {
                     let isPhone: UInt8 = kinds[i] == .phone ? 1 : 0
                     phones &+= Int64(isPhone)
                     emails &+= kinds[i] == .email ? 1 : 0
-                    let l = labels[i].rawValue
+                    let l = stored[i &- firstField]
                     let slot = Int(l & 255)
                     if cacheIDs[slot] != l {
                       cacheIDs[slot] = l

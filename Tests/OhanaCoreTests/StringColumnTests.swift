@@ -19,6 +19,7 @@ import _OhanaTestSupport
   }
 
   static func check(_ c: StringColumn, _ ref: [StringID], _ note: Comment? = nil) {
+    c.checkInvariants()
     #expect(c.count == ref.count, note)
     #expect(Array(c) == ref, note)  // (no column in a failure message: they are long)
     c.withUnsafeReader { r in

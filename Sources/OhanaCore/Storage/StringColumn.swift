@@ -31,7 +31,8 @@ public struct StringColumn: Sendable {
   @usableFromInline var width: Int
   /// Whether cells are codes into ``dictionary`` (else ids).
   @usableFromInline var isCoded: Bool
-  /// Code -> id when coded; code 0 is absent. Empty when plain.
+  /// Code -> id when coded; code 0 is absent and no other code is. Empty
+  /// when plain.
   @usableFromInline var dictionary: [StringID]
   /// Id -> code when coded, for appends; empty until the first append
   /// needs it (a column built at once or mapped has none yet).
@@ -151,6 +152,17 @@ public struct StringColumn: Sendable {
     /// The id of cell `i` (checked in debug builds only).
     @inlinable
     public subscript(i: Int) -> StringID {
+      let s = stored(i)
+      if let dictionary { return dictionary[Int(s)] }
+      return StringID(rawValue: s)
+    }
+
+    /// What cell `i` stores: a code when the column is coded, else the id.
+    /// Equal cells store equal values, so a pass can key a cache on it
+    /// (codes are small: a 256-entry cache keyed on them never misses for a
+    /// column of few values).
+    @inlinable
+    public func stored(_ i: Int) -> UInt32 {
       assert(i >= 0 && i < count, "StringColumn.UnsafeReader index out of range")
       let s: UInt32
       switch width {
@@ -163,13 +175,13 @@ public struct StringColumn: Sendable {
           | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 16
       default: s = UInt32(littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
       }
-      if let dictionary { return dictionary[Int(s)] }
-      return StringID(rawValue: s)
+      return s
     }
 
-    /// Whether cell `i` holds a value (not absent).
+    /// Whether cell `i` holds a value (not absent): its stored value is not
+    /// 0 (only code 0 stands for absent; no lookup needed).
     @inlinable
-    public func isPresent(_ i: Int) -> Bool { self[i].isPresent }
+    public func isPresent(_ i: Int) -> Bool { stored(i) != 0 }
   }
 
   /// Bytes a cell in the current encoding (0 ... 4).
@@ -318,12 +330,23 @@ public struct StringColumn: Sendable {
   /// Writes the stored value (code or id) of every cell to `out`, which
   /// has room for ``count`` values.
   func copyStored(into out: UnsafeMutablePointer<UInt32>) {
-    let n = count
+    copyStored(0..<count, into: out)
+  }
+
+  /// Writes the stored value (code or id, see
+  /// ``UnsafeReader/stored(_:)``) of cells `range` to `out`, which has room
+  /// for `range.count` values: one loop per cell width, for passes that
+  /// read many cells of one column. - Precondition: `range` is within the
+  /// column.
+  package func copyStored(_ range: Range<Int>, into out: UnsafeMutablePointer<UInt32>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "StringColumn.copyStored: range out of bounds")
+    let n = range.count
     bytes.withUnsafeBytes { b in
-      guard let p = b.baseAddress, width > 0 else {
+      guard let p0 = b.baseAddress, width > 0 else {
         out.initialize(repeating: 0, count: n)
         return
       }
+      let p = p0 + range.lowerBound &* width
       switch width {
       case 1: for k in 0..<n { out[k] = UInt32(p.load(fromByteOffset: k, as: UInt8.self)) }
       case 2: for k in 0..<n { out[k] = UInt32(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2 &* k, as: UInt16.self))) }
@@ -498,6 +521,27 @@ public struct StringColumn: Sendable {
     var out = StringColumn()
     out.append(contentsOf: self, mappedBy: m)
     return out
+  }
+}
+
+extension StringColumn {
+  /// Checks the encoding's invariants: `count * width` bytes; when coded,
+  /// code 0 and only code 0 absent, every stored code in the dictionary and
+  /// codes no wider than needed to be read; when plain, no code table.
+  /// Compiled in with OHANA_INTERNAL_CHECKS (debug builds); a no-op otherwise.
+  public func checkInvariants() {
+    #if OHANA_INTERNAL_CHECKS
+    precondition(width >= 0 && width <= 4, "StringColumn width")
+    precondition(bytes.count == count * width, "StringColumn byte count")
+    if isCoded {
+      precondition(dictionary.first == .absent, "StringColumn: code 0 must be absent")
+      precondition(!dictionary.dropFirst().contains(.absent), "StringColumn: only code 0 may be absent")
+      precondition(width <= 2, "StringColumn: codes are at most 2 bytes")
+      for i in 0..<count { precondition(Int(stored(i)) < dictionary.count, "StringColumn: code out of dictionary") }
+    } else {
+      precondition(dictionary.isEmpty && codes.isEmpty, "StringColumn: plain column with a dictionary")
+    }
+    #endif
   }
 }
 

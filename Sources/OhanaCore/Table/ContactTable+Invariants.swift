@@ -19,6 +19,7 @@ extension ContactTable {
     monotone(extraOffsets, extras.count, "extra")
     let limit = UInt32(pool.count)
     func ids(_ c: StringColumn, _ what: String) {
+      c.checkInvariants()
       for id in c { precondition(id.rawValue < limit, "\(what): id out of pool") }
     }
     for c in attributes { ids(c, "attribute") }
