@@ -91,6 +91,12 @@ public struct StringColumn: Sendable {
     }
   }
 
+  /// The ids of `ids`, like the generic initializer: the array case,
+  /// specialized here for callers in other modules.
+  public init(_ ids: [StringID]) {
+    self.init(ids[...])
+  }
+
   /// The bytes a value up to `v` needs (0 for 0).
   @inlinable
   static func bytesNeeded(_ v: UInt32) -> Int { (32 - v.leadingZeroBitCount + 7) >> 3 }

@@ -290,8 +290,7 @@ struct MergePlan: Sendable {
     memberStarts: [Int32]
   ) {
     let count = representatives.count
-    let columns = table.attributes
-    attributes = columns.map { _ in
+    attributes = table.attributes.map { _ in
       var c: [StringID] = []
       c.reserveCapacity(count)
       return c
@@ -301,12 +300,22 @@ struct MergePlan: Sendable {
     fieldEnds.reserveCapacity(count)
     addressEnds.reserveCapacity(count)
     extraEnds.reserveCapacity(count)
+    // The string columns through readers: a cell is a load, with no
+    // reference counting (this loop reads a dozen cells per member).
+    table.withStringReaders { r in plan(table, r, keys: keys, representatives: representatives, members: members, memberStarts: memberStarts) }
+  }
+
+  private mutating func plan(
+    _ table: ContactTable, _ r: StringColumnReaders, keys: MergeKeys, representatives: ArraySlice<Int32>,
+    members: [Int32], memberStarts: [Int32]
+  ) {
+    let columns = r.attributes
     var isNameAttr = [Bool](repeating: false, count: columns.count)
     for a in [ContactAttribute.fullName, .givenName, .familyName, .middleName, .prefix, .suffix] where a.rawValue < columns.count {
       isNameAttr[a.rawValue] = true
     }
     let fullName = ContactAttribute.fullName.rawValue
-    let fieldKinds = table.fields.kind, fieldValues = table.fields.value
+    let fieldKinds = table.fields.kind, fieldValues = r.fields.value
     var seen = SeenKeys()
     var order: [Int32] = []
     for c32 in representatives {
@@ -376,7 +385,7 @@ struct MergePlan: Sendable {
       seen.removeAll()
       for m in order {
         for x in table.extraRange(of: Int(m)) {
-          let key = Hash64.combine(UInt64(table.extras.name[x].rawValue), UInt64(table.extras.value[x].rawValue))
+          let key = Hash64.combine(UInt64(r.extras.name[x].rawValue), UInt64(r.extras.value[x].rawValue))
           if seen.insert(key) { extraRows.append(UInt32(truncatingIfNeeded: x)) }
         }
       }
