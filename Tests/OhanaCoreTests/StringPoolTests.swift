@@ -275,6 +275,74 @@ import _OhanaTestSupport
     pool.checkInvariants()
   }
 
+  /// Ends are kept in 32 bits; past 4 GiB of distinct bytes they wrap and
+  /// `wraps` adds the high part. A pool that wraps every 256 bytes takes
+  /// every path (one at a time, bulk, batch, merge of pools, strings longer
+  /// than a wrap) and must give every string back byte for byte.
+  @Test func endsWrapPastTheirWidth() {
+    var pool = StringPool(endShift: 8)
+    var rng = SeededRandom(seed: 8)
+    func value(_ i: Int) -> String {
+      switch rng.next() % 50 {
+      case 0: return String(repeating: "long \(i) ", count: 70)  // longer than two wraps
+      case 1: return "repeat \(i % 7)"
+      default: return "v\(i)-" + String(repeating: "é", count: Int(rng.next() % 20))
+      }
+    }
+    var all: [(StringID, String)] = []
+    var plain = StringPool()
+    for i in 0..<3000 {
+      let v = value(i)
+      let id = pool.intern(v)
+      #expect(id == plain.intern(v), "one at a time: the same ids as a pool that does not wrap")
+      all.append((id, v))
+    }
+    #expect(!pool.wraps.isEmpty)
+    // Bulk (past the threshold: falls back to one at a time once wrapped).
+    var text: [UInt8] = []
+    var offsets = [0]
+    var bulk: [String] = []
+    for i in 0..<(StringPool.bulkThreshold + 500) {
+      let v = value(i + 10_000)
+      bulk.append(v)
+      text += Array(v.utf8)
+      offsets.append(text.count)
+    }
+    var ids: [StringID] = []
+    text.withUnsafeBytes { buf in offsets.withUnsafeBufferPointer { pool.intern(contentsOf: buf, offsets: $0, into: &ids) } }
+    all += zip(ids, bulk).map { ($0, $1) }
+    // A batch, and another pool merged in.
+    var batch = StringBatch()
+    var provisional: [StringID] = []
+    var batched: [String] = []
+    for i in 0..<3000 {
+      let v = value(i + 20_000)
+      batched.append(v)
+      provisional.append(batch.add(v))
+    }
+    var remap: [StringID] = []
+    pool.intern(batch, into: &remap)
+    all += zip(provisional, batched).map { (remap[$0.index], $1) }
+    var other = StringPool(endShift: 8)
+    let otherValues = (0..<2000).map { value($0 + 30_000) }
+    let otherIDs = otherValues.map { other.intern($0) }
+    pool.internAll(of: other, into: &remap)
+    all += zip(otherIDs, otherValues).map { (remap[$0.index], $1) }
+    pool.checkInvariants()
+    #expect(pool.wraps.count > 100)
+    for (id, v) in all {
+      #expect(pool.string(id) == v)
+      #expect(pool.length(of: id) == v.utf8.count)
+      #expect(pool.lookup(v) == id)
+    }
+    pool.withStorage { arena, ends in
+      #expect(ends.count == pool.count && ends.last == arena.count)
+      for (id, v) in all.prefix(2000) {
+        #expect(Array(arena[ends[id.index - 1]..<ends[id.index]]) == Array(v.utf8))
+      }
+    }
+  }
+
   /// Strings of every length the copy handles differently (1...3, 4...7,
   /// 8...16, longer) come back byte for byte, also after the buffers grew
   /// well past a tiny initial capacity.

@@ -11,7 +11,8 @@ import Darwin
 /// ### Layout
 /// ```
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
-///  ends     [ 0 | 5 | 12 | 17 | ... ]                    ends[id] = end of id, start = ends[id-1]
+///  ends     [ 0 | 5 | 12 | 17 | ... ]                    UInt32: ends[id] = end of id, start = ends[id-1]
+///                                                        (the low 32 bits; see `wraps`)
 ///  slots    [ 0 | h1:1 | 0 | h3:3 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
 ///                                                        open addressing, linear probing,
 ///                                                        load factor at most 3/4; the home
@@ -39,13 +40,28 @@ import Darwin
 /// - Complexity: `intern` is O(length) expected; `bytes(of:)` is O(1).
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
-  @usableFromInline var ends: [Int] = [0]
+  /// Each id's end offset in the arena, its low ``endShift`` bits: four
+  /// bytes a string instead of eight (14 MB at a million contacts).
+  @usableFromInline var ends: [UInt32] = [0]
+  /// The ids at which the arena's end passed another multiple of
+  /// 2^``endShift`` (once per multiple, ascending): the end of id `i` is
+  /// `ends[i] + (wraps <= i) << endShift`. Empty below 4 GiB of distinct
+  /// bytes, where an end is just `ends[i]`.
+  @usableFromInline var wraps: [UInt32] = []
+  /// 32; smaller only in tests, to reach `wraps` with little data.
+  @usableFromInline let endShift: Int
   @usableFromInline var slots: SlotTable
   /// `slots.count`: the home slot of hash `h` is `h * width >> 32`.
   @usableFromInline var width: UInt64
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
+    self.init(capacity: capacity, endShift: 32)
+  }
+
+  /// A pool whose ends wrap every 2^`endShift` arena bytes (tests).
+  package init(capacity: Int = 0, endShift: Int) {
+    self.endShift = max(8, min(32, endShift))
     let size = Self.tableSize(for: capacity)
     slots = SlotTable(count: size)
     width = UInt64(size)
@@ -62,7 +78,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 8 + slots.count * 8
+    arena.capacity + ends.capacity * 4 + wraps.capacity * 4 + slots.count * 8
   }
 
   // MARK: Lookup
@@ -71,7 +87,7 @@ public struct StringPool: Sendable {
   @inlinable
   public func length(of id: StringID) -> Int {
     let i = id.index
-    return i == 0 ? 0 : ends[i] - ends[i - 1]
+    return i == 0 ? 0 : end(i) - end(i - 1)
   }
 
   /// Calls `body` with the bytes of `id` (empty for ``StringID/absent``).
@@ -81,23 +97,25 @@ public struct StringPool: Sendable {
     of id: StringID, _ body: (UnsafeRawBufferPointer) throws -> R
   ) rethrows -> R {
     let i = id.index
-    let start = i == 0 ? 0 : ends[i - 1]
-    let end = ends[i]
+    let start = i == 0 ? 0 : end(i - 1)
+    let end = end(i)
     return try arena.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> R in
       try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
     }
   }
 
-  /// Calls `body` with the whole arena and the `ends` table, for passes
-  /// that visit many ids: the bytes of id `i > 0` are `arena[ends[i-1]..<ends[i]]`.
+  /// Calls `body` with the whole arena and the ends, for passes that visit
+  /// many ids: the bytes of id `i > 0` are `arena[ends[i-1]..<ends[i]]`.
   /// - Warning: the buffers are valid only inside `body`.
   @inlinable
   public func withStorage<R>(
-    _ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>) throws -> R
+    _ body: (UnsafeRawBufferPointer, Ends) throws -> R
   ) rethrows -> R {
     try arena.withUnsafeBytes { a in
       try ends.withUnsafeBufferPointer { e in
-        try body(a, e)
+        try wraps.withUnsafeBufferPointer { w in
+          try body(a, Ends(low: e, wraps: w, shift: endShift))
+        }
       }
     }
   }
@@ -145,7 +163,7 @@ public struct StringPool: Sendable {
     // 4 billion distinct strings would not fit in memory first).
     let newID = UInt32(truncatingIfNeeded: ends.count)
     arena.append(contentsOf: bytes)
-    ends.append(arena.count)
+    appendEnd(arena.count)
     slots[slot] = UInt64(h) << 32 | UInt64(newID)
     if ends.count * 4 > slots.count * 3 { ensureTable(for: ends.count) }
     return StringID(rawValue: newID)
@@ -170,8 +188,9 @@ public struct StringPool: Sendable {
         }
       }
     }
+    let otherEnds = other.withStorage { _, e in Array(e) }
     other.arena.withUnsafeBytes { a in
-      other.ends.withUnsafeBufferPointer { e in
+      otherEnds.withUnsafeBufferPointer { e in
         hashes.withUnsafeBufferPointer { hs in
           internHashed(arena: a, ends: e, hashes: hs, into: &remap)
         }
@@ -200,6 +219,19 @@ public struct StringPool: Sendable {
     // Ids are 32-bit: like growing the table past 2^32 slots, this needs
     // more memory than any machine has (tens of gigabytes of ends alone).
     precondition(n - 1 < Int(UInt32.max) - ends.count, "StringPool: more than 2^32 strings")
+    guard wraps.isEmpty && arena.count + a.count < 1 << endShift else {
+      // Past 4 GiB of distinct bytes the ends wrap: one string at a time.
+      let limit = a.count
+      for k in 1..<n {
+        let start = e[k - 1], end = e[k]
+        guard start >= 0, end > start, end <= limit else {
+          remap.append(.absent)
+          continue
+        }
+        remap.append(intern(UnsafeRawBufferPointer(rebasing: a[start..<end]), hash: hs[k]))
+      }
+      return
+    }
     // Room for every string being new: the table (so it does not move or
     // grow inside the loop), then `arena`, `ends` and `remap` extended to
     // their worst case and trimmed after, so the loop writes through
@@ -238,7 +270,7 @@ public struct StringPool: Sendable {
                 let h = hs[k + 8]
                 let v = sb[Self.home(h, width)]
                 let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + eb[id - 1]) }
+                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + Int(eb[id - 1])) }
               }
               let start = e[k - 1], end = e[k]
               guard start >= 0, end > start, end <= limit else { continue }  // absent
@@ -253,7 +285,7 @@ public struct StringPool: Sendable {
                   let id = firstNew + newCount
                   Self.copyBytes(to: ab + arenaEnd, from: p, count: length)
                   arenaEnd += length
-                  eb[id] = arenaEnd
+                  eb[id] = UInt32(truncatingIfNeeded: arenaEnd)  // below 2^endShift: checked above
                   newCount += 1
                   sb[slot] = tag | UInt64(truncatingIfNeeded: id)
                   out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: id))
@@ -261,8 +293,8 @@ public struct StringPool: Sendable {
                 }
                 if v & 0xFFFF_FFFF_0000_0000 == tag {
                   let i = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                  let s0 = eb[i - 1]
-                  if eb[i] - s0 == length && Self.bytesEqual(ab + s0, p, length) {
+                  let s0 = Int(eb[i - 1])
+                  if Int(eb[i]) - s0 == length && Self.bytesEqual(ab + s0, p, length) {
                     out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: i))
                     break
                   }
@@ -369,7 +401,11 @@ public struct StringPool: Sendable {
   ) {
     ids.reserveCapacity(n)
     let size = buffer.count
-    guard n >= Self.bulkThreshold, n < Int(UInt32.max), let base = buffer.baseAddress else {
+    // The sweep keeps ends in 32 bits, so it runs while the arena stays
+    // below 2^endShift bytes (4 GiB); past that, one string at a time.
+    guard n >= Self.bulkThreshold, n < Int(UInt32.max), wraps.isEmpty, arena.count + size < 1 << endShift,
+      let base = buffer.baseAddress
+    else {
       for i in 0..<n {
         let (start, end) = range(i)
         guard start >= 0, end >= start, end <= size else {
@@ -504,14 +540,14 @@ public struct StringPool: Sendable {
     // start where the previous record's end.
     var offset = 0
     let ahead = 16
-    var newEnds: [Int] = []
+    var newEnds: [UInt32] = []  // below 2^endShift: checked at the start
     let tail = [UInt8](unsafeUninitializedCapacity: max(batchBytes, 1)) { tailBuffer, tailCount in
-      newEnds = [Int](unsafeUninitializedCapacity: m + 1) { ne, neCount in
+      newEnds = [UInt32](unsafeUninitializedCapacity: m + 1) { ne, neCount in
         guard let tb = tailBuffer.baseAddress else {
           neCount = 0
           return
         }
-        ne.initializeElement(at: 0, to: arenaBase)
+        ne.initializeElement(at: 0, to: UInt32(truncatingIfNeeded: arenaBase))
         let sr = UnsafeBufferPointer(sorted)
           slots.withUnsafeMutableBufferPointer { sl in
             ends.withUnsafeBufferPointer { e in
@@ -538,14 +574,14 @@ public struct StringPool: Sendable {
                       let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
                       if id >= firstNew {
                         let k = id - firstNew
-                        let start = ne[k] - arenaBase
-                        if ne[k + 1] - arenaBase - start == length, Self.bytesEqual(tb + start, p, length) {
+                        let start = Int(ne[k]) - arenaBase
+                        if Int(ne[k + 1]) - arenaBase - start == length, Self.bytesEqual(tb + start, p, length) {
                           found = id
                           break
                         }
                       } else {
-                        let start = e[id - 1]
-                        if e[id] - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
+                        let start = Int(e[id - 1])
+                        if Int(e[id]) - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
                           found = id
                           break
                         }
@@ -559,7 +595,7 @@ public struct StringPool: Sendable {
                     Self.copyBytes(to: tb + added, from: p, count: length)
                     added += length
                     newCount += 1
-                    ne.initializeElement(at: newCount, to: arenaBase + added)
+                    ne.initializeElement(at: newCount, to: UInt32(truncatingIfNeeded: arenaBase + added))
                     sl[slot] = tag | UInt64(truncatingIfNeeded: found)
                   }
                   byRecord[j] = UInt32(truncatingIfNeeded: found)
@@ -652,7 +688,7 @@ public struct StringPool: Sendable {
     // reads of a million cards were faster with them, by 7% (median).
     let arenaCapacity = arena.capacity, endsCapacity = ends.capacity
     arena.withUnsafeMutableBytes { b in HugePages.advise(b.baseAddress, byteCount: arenaCapacity) }
-    ends.withUnsafeMutableBufferPointer { b in HugePages.advise(UnsafeMutableRawPointer(b.baseAddress), byteCount: endsCapacity * 8) }
+    ends.withUnsafeMutableBufferPointer { b in HugePages.advise(UnsafeMutableRawPointer(b.baseAddress), byteCount: endsCapacity * 4) }
   }
 
   /// Reserves room for `additional` more distinct strings and `bytes` more arena bytes.
@@ -676,8 +712,7 @@ public struct StringPool: Sendable {
     let width = self.width, count = slots.count
     let tag = UInt64(h) << 32
     return slots.withUnsafeBufferPointer { s in
-      ends.withUnsafeBufferPointer { e in
-        arena.withUnsafeBytes { a in
+      withStorage { a, e in
           var slot = Self.home(h, width)
           while true {
             let v = s[slot]
@@ -694,7 +729,6 @@ public struct StringPool: Sendable {
             slot += 1
             if slot == count { slot = 0 }
           }
-        }
       }
     }
   }
@@ -861,7 +895,8 @@ extension StringPool {
   public func checkInvariants() {
     #if OHANA_INTERNAL_CHECKS
     precondition(ends.first == 0, "id 0 must be empty")
-    precondition(ends.last == arena.count, "arena length mismatch")
+    precondition(end(ends.count - 1) == arena.count, "arena length mismatch")
+    for k in 1..<max(1, wraps.count) { precondition(wraps[k - 1] <= wraps[k], "wraps out of order") }
     precondition(slots.occupiedCount() == ends.count - 1, "one slot per id")
     precondition(width == UInt64(slots.count) && slots.count >= 16, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")

@@ -126,7 +126,7 @@ struct PairScorer: Sendable {
   @inline(__always)
   func nameLevel(
     _ a: StringID, _ ac: StringID, _ b: StringID, _ bc: StringID,
-    _ arena: UnsafeRawBufferPointer, _ ends: UnsafeBufferPointer<Int>
+    _ arena: UnsafeRawBufferPointer, _ ends: StringPool.Ends
   ) -> Int {
     if a.isAbsent || b.isAbsent { return 0 }
     if a == b || ac == bc { return 1 }

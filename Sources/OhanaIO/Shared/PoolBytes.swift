@@ -6,7 +6,7 @@ import OhanaCore
 /// called for every cell).
 struct PoolBytes {
   let arena: UnsafeRawBufferPointer
-  let ends: UnsafeBufferPointer<Int>
+  let ends: StringPool.Ends
 
   /// The bytes of `id`; empty for absent or out-of-range ids.
   @inline(__always)
