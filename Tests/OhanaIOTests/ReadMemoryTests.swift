@@ -30,4 +30,40 @@ import Testing
       #expect(pool.lookup(uid) != nil)
     }
   }
+
+  /// A read stores each string column in the encoding its values need:
+  /// few distinct values (labels, parameters, a family name out of 977)
+  /// as 1- or 2-byte codes, many (uids, phone numbers) as 3-byte ids, an
+  /// empty column in no bytes; and the merge of many chunks gives the same
+  /// ids as one chunk.
+  @Test func stringColumnsAreCoded() throws {
+    var text = ""
+    let labels = ["CELL", "HOME", "WORK", "VOICE", "FAX"]
+    for i in 0..<70_000 {
+      text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nN:P\(i % 977);Given\(i % 131);;;\r\n"
+      text += "TEL;TYPE=\(labels[i % labels.count]):+1 555 \(100_000 + i)\r\nUID:uid-\(i)\r\nEND:VCARD\r\n"
+    }
+    let bytes = Array(text.utf8)
+    let chunked = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions(chunkSize: 64 << 10, workers: 2))
+    let whole = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions(chunkSize: 64 << 20, workers: 1))
+    let t = chunked.table
+    #expect(t.rowCount == 70_000)
+    func encoding(_ c: StringColumn) -> String { "\(c.isDictionaryCoded ? "coded" : "plain") \(c.bytesPerCell)" }
+    #expect(encoding(t.fields.label) == "coded 1")
+    #expect(encoding(t.fields.parameters) == "coded 1")
+    #expect(encoding(t[.familyName]) == "coded 2")
+    #expect(encoding(t[.givenName]) == "coded 1")
+    #expect(encoding(t[.uid]) == "plain 3")
+    #expect(encoding(t.fields.value) == "plain 3")
+    #expect(encoding(t[.note]) == "coded 0")
+    for c in t.attributes + [t.fields.label, t.fields.value, t.fields.parameters] { c.checkInvariants() }
+    // The same contacts, string for string, as one chunk read alone.
+    // (Compared first, so that a failure does not print 70,000 strings.)
+    for a in ContactAttribute.allCases {
+      let same = t[a].map { t.pool.string($0) } == whole.table[a].map { whole.table.pool.string($0) }
+      #expect(same, "\(a)")
+    }
+    let sameValues = t.fields.value.map { t.pool.string($0) } == whole.table.fields.value.map { whole.table.pool.string($0) }
+    #expect(sameValues)
+  }
 }
