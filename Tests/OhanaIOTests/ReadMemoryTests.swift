@@ -9,16 +9,22 @@ import Testing
   /// once for the whole input from the strings seen so far (Heaps' law)
   /// instead of growing by half: it ends up between 55% and 75% full
   /// (growing by half leaves it anywhere from 50%).
-  @Test func hashTableIsSizedForTheWholeInput() throws {
+  /// `count` cards: a name, a family name out of 977, a given name out of
+  /// 131, a phone with one of five labels, an e-mail and a unique uid.
+  static func cards(_ count: Int) -> [UInt8] {
     var text = ""
     let labels = ["CELL", "HOME", "WORK", "VOICE", "FAX"]
-    for i in 0..<30_000 {
+    for i in 0..<count {
       text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nN:P\(i % 977);Given\(i % 131);;;\r\n"
       text += "TEL;TYPE=\(labels[i % labels.count]):+1 555 \(100_000 + i)\r\n"
       text += "EMAIL:p\(i)@example.com\r\nUID:uid-\(i)-\(i &* 7919)\r\nEND:VCARD\r\n"
     }
+    return Array(text.utf8)
+  }
+
+  @Test func hashTableIsSizedForTheWholeInput() throws {
     let options = ReadOptions(chunkSize: 64 << 10, workers: 2)
-    let result = try ContactIO.read(bytes: Array(text.utf8), format: .vcard4, options: options)
+    let result = try ContactIO.read(bytes: Self.cards(30_000), format: .vcard4, options: options)
     #expect(result.table.rowCount == 30_000)
     let pool = result.table.pool
     let load = Double(pool.count) / Double(pool.tableSlotCount)
@@ -37,13 +43,7 @@ import Testing
   /// empty column in no bytes; and the merge of many chunks gives the same
   /// ids as one chunk.
   @Test func stringColumnsAreCoded() throws {
-    var text = ""
-    let labels = ["CELL", "HOME", "WORK", "VOICE", "FAX"]
-    for i in 0..<70_000 {
-      text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nN:P\(i % 977);Given\(i % 131);;;\r\n"
-      text += "TEL;TYPE=\(labels[i % labels.count]):+1 555 \(100_000 + i)\r\nUID:uid-\(i)\r\nEND:VCARD\r\n"
-    }
-    let bytes = Array(text.utf8)
+    let bytes = Self.cards(70_000)
     let chunked = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions(chunkSize: 64 << 10, workers: 2))
     let whole = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions(chunkSize: 64 << 20, workers: 1))
     let t = chunked.table
