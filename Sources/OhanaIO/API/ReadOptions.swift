@@ -7,6 +7,9 @@ public struct ReadOptions: Sendable {
   public var strict: Bool
   /// Bytes per chunk. Input is read in chunks cut at record boundaries and
   /// chunks are parsed in parallel; a record bigger than a chunk grows it.
+  /// Default 2 MiB: at most `workers + 2` chunks are in flight, and against
+  /// 4 MiB a 1M-card read peaked 12 MB lower at the same speed (faster in 6
+  /// of 10 interleaved runs); 1 MiB saved 7 MB more but was slower.
   public var chunkSize: Int
   /// Parallel parse tasks; defaults to the number of active cores.
   public var workers: Int
@@ -23,7 +26,7 @@ public struct ReadOptions: Sendable {
   public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
   public init(
-    strict: Bool = false, chunkSize: Int = 4 << 20, workers: Int? = nil, maxLineBytes: Int = 8 << 20,
+    strict: Bool = false, chunkSize: Int = 2 << 20, workers: Int? = nil, maxLineBytes: Int = 8 << 20,
     fallbackCharset: String = "windows-1252", sourceName: String? = nil,
     progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? = nil
   ) {

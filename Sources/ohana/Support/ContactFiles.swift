@@ -25,8 +25,9 @@ enum ContactFiles {
       total = Int(st.st_size)
     }
     let bar = ProgressBar(label: "read", total: total ?? 0, quiet: quiet || total == nil)
-    // Chunks no bigger than the file: small inputs need no 4 MiB buffers.
-    let chunkSize = total.map { min(4 << 20, max(64 << 10, $0 + 1)) } ?? (4 << 20)
+    // Chunks no bigger than the file: small inputs need no 2 MiB buffers.
+    let standard = ReadOptions().chunkSize
+    let chunkSize = total.map { min(standard, max(64 << 10, $0 + 1)) } ?? standard
     let readOptions = ReadOptions(
       strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
     defer { bar.finish() }

@@ -40,7 +40,7 @@ while !args.isEmpty {
   let value = args.isEmpty ? "" : args.removeFirst()
   switch flag {
   case "--workers": options.workers = Int(value) ?? options.workers
-  case "--chunk-mib": options.chunkSize = (Int(value) ?? 4) << 20
+  case "--chunk-mib": options.chunkSize = (Int(value) ?? 2) << 20
   case "--format": format = ContactFormat(name: value) ?? format
   default: break
   }
