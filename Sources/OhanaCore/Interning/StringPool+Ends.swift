@@ -2,6 +2,7 @@ extension StringPool {
   /// The end offset of id `i` in the arena (see ``wraps``).
   @inlinable @inline(__always)
   func end(_ i: Int) -> Int {
+    // Checked like an array access: an id from another pool traps here.
     let low = Int(ends[i])
     if wraps.isEmpty { return low }
     return wraps.withUnsafeBufferPointer { low + Self.wrapCount(upTo: i, $0) << endShift }

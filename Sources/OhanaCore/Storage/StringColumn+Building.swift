@@ -1,6 +1,6 @@
 // Building a StringColumn: encoding values (and changing the encoding when
 // one does not fit), appending cells and columns, and the operations that
-// make a new column from a whole one (gather, map).
+// make a new column from a whole one (gather).
 extension StringColumn {
   // MARK: Building
 
@@ -308,28 +308,6 @@ extension StringColumn {
         }
       }
     }
-    return out
-  }
-
-  /// Every id `i` replaced by `map[i]` (ids past `map` become absent).
-  /// A coded column maps its dictionary only, when `map` keeps distinct ids
-  /// distinct (a remap between pools does).
-  package func mapped(_ map: [StringID]) -> StringColumn {
-    func m(_ id: StringID) -> StringID { id.index < map.count ? map[id.index] : .absent }
-    if isCoded {
-      var out = self
-      out.dictionary = dictionary.map(m)
-      var seen = CodeTable()
-      var injective = true
-      for (c, id) in out.dictionary.enumerated().dropFirst() {
-        if id.isAbsent || seen.find(id.rawValue) != nil { injective = false; break }
-        seen.insert(id.rawValue, code: UInt32(c))
-      }
-      out.codes = seen
-      if injective { return out }
-    }
-    var out = StringColumn()
-    out.append(contentsOf: self, mappedBy: m)
     return out
   }
 }

@@ -65,14 +65,6 @@ public struct FieldTable: Sendable {
     t.annotations = a.value ?? Annotations()
     return t
   }
-
-  func remapped(_ m: [StringID]) -> FieldTable {
-    var t = self
-    t.label = label.mapped(m); t.value = value.mapped(m)
-    t.group = group.mapped(m); t.parameters = parameters.mapped(m)
-    t.annotations = annotations.remapped(m)
-    return t
-  }
 }
 
 /// The postal addresses table, CSR like ``FieldTable``: one string column
@@ -110,13 +102,6 @@ public struct AddressTable: Sendable {
     t.annotations = a.value ?? Annotations()
     return t
   }
-
-  func remapped(_ m: [StringID]) -> AddressTable {
-    var t = self
-    t.columns = columns.map { $0.mapped(m) }
-    t.annotations = annotations.remapped(m)
-    return t
-  }
 }
 
 /// Every property the model has no column for, kept whole so that a
@@ -148,13 +133,6 @@ public struct ExtraTable: Sendable {
     t.group = group.gathering(rows)
     t.parameters = parameters.gathering(rows)
     t.value = value.gathering(rows)
-    return t
-  }
-
-  func remapped(_ m: [StringID]) -> ExtraTable {
-    var t = self
-    t.name = name.mapped(m); t.group = group.mapped(m)
-    t.parameters = parameters.mapped(m); t.value = value.mapped(m)
     return t
   }
 }

@@ -97,21 +97,28 @@ extension ContactTable {
       result.addressOffsets.append(contentsOf: part.addressOffsets.dropFirst().map { $0 + aBase })
       result.extraOffsets.append(contentsOf: part.extraOffsets.dropFirst().map { $0 + xBase })
 
-      let pf = part.fields.remapped(remap)
-      let fieldAnn = result.fields.annotations.appending(part.fields.annotations, count: result.fields.count, otherCount: pf.count, remap: remap)
-      result.fields.kind += pf.kind; result.fields.label.append(contentsOf: pf.label)
-      result.fields.value.append(contentsOf: pf.value); result.fields.group.append(contentsOf: pf.group)
-      result.fields.parameters.append(contentsOf: pf.parameters)
+      // Child string columns mapped straight into the result (a coded
+      // column maps each of its values once).
+      let m = { (id: StringID) in remap[id.index] }
+      let pf = part.fields
+      let fieldAnn = result.fields.annotations.appending(pf.annotations, count: result.fields.count, otherCount: pf.count, remap: remap)
+      result.fields.kind += pf.kind
+      result.fields.label.append(contentsOf: pf.label, mappedBy: m)
+      result.fields.value.append(contentsOf: pf.value, mappedBy: m)
+      result.fields.group.append(contentsOf: pf.group, mappedBy: m)
+      result.fields.parameters.append(contentsOf: pf.parameters, mappedBy: m)
       result.fields.annotations = fieldAnn
 
-      let pa = part.addresses.remapped(remap)
-      let addrAnn = result.addresses.annotations.appending(part.addresses.annotations, count: result.addresses.count, otherCount: pa.count, remap: remap)
-      for i in 0..<result.addresses.columns.count { result.addresses.columns[i].append(contentsOf: pa.columns[i]) }
+      let pa = part.addresses
+      let addrAnn = result.addresses.annotations.appending(pa.annotations, count: result.addresses.count, otherCount: pa.count, remap: remap)
+      for i in 0..<result.addresses.columns.count { result.addresses.columns[i].append(contentsOf: pa.columns[i], mappedBy: m) }
       result.addresses.annotations = addrAnn
 
-      let px = part.extras.remapped(remap)
-      result.extras.name.append(contentsOf: px.name); result.extras.group.append(contentsOf: px.group)
-      result.extras.parameters.append(contentsOf: px.parameters); result.extras.value.append(contentsOf: px.value)
+      let px = part.extras
+      result.extras.name.append(contentsOf: px.name, mappedBy: m)
+      result.extras.group.append(contentsOf: px.group, mappedBy: m)
+      result.extras.parameters.append(contentsOf: px.parameters, mappedBy: m)
+      result.extras.value.append(contentsOf: px.value, mappedBy: m)
 
       result.annotations = result.annotations.appending(part.annotations, count: base, otherCount: part.rowCount, remap: remap)
     }
