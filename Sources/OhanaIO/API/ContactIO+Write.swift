@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import Foundation
 import OhanaCore
 
 #if canImport(Glibc)
@@ -180,7 +179,7 @@ extension ContactIO {
 
 /// Encoded blocks waiting for the sink, and spare buffers for new ones.
 private final class BlockOutputs: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = PThreadLock()
   private var items: [[UInt8]?]
   private var spare: [[UInt8]] = []
   init(count: Int) { items = Array(repeating: nil, count: count) }

@@ -1,4 +1,3 @@
-import Foundation
 import OhanaCore
 
 #if canImport(Glibc)

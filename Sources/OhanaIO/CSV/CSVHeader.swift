@@ -104,7 +104,7 @@ struct CSVHeader {
       }
     }
     // Google: "<Kind> <n> - Type|Label|Value", "Address <n> - <part>".
-    if let dash = h.range(of: " - ") {
+    if let dash = h.firstRange(of: " - ") {
       let left = h[..<dash.lowerBound].split(separator: " ").map(String.init)
       let part = String(h[dash.upperBound...])
       if left.count == 2, let n = Int(left[1]) {

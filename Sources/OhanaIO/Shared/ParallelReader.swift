@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import OhanaCore
 
 /// What one chunk parsed into.
@@ -23,7 +22,7 @@ struct PartialResult: Sendable {
 /// finishes the part that is next: it merges that one and every following
 /// part that is ready, outside the lock, while the other tasks go on parsing.
 private final class Merger: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = PThreadLock()
   private var ready: [Int: PartialResult] = [:]
   private var next = 0
   private var merging = false
@@ -104,7 +103,7 @@ private final class Merger: @unchecked Sendable {
 
 /// The input, read by one worker at a time.
 private final class SharedInput: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = PThreadLock()
   private var reader: ChunkedReader
   private var sequence = 0
   private var done = false

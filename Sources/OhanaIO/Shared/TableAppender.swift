@@ -1,5 +1,10 @@
-import Foundation
 import OhanaCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Appends partial tables to one table that it owns, in place: string ids of
 /// each part are remapped into the owned pool, child offsets rebased.

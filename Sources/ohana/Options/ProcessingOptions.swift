@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Ohana
 
 /// The processors `ohana process` can run, one flag each.
@@ -93,7 +92,7 @@ struct PhoneFormatList: ExpressibleByArgument, Sendable {
   init?(argument: String) {
     var out: [PhoneNumberFormat] = []
     for part in argument.split(separator: ",") {
-      switch part.trimmingCharacters(in: .whitespaces).lowercased() {
+      switch part.filter({ $0 != " " && $0 != "\t" }).lowercased() {
       case "e164": out.append(.e164)
       case "international": out.append(.international)
       case "national": out.append(.national)

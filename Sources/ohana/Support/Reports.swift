@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  // JSON and trimming only: FoundationEssentials, which the argument parser
+  // loads anyway, not all of Foundation (about 9 MB more resident memory).
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import Ohana
 
 /// The JSON report `ohana process --report` writes. Counts, stage names,

@@ -6,9 +6,44 @@
 // `read` streams FILE into a table and prints one line of figures; run it
 // under /usr/bin/time -v for peak memory. `write` reads FILE first, then
 // times writing the table to /dev/null-like memory blocks and to a file.
-import Foundation
 import OhanaCore
 import OhanaIO
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// No Foundation here, as in OhanaIO itself: the peak memory this tool
+// reports is the reader's plus the Swift runtime's, not Foundation's
+// (about 9 MB resident once loaded).
+
+/// `x` with `digits` decimals (what `String(format: "%.Nf")` gives).
+func fixed(_ x: Double, _ digits: Int) -> String {
+  var buffer = [CChar](repeating: 0, count: 64)
+  let n = buffer.withUnsafeMutableBufferPointer { b in
+    withVaList([digits, x]) { vsnprintf(b.baseAddress, 64, "%.*f", $0) }
+  }
+  return String(decoding: buffer.prefix(Int(max(0, min(63, n)))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+func environment(_ name: String) -> Bool { getenv(name) != nil }
+
+func printError(_ text: String) { var t = text; t.withUTF8 { _ = write(2, $0.baseAddress, $0.count) } }
+
+/// The whole of a small file such as /proc/self/status.
+func readSmallFile(_ path: String) -> String? {
+  let fd = open(path, O_RDONLY)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var out: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if n <= 0 { break }
+    out.append(contentsOf: buffer[0..<n])
+  }
+  return String(decoding: out, as: UTF8.self)
+}
 
 func now() -> Double {
   var ts = timespec()
@@ -18,17 +53,16 @@ func now() -> Double {
 
 /// A line of /proc/self/status ("VmRSS", "VmHWM"), e.g. "423160 kB".
 func procStatus(_ key: String) -> String {
-  guard let data = FileHandle(forReadingAtPath: "/proc/self/status")?.readDataToEndOfFile() else { return "?" }
-  let text = String(decoding: data, as: UTF8.self)
+  guard let text = readSmallFile("/proc/self/status") else { return "?" }
   for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-    return line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+    return String(line.dropFirst(key.count + 1).drop(while: { $0 == " " || $0 == "\t" }))
   }
   return "?"
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else {
-  FileHandle.standardError.write(Data("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n".utf8))
+  printError("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n")
   exit(2)
 }
 let mode = args.removeFirst()
@@ -53,14 +87,13 @@ do {
   let secs = t1 - t0
   let mb = Double(r.bytesRead) / 1e6
   print(
-    String(
-      format: "read: %.1f MB, %d contacts, %d errors, %.3f s, %.1f MB/s, %.0f contacts/s, workers %d",
-      mb, r.recordsRead, r.errors.count, secs, mb / secs, Double(r.recordsRead) / secs, options.workers))
-  print(String(format: "store: %.1f MB (table memory footprint)", Double(r.table.memoryFootprint) / 1e6))
+    "read: \(fixed(mb, 1)) MB, \(r.recordsRead) contacts, \(r.errors.count) errors, \(fixed(secs, 3)) s, "
+      + "\(fixed(mb / secs, 1)) MB/s, \(fixed(Double(r.recordsRead) / secs, 0)) contacts/s, workers \(options.workers)")
+  print("store: \(fixed(Double(r.table.memoryFootprint) / 1e6, 1)) MB (table memory footprint)")
   let t = r.table
   print("  pool: \(t.pool.count) strings, arena \(t.pool.arenaByteCount) B, \(t.pool.tableSlotCount) slots, pool footprint \(t.pool.memoryFootprint) B; blobs \(t.blobs.memoryFootprint) B")
   print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
-  if ProcessInfo.processInfo.environment["OHANA_COLSTATS"] != nil {
+  if environment("OHANA_COLSTATS") {
     // Per string column: cells, values set, distinct values, and how the
     // column is stored (see StringColumn).
     func stats(_ name: String, _ c: StringColumn) {
@@ -77,10 +110,8 @@ do {
     stats("extra.parameters", t.extras.parameters); stats("extra.value", t.extras.value)
     print("  photos set: \(t.photo.filter { $0 != .none }.count)")
   }
-  if ProcessInfo.processInfo.environment["OHANA_SMAPS"] != nil {
-    if let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() {
-      print(String(decoding: data, as: UTF8.self))
-    }
+  if environment("OHANA_SMAPS") {
+    if let text = readSmallFile("/proc/self/smaps") { print(text) }
   }
   print("  process: \(procStatus("VmRSS")) resident after the read, \(procStatus("VmHWM")) peak")
   if mode == "write" {
@@ -91,15 +122,15 @@ do {
     try ContactIO.write(frame, format: format, to: &out)
     let w1 = now()
     let wmb = Double(out.count) / 1e6
-    print(String(format: "write %@ (memory): %.1f MB, %.3f s, %.1f MB/s", format.rawValue, wmb, w1 - w0, wmb / (w1 - w0)))
-    let tmp = NSTemporaryDirectory() + "ohana-io-bench-\(getpid()).out"
+    print("write \(format.rawValue) (memory): \(fixed(wmb, 1)) MB, \(fixed(w1 - w0, 3)) s, \(fixed(wmb / (w1 - w0), 1)) MB/s")
+    let tmp = "/tmp/ohana-io-bench-\(getpid()).out"
     let f0 = now()
     try ContactIO.write(frame, format: format, to: tmp)
     let f1 = now()
     unlink(tmp)
-    print(String(format: "write %@ (file):   %.1f MB, %.3f s, %.1f MB/s", format.rawValue, wmb, f1 - f0, wmb / (f1 - f0)))
+    print("write \(format.rawValue) (file):   \(fixed(wmb, 1)) MB, \(fixed(f1 - f0, 3)) s, \(fixed(wmb / (f1 - f0), 1)) MB/s")
   }
 } catch {
-  FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+  printError("error: \(error)\n")
   exit(1)
 }
