@@ -51,6 +51,11 @@ public enum Requirement: Hashable, Sendable, CustomStringConvertible {
       let bit = UInt8(1) << (kind.rawValue & 7)
       return table.fieldKinds.withUnsafeBufferPointer { kinds in Bitmap(count: n) { kinds[$0] & bit != 0 } }
     case .attribute(let a):
+      if a == .uid && !table.uuids.isEmpty {
+        // Uids that are UUIDs are kept apart from the string column.
+        let uuids = table.uuids
+        return table[a].withUnsafeReader { col in Bitmap(count: n) { col.isPresent($0) || uuids.form(at: $0) != .none } }
+      }
       return table[a].withUnsafeReader { col in Bitmap(count: n) { col.isPresent($0) } }
     case .photo:
       return table.photo.withUnsafeBufferPointer { col in Bitmap(count: n) { col[$0].rawValue != 0 } }

@@ -4,6 +4,7 @@ extension ContactTable {
   public func contact(at row: Int) -> Contact {
     var c = Contact()
     for a in ContactAttribute.allCases { c[a] = pool.string(attributes[a.rawValue][row]) }
+    if let uuid = uuids.text(at: row) { c.uid = uuid }
     let p = photo[row]
     if !p.isNone { c.photo = Photo(data: blobs.data(p), mediaType: pool.string(blobs.mediaType(p))) }
     c.sourceLine = Int(sourceLine[row])

@@ -27,6 +27,7 @@ extension ContactTable {
 
     let attributes = (0..<source.attributes.count).map { _ in JobResult<StringColumn>() }
     let photo = JobResult<[BlobID]>(), sourceLine = JobResult<[UInt32]>(), kinds = JobResult<[UInt8]>()
+    let uuids = JobResult<UUIDColumn>()
     let annotations = JobResult<Annotations>()
     let fields = JobResult<FieldTable>(), addresses = JobResult<AddressTable>(), extras = JobResult<ExtraTable>()
     var jobs: [@Sendable () -> Void] = attributes.indices.map { i in
@@ -34,6 +35,7 @@ extension ContactTable {
     }
     jobs += [
       { photo.value = ColumnOps.gather(source.photo, rows) },
+      { uuids.value = source.uuids.gathering(rows) },
       { sourceLine.value = ColumnOps.gather(source.sourceLine, rows) },
       { kinds.value = includeFields ? ColumnOps.gather(source.fieldKinds, rows) : nil },
       { annotations.value = source.annotations.gathering(rows) },
@@ -46,6 +48,7 @@ extension ContactTable {
     var t = ContactTable(pool: pool)
     t.blobs = blobs
     t.attributes = attributes.map { $0.value ?? StringColumn() }
+    t.uuids = uuids.value ?? UUIDColumn()
     t.photo = photo.value ?? []
     t.sourceLine = sourceLine.value ?? []
     t.annotations = annotations.value ?? Annotations()
@@ -79,6 +82,7 @@ extension ContactTable {
       var remap: [StringID] = []
       result.pool.internAll(of: part.pool, into: &remap)
       let base = result.rowCount
+      result.uuids.append(part.uuids, otherRows: part.rowCount, after: base)
       for i in 0..<result.attributes.count {
         result.attributes[i].append(contentsOf: part.attributes[i], mappedBy: { remap[$0.index] })
       }

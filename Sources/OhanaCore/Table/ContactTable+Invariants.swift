@@ -8,6 +8,11 @@ extension ContactTable {
     pool.checkInvariants()
     for c in attributes { precondition(c.count == n, "attribute column length") }
     precondition(sourceLine.count == n, "sourceLine length")
+    uuids.checkInvariants(rows: n)
+    let uidColumn = attributes[ContactAttribute.uid.rawValue]
+    for r in 0..<uuids.rowCount where uuids.form(at: r) != .none {
+      precondition(uidColumn[r].isAbsent, "uid both in uuids and in the string column")
+    }
     precondition(fieldOffsets.count == n + 1 && addressOffsets.count == n + 1 && extraOffsets.count == n + 1, "offsets length")
     func monotone(_ o: [UInt32], _ total: Int, _ what: String) {
       precondition(o.first == 0 && Int(o.last ?? 0) == total, "\(what) offsets ends")

@@ -7,6 +7,7 @@ import Synchronization
 /// ```
 ///  pool        StringPool            every string once, named by StringID
 ///  attributes  [StringColumn] x 14   uid, fullName, givenName, ... (ContactAttribute)
+///  uuids       UUIDColumn            uids that are UUIDs, 16 bytes each (not in `attributes`)
 ///  photo       [BlobID]              into blobs
 ///  sourceLine  [UInt32]              1-based line where the contact starts (0 = unknown)
 ///  fieldOffsets   [UInt32] rowCount+1  -> fields   (FieldTable)
@@ -24,8 +25,14 @@ import Synchronization
 public struct ContactTable: Sendable {
   public package(set) var pool: StringPool
   public package(set) var blobs: BlobStore
-  /// String columns indexed by ``ContactAttribute/rawValue``.
+  /// String columns indexed by ``ContactAttribute/rawValue``. The `uid`
+  /// column holds only the uids that are not UUIDs: see ``uuids``.
   public package(set) var attributes: [StringColumn]
+  /// The uids that are UUIDs written in one of ``UUIDColumn/Form``'s
+  /// forms, 17 bytes a row instead of an interned string (a contact's uid
+  /// is here or in the `uid` string column, never both). Read a uid
+  /// with ``withUID(at:_:)``, ``uid(at:)`` or ``string(_:at:)``.
+  public package(set) var uuids: UUIDColumn
   public package(set) var photo: [BlobID]
   public package(set) var sourceLine: [UInt32]
   public package(set) var fieldOffsets: [UInt32]
@@ -52,6 +59,7 @@ public struct ContactTable: Sendable {
     self.pool = pool
     blobs = BlobStore()
     attributes = Array(repeating: StringColumn(), count: ContactAttribute.allCases.count)
+    uuids = UUIDColumn()
     photo = []
     sourceLine = []
     fieldOffsets = [0]
@@ -72,9 +80,59 @@ public struct ContactTable: Sendable {
   @inlinable
   public subscript(_ attribute: ContactAttribute) -> StringColumn { attributes[attribute.rawValue] }
 
-  /// The value of `attribute` at `row` as a string.
+  /// The value of `attribute` at `row` as a string (for `uid`, a UUID
+  /// stored in ``uuids`` too).
   public func string(_ attribute: ContactAttribute, at row: Int) -> String? {
-    pool.string(attributes[attribute.rawValue][row])
+    if attribute == .uid, let text = uuids.text(at: row) { return text }
+    return pool.string(attributes[attribute.rawValue][row])
+  }
+
+  /// The uid of `row` as a string, nil when it has none.
+  public func uid(at row: Int) -> String? { string(.uid, at: row) }
+
+  /// Whether `row` has a uid (in ``uuids`` or the `uid` string column).
+  @inlinable
+  public func hasUID(at row: Int) -> Bool {
+    uuids.form(at: row) != .none || attributes[ContactAttribute.uid.rawValue][row].isPresent
+  }
+
+  /// Calls `body` with the UTF-8 bytes of `row`'s uid (empty when it has
+  /// none), wherever it is stored.
+  public func withUID<R>(at row: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    if let r = try uuids.withText(at: row, body) { return r }
+    return try pool.withBytes(of: attributes[ContactAttribute.uid.rawValue][row], body)
+  }
+
+  /// Moves every uid of the `uid` string column that is a UUID in one of
+  /// ``UUIDColumn/Form``'s forms into ``uuids`` (the readers do this as
+  /// they read vCard; a table built from values can do it after). The
+  /// strings stay in the pool.
+  public mutating func packUUIDs() {
+    let u = ContactAttribute.uid.rawValue
+    var column = Array(attributes[u])
+    var packed = uuids
+    var changed = false
+    for r in 0..<rowCount where column[r].isPresent {
+      guard let (form, high, low) = pool.withBytes(of: column[r], { UUIDColumn.parse($0) }) else { continue }
+      packed.set(r, form: form, high: high, low: low, rowCount: rowCount)
+      column[r] = .absent
+      changed = true
+    }
+    guard changed else { return }
+    attributes[u] = StringColumn(column)
+    uuids = packed
+  }
+
+  /// Moves every UUID uid from ``uuids`` into the `uid` string column
+  /// (interned), for code that wants every uid as a ``StringID``.
+  public mutating func internUUIDs() {
+    guard !uuids.isEmpty else { return }
+    var column = Array(attributes[ContactAttribute.uid.rawValue])
+    for r in 0..<min(rowCount, uuids.rowCount) {
+      if let id = uuids.withText(at: r, { pool.intern($0) }) { column[r] = id }
+    }
+    attributes[ContactAttribute.uid.rawValue] = StringColumn(column)
+    uuids = UUIDColumn()
   }
 
   /// The field rows of contact `row`.
@@ -152,9 +210,11 @@ public struct ContactTable: Sendable {
   public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID { pool.intern(bytes) }
 
   /// Replaces a contact attribute column (same row count).
+  /// Replacing the `uid` column replaces every uid: ``uuids`` is emptied.
   public mutating func setAttribute(_ attribute: ContactAttribute, _ column: StringColumn) {
     precondition(column.count == rowCount, "attribute column has \(column.count) rows")
     attributes[attribute.rawValue] = column
+    if attribute == .uid { uuids = UUIDColumn() }
   }
 
   /// Replaces a contact attribute column (same row count).
@@ -211,6 +271,7 @@ public struct ContactTable: Sendable {
   /// the copies (and the moment of twice the memory) of growing by doubling.
   package mutating func reserveCapacity(rows: Int, fields f: Int, addresses a: Int, extras x: Int, strings: Int, bytes: Int) {
     for i in attributes.indices { attributes[i].reserveCapacity(rows) }
+    uuids.reserveCapacity(rows)
     photo.reserveCapacity(rows)
     sourceLine.reserveCapacity(rows)
     fieldKinds.reserveCapacity(rows)
@@ -224,6 +285,13 @@ public struct ContactTable: Sendable {
     extras.parameters.reserveCapacity(x)
     extras.value.reserveCapacity(x)
     pool.reserveStorage(strings: strings, bytes: bytes)
+  }
+
+  /// Appends the UUID uids of `part`'s rows after this table's rows: call
+  /// it before the rest of `part`'s rows are appended (for mergers that
+  /// append column by column; ``concatenate(_:)`` does it itself).
+  package mutating func appendUUIDs(of part: ContactTable) {
+    uuids.append(part.uuids, otherRows: part.rowCount, after: rowCount)
   }
 
   /// Adds `delta` to every known source line (0, unknown, stays 0): for a
@@ -241,7 +309,7 @@ public struct ContactTable: Sendable {
   /// Approximate heap bytes held by the table.
   public var memoryFootprint: Int {
     var n = pool.memoryFootprint + blobs.memoryFootprint
-    n += attributes.reduce(0) { $0 + $1.memoryFootprint }
+    n += attributes.reduce(0) { $0 + $1.memoryFootprint } + uuids.memoryFootprint
     n += photo.capacity * 4 + sourceLine.capacity * 4 + fieldKinds.capacity
     n += (fieldOffsets.capacity + addressOffsets.capacity + extraOffsets.capacity) * 4
     n += fields.kind.capacity + fields.label.memoryFootprint + fields.value.memoryFootprint

@@ -122,6 +122,8 @@ public struct ContactTableBuilder: Sendable {
     table.fieldOffsets.append(UInt32(truncatingIfNeeded: table.fields.count))
     table.addressOffsets.append(UInt32(truncatingIfNeeded: table.addresses.count))
     table.extraOffsets.append(UInt32(truncatingIfNeeded: table.extras.count))
+    // A table given to the builder may hold UUID uids: the new row has none.
+    if !table.uuids.isEmpty { table.uuids.extend(to: table.rowCount) }
     inContact = false
   }
 

@@ -71,7 +71,7 @@ extension Deduplicator {
       for p in parts { column.append(contentsOf: p.attributes[a]) }
       merged.attributes[a] = StringColumn(column)
     }
-    var photo: [BlobID] = [], sourceLine: [UInt32] = []
+    var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
     var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
     var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
     photo.reserveCapacity(reps.count)
@@ -82,7 +82,9 @@ extension Deduplicator {
     fieldRows.reserveCapacity(table.fields.count)
     addressRows.reserveCapacity(table.addresses.count)
     extraRows.reserveCapacity(table.extras.count)
+    if !table.uuids.isEmpty { uidRows.reserveCapacity(reps.count) }
     for p in parts {
+      if !table.uuids.isEmpty { uidRows.append(contentsOf: p.uidRows) }
       photo.append(contentsOf: p.photo)
       sourceLine.append(contentsOf: p.sourceLine)
       let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
@@ -97,6 +99,7 @@ extension Deduplicator {
     }
     parts = []  // Laid end to end: free the plans before gathering (peak memory).
     merged.photo = photo
+    merged.uuids = table.uuids.gathering(uidRows)
     merged.sourceLine = sourceLine
     var mergedFields = table.fields.gathering(fieldRows)
     mergedFields.annotations = Annotations()
@@ -235,15 +238,14 @@ struct Provenance: Sendable {
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
       mergedCounts[k] = Int64(group.count)
       if group.count == 1 {
-        sourceUIDs[k] = uidColumn[c]
+        // A UUID uid is not in the pool (see ContactTable.uuids): intern it.
+        sourceUIDs[k] = table.uuids.withText(at: c) { pool.intern($0) } ?? uidColumn[c]
         continue
       }
       uidBytes.removeAll(keepingCapacity: true)
-      for m in group {
-        let u = uidColumn[Int(m)]
-        if u.isAbsent { continue }
+      for m in group where table.hasUID(at: Int(m)) {
         if !uidBytes.isEmpty { uidBytes.append(0x2C) }
-        table.pool.withBytes(of: u) { uidBytes.append(contentsOf: $0) }
+        table.withUID(at: Int(m)) { uidBytes.append(contentsOf: $0) }
       }
       sourceUIDs[k] = uidBytes.withUnsafeBytes { pool.intern($0) }
       let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
@@ -276,6 +278,9 @@ struct MergeKeys: Sendable {
 /// of the input's child tables it keeps (ends relative to this range).
 struct MergePlan: Sendable {
   var attributes: [[StringID]]
+  /// Per merged contact, the member whose uid it takes (its UUID, when
+  /// the uid is one, is gathered from ``ContactTable/uuids`` by this row).
+  var uidRows: [Int32] = []
   var photo: [BlobID] = []
   var sourceLine: [UInt32] = []
   var fieldRows: [UInt32] = []
@@ -297,6 +302,7 @@ struct MergePlan: Sendable {
     }
     photo.reserveCapacity(count)
     sourceLine.reserveCapacity(count)
+    uidRows.reserveCapacity(count)
     fieldEnds.reserveCapacity(count)
     addressEnds.reserveCapacity(count)
     extraEnds.reserveCapacity(count)
@@ -315,6 +321,8 @@ struct MergePlan: Sendable {
       isNameAttr[a.rawValue] = true
     }
     let fullName = ContactAttribute.fullName.rawValue
+    let uid = ContactAttribute.uid.rawValue
+    let uuids = table.uuids
     let fieldKinds = table.fields.kind, fieldValues = r.fields.value
     var seen = SeenKeys()
     var order: [Int32] = []
@@ -325,6 +333,7 @@ struct MergePlan: Sendable {
       if group.count <= 1 {
         // A contact alone: its own attributes (its child rows below).
         for a in 0..<columns.count { attributes[a].append(columns[a][c]) }
+        uidRows.append(Int32(c))
         photo.append(table.photo[c])
         sourceLine.append(table.sourceLine[c])
       } else {
@@ -335,6 +344,7 @@ struct MergePlan: Sendable {
           let m = Int(m32)
           var s = table.fieldRange(of: m).count + table.addressRange(of: m).count
           var parts = 0
+          if uuids.form(at: m) != .none { s += 1 }
           for a in 0..<columns.count where columns[a][m].isPresent {
             s += 1
             if isNameAttr[a] { parts += 1 }
@@ -343,7 +353,21 @@ struct MergePlan: Sendable {
           let ns = (parts, table.pool.length(of: columns[fullName][m]))
           if ns > nameScore { nameBest = m; nameScore = ns }
         }
+        // The uid: the most complete member's, else the first member's that
+        // has one, wherever it is stored (a UUID or a string).
+        var uidRow = best
+        if !(uuids.form(at: best) != .none || columns[uid][best].isPresent) {
+          for m in group where uuids.form(at: Int(m)) != .none || columns[uid][Int(m)].isPresent {
+            uidRow = Int(m)
+            break
+          }
+        }
+        uidRows.append(Int32(uidRow))
         for a in 0..<columns.count {
+          if a == uid {
+            attributes[a].append(columns[a][uidRow])
+            continue
+          }
           let isName = isNameAttr[a]
           var v = columns[a][isName ? nameBest : best]
           if v.isAbsent && !isName {

@@ -3,9 +3,8 @@ import OhanaCore
 extension DedupeResult {
   /// The uid of `row` (`row-N`, 1-based, when it has none).
   static func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
-    let id = table[.uid][row]
-    if id.isAbsent { return Array("row-\(row + 1)".utf8) }
-    return table.pool.bytes(of: id)
+    if !table.hasUID(at: row) { return Array("row-\(row + 1)".utf8) }
+    return table.withUID(at: row) { Array($0) }
   }
 
   /// `uid,cluster_id` for every input contact, header first: the cluster id

@@ -95,7 +95,16 @@ struct CSVWriter {
 
   mutating func write(row: Int, into out: inout [UInt8]) {
     var first = true
-    for a in Self.attributes { id(r.attributes[a.rawValue][row], first: &first, into: &out) }
+    for a in Self.attributes {
+      if a == .uid && table.uuids.form(at: row) != .none {
+        // A UUID uid (ContactTable.uuids): hex digits and hyphens, never quoted.
+        if !first { out.append(ASCII.comma) }
+        first = false
+        table.uuids.withText(at: row) { out.append(contentsOf: $0) }
+        continue
+      }
+      id(r.attributes[a.rawValue][row], first: &first, into: &out)
+    }
     let fr = table.fieldRange(of: row)
     let f = table.fields
     for kind in FieldKind.allCases {

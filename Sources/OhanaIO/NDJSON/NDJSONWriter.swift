@@ -72,6 +72,12 @@ struct NDJSONWriter {
     out.append(UInt8(ascii: "{"))
     var first = true
     for (a, key) in Self.attributeKeys {
+      if a == .uid && table.uuids.form(at: row) != .none {
+        // A UUID uid (ContactTable.uuids): its text, written as any string.
+        JSONWriter.key(key, first: &first, into: &out)
+        table.uuids.withText(at: row) { JSONWriter.string($0, into: &out) }
+        continue
+      }
       str(key, r.attributes[a.rawValue][row], first: &first, into: &out)
     }
     let photo = table.photo[row]

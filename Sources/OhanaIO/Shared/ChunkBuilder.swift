@@ -1,6 +1,6 @@
 import OhanaCore
 
-/// A growable column of 8-, 16- or 32-bit values in memory it does not free
+/// A growable column of 8-, 16-, 32- or 64-bit values in memory it does not free
 /// itself: ``ChunkBuilder``'s storage owns every `RawColumn` it holds and
 /// frees them once, in its `deinit`. Appending is a capacity test and a
 /// store: no uniqueness check, no exclusivity check, no retain.
@@ -96,6 +96,11 @@ struct ChunkBuilder {
   struct Columns {
     var inContact = false
     var attributes: RawColumn<UInt32>
+    /// Per contact: its uid's ``UUIDColumn/Form`` (0: none, or not a UUID),
+    /// and two halves of the UUID; ``uuidCount`` of them are set.
+    var uidForm: RawColumn<UInt8>
+    var uidHalves: RawColumn<UInt64>
+    var uuidCount = 0
     var photo: RawColumn<UInt32>
     var sourceLine: RawColumn<UInt32>
     var fieldOffsets: RawColumn<UInt32>
@@ -115,6 +120,8 @@ struct ChunkBuilder {
 
     init(contacts: Int, fields: Int, addresses: Int) {
       attributes = RawColumn(capacity: contacts * ChunkBuilder.attributeCount)
+      uidForm = RawColumn(capacity: contacts)
+      uidHalves = RawColumn(capacity: contacts * 2)
       photo = RawColumn(capacity: contacts)
       sourceLine = RawColumn(capacity: contacts)
       fieldOffsets = RawColumn(capacity: contacts + 1)
@@ -137,7 +144,7 @@ struct ChunkBuilder {
     }
 
     func free() {
-      attributes.free(); photo.free(); sourceLine.free(); fieldOffsets.free(); fieldKinds.free()
+      attributes.free(); uidForm.free(); uidHalves.free(); photo.free(); sourceLine.free(); fieldOffsets.free(); fieldKinds.free()
       addressOffsets.free(); extraOffsets.free(); fieldKind.free(); fieldLabel.free(); fieldValue.free()
       fieldGroup.free(); fieldParameters.free(); address.free(); extraName.free(); extraGroup.free()
       extraParameters.free(); extraValue.free()
@@ -175,6 +182,8 @@ struct ChunkBuilder {
   mutating func beginContact(sourceLine: Int) {
     if c.pointee.inContact { endContact() }
     c.pointee.attributes.append(0, times: Self.attributeCount)
+    c.pointee.uidForm.append(0)
+    c.pointee.uidHalves.append(0, times: 2)
     c.pointee.photo.append(BlobID.none.rawValue)
     c.pointee.sourceLine.append(UInt32(clamping: sourceLine))
     c.pointee.inContact = true
@@ -186,6 +195,19 @@ struct ChunkBuilder {
     guard c.pointee.inContact else { return }
     let row = c.pointee.attributes.count - Self.attributeCount
     c.pointee.attributes.set(row + attribute.rawValue, id.rawValue)
+  }
+
+  /// Stores the open contact's uid as a UUID when `text` is one in a
+  /// ``UUIDColumn/Form`` (16 bytes instead of an interned string); false,
+  /// storing nothing, when it is not.
+  func setUUID(_ text: UnsafeRawBufferPointer) -> Bool {
+    guard c.pointee.inContact, let (form, high, low) = UUIDColumn.parse(text) else { return false }
+    let row = c.pointee.uidForm.count - 1
+    c.pointee.uidForm.set(row, form.rawValue)
+    c.pointee.uidHalves.set(2 * row, high)
+    c.pointee.uidHalves.set(2 * row + 1, low)
+    c.pointee.uuidCount += 1
+    return true
   }
 
   /// Whether a photo cannot be set: the open contact has one, or no contact is open.
@@ -258,6 +280,9 @@ struct ChunkBuilder {
     guard c.pointee.inContact else { return }
     let rows = c.pointee.photo.count - 1
     c.pointee.attributes.truncate(to: rows * Self.attributeCount)
+    if c.pointee.uidForm.get(rows) != 0 { c.pointee.uuidCount -= 1 }
+    c.pointee.uidForm.truncate(to: rows)
+    c.pointee.uidHalves.truncate(to: rows * 2)
     c.pointee.photo.truncate(to: rows)
     c.pointee.sourceLine.truncate(to: rows)
     let f = Int(c.pointee.fieldOffsets.last)
@@ -291,6 +316,7 @@ struct ChunkBuilder {
     }
     var t = ContactTable()
     t.attributes = (0..<Self.attributeCount).map { a in encoded(k.attributes, a, stride: Self.attributeCount) }
+    if k.uuidCount > 0 { t.uuids = UUIDColumn(forms: k.uidForm.array { $0 }, halves: k.uidHalves.array { $0 }) }
     t.photo = k.photo.array(BlobID.init(rawValue:))
     t.blobs = blobs
     t.sourceLine = k.sourceLine.array { $0 }

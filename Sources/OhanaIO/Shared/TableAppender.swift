@@ -144,6 +144,7 @@ struct TableAppender {
     // No reserve calls on the columns here: Array.reserveCapacity grows to
     // exactly what is asked, so reserving per part would copy the whole
     // table every time (StringPool.reserve grows geometrically).
+    r.appendUUIDs(of: part)
     remap.withUnsafeBufferPointer { m in
       for i in 0..<r.attributes.count {
         Self.appendMapped(part.attributes[i], to: &r.attributes[i], m)

@@ -421,6 +421,10 @@ struct VCardCardParser {
       default: attribute = .note
       }
       if isSet(attribute) || !p.group.isEmpty { break }
+      if attribute == .uid && builder.setUUID(UnsafeRawBufferPointer(v)) {
+        seen |= 1 << UInt32(ContactAttribute.uid.rawValue)
+        return nil
+      }
       set(attribute, internText(v, legacy: legacy))
       return nil
     case .name:

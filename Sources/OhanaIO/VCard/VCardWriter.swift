@@ -16,6 +16,7 @@ struct VCardWriter {
   // row retained and released each array. String columns through readers.
   private let r: StringColumnReaders
   private let fields: FieldTable
+  private let uuids: UUIDColumn
   /// The card being written, line after line, handed to the caller's array
   /// in one append at its end. Lines are built in place; only a line longer
   /// than 75 octets is copied (to `spill`) to be folded.
@@ -31,6 +32,7 @@ struct VCardWriter {
     self.version4 = version4
     r = readers
     fields = table.fields
+    uuids = table.uuids
     spill.reserveCapacity(256)
   }
 
@@ -41,7 +43,16 @@ struct VCardWriter {
     if version4 { line.append("VERSION:4.0\r\n") } else { line.append("VERSION:3.0\r\n") }
     let a = r.attributes
     let uid = a[ContactAttribute.uid.rawValue][row]
-    if uid.isPresent { text("UID", uid, commas: false) }
+    if uid.isPresent {
+      text("UID", uid, commas: false)
+    } else if uuids.form(at: row) != .none {
+      // A UUID (hex digits and hyphens): nothing to escape.
+      beginLine()
+      line.append("UID")
+      line.append(ASCII.colon)
+      uuids.withText(at: row) { line.append(bytes: $0) }
+      endLine()
+    }
     text("FN", a[ContactAttribute.fullName.rawValue][row], commas: true, force: true)
     ids.removeAll(keepingCapacity: true)
     // N's order: family; given; middle; prefix; suffix.

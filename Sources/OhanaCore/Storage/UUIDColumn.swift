@@ -1,0 +1,284 @@
+/// The uids of a table that are UUIDs, 16 bytes and a form byte a row.
+///
+/// Most contact uids are UUIDs written as text (`2f5d4a59-573b-4bcd-aa21-
+/// 19495a7561cd`, Apple's in capitals, some behind `urn:uuid:`). Interned,
+/// each costs its 36 to 45 bytes in the pool's arena, an end offset, a hash
+/// slot and a 3-byte cell: about 50 bytes a contact that no other value
+/// shares (uids are unique), 50 MB of a million-card store. Here a UUID
+/// costs 17 bytes, and the text is written back byte for byte.
+///
+/// ### Layout
+/// ```
+///  forms   [UInt8]   per row: Form (0 = the row's uid is not here)
+///  halves  [UInt64]  per row two: the UUID's first and last 8 bytes
+/// ```
+/// Both are empty while no row holds a UUID (a table read from a file
+/// without UUID uids pays nothing); then ``rowCount`` is 0 whatever the
+/// table's size, and every row reads as ``Form/none``.
+///
+/// A contact's uid lives in exactly one place: here when its text is one of
+/// the ``Form``s exactly, else in the table's `uid` string column (see
+/// ``ContactTable/withUID(at:_:)``).
+public struct UUIDColumn: Sendable, Equatable {
+  /// How a UUID was written. The text of a form is fixed by the 16 bytes,
+  /// so writing it back gives the bytes that were read.
+  public enum Form: UInt8, Sendable, CaseIterable {
+    /// Not a UUID (or no uid).
+    case none = 0
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits in lower case.
+    case lower = 1
+    /// The same in capitals.
+    case upper = 2
+    /// `urn:uuid:` and the lower-case form.
+    case urnLower = 3
+    /// `urn:uuid:` and the capital form.
+    case urnUpper = 4
+
+    var hasPrefix: Bool { self == .urnLower || self == .urnUpper }
+    var isUpper: Bool { self == .upper || self == .urnUpper }
+    /// The length of the text.
+    public var textLength: Int { self == .none ? 0 : (hasPrefix ? 45 : 36) }
+  }
+
+  @usableFromInline var forms: [UInt8] = []
+  @usableFromInline var halves: [UInt64] = []
+
+  /// A column with no UUIDs.
+  public init() {}
+
+  /// Whether no row holds a UUID (storage is empty).
+  public var isEmpty: Bool { forms.isEmpty }
+
+  /// Rows stored: 0 while ``isEmpty``, else the table's row count.
+  public var rowCount: Int { forms.count }
+
+  /// Rows holding a UUID.
+  public var uuidCount: Int { forms.reduce(0) { $0 + ($1 == 0 ? 0 : 1) } }
+
+  /// Approximate heap bytes held.
+  public var memoryFootprint: Int { forms.capacity + halves.capacity * 8 }
+
+  /// The form of `row`'s UUID (``Form/none`` when it has none).
+  @inlinable
+  public func form(at row: Int) -> Form {
+    guard row >= 0 && row < forms.count else { return .none }
+    return Form(rawValue: forms[row]) ?? .none
+  }
+
+  /// The 16 bytes of `row`'s UUID as two big-endian halves, nil when none.
+  public func value(at row: Int) -> (UInt64, UInt64)? {
+    guard form(at: row) != .none else { return nil }
+    return (halves[2 * row], halves[2 * row + 1])
+  }
+
+  // MARK: Text
+
+  /// The form and value of `text` when it is exactly a UUID in one of the
+  /// ``Form``s (case consistent, hyphens at 8, 13, 18 and 23), else nil.
+  public static func parse(_ text: UnsafeRawBufferPointer) -> (form: Form, high: UInt64, low: UInt64)? {
+    if text.count == 45 {
+      // "urn:uuid:" and the UUID, in one case throughout (or no letters
+      // in the UUID), so that the form writes back the same bytes.
+      guard let lowerPrefix = Self.matchPrefix(text), let (upper, high, low) = Self.parseBody(text, from: 9) else {
+        return nil
+      }
+      if lowerPrefix { return upper == true ? nil : (.urnLower, high, low) }
+      return upper == false ? nil : (.urnUpper, high, low)
+    }
+    guard text.count == 36, let (upper, high, low) = Self.parseBody(text, from: 0) else { return nil }
+    return (upper == true ? .upper : .lower, high, low)
+  }
+
+  /// Whether `text` starts with `urn:uuid:` in lower case (true) or
+  /// capitals (false); nil for anything else.
+  private static func matchPrefix(_ text: UnsafeRawBufferPointer) -> Bool? {
+    let lower: [UInt8] = Array("urn:uuid:".utf8)
+    let upper: [UInt8] = Array("URN:UUID:".utf8)
+    var isLower = true, isUpper = true
+    for i in 0..<9 {
+      if text[i] != lower[i] { isLower = false }
+      if text[i] != upper[i] { isUpper = false }
+    }
+    return isLower ? true : (isUpper ? false : nil)
+  }
+
+  /// The 36 characters at `from`: nil unless hex digits with hyphens at 8,
+  /// 13, 18, 23; `upper` is nil when no letter appeared, else whether the
+  /// letters were capitals (mixed case is not a UUID form: nil).
+  private static func parseBody(_ t: UnsafeRawBufferPointer, from s: Int) -> (upper: Bool?, UInt64, UInt64)? {
+    var high: UInt64 = 0, low: UInt64 = 0
+    var sawLower = false, sawUpper = false
+    var nibble = 0
+    for i in 0..<36 {
+      let c = t[s + i]
+      if i == 8 || i == 13 || i == 18 || i == 23 {
+        guard c == 0x2D else { return nil }
+        continue
+      }
+      let v: UInt8
+      switch c {
+      case 0x30...0x39: v = c - 0x30
+      case 0x61...0x66: v = c - 0x61 + 10; sawLower = true
+      case 0x41...0x46: v = c - 0x41 + 10; sawUpper = true
+      default: return nil
+      }
+      if nibble < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
+      nibble += 1
+    }
+    if sawLower && sawUpper { return nil }
+    return (sawUpper ? true : (sawLower ? false : nil), high, low)
+  }
+
+  /// Writes the text of a UUID in `form` into `out` (at least
+  /// ``Form/textLength`` bytes); returns the length.
+  static func render(_ form: Form, _ high: UInt64, _ low: UInt64, into out: UnsafeMutableRawBufferPointer) -> Int {
+    guard form != .none, out.count >= form.textLength else { return 0 }
+    var o = 0
+    if form.hasPrefix {
+      for c in (form.isUpper ? "URN:UUID:" : "urn:uuid:").utf8 {
+        out[o] = c
+        o += 1
+      }
+    }
+    let letterBase: UInt8 = form.isUpper ? 0x41 - 10 : 0x61 - 10
+    for nibble in 0..<32 {
+      if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+        out[o] = 0x2D
+        o += 1
+      }
+      let word = nibble < 16 ? high : low
+      let v = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble & 15))) & 0xF
+      out[o] = v < 10 ? 0x30 + v : letterBase + v
+      o += 1
+    }
+    return o
+  }
+
+  /// Calls `body` with the text of `row`'s UUID; nil (without calling it)
+  /// when the row has none.
+  public func withText<R>(at row: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    guard let (high, low) = value(at: row) else { return nil }
+    let form = form(at: row)
+    return try withUnsafeTemporaryAllocation(byteCount: 48, alignment: 8) { buffer in
+      let n = Self.render(form, high, low, into: buffer)
+      return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<n]))
+    }
+  }
+
+  /// The text of `row`'s UUID, nil when it has none.
+  public func text(at row: Int) -> String? {
+    withText(at: row) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  // MARK: Building
+
+  /// Reserves room for `rows` rows when the column stores any (a column
+  /// without UUIDs stays empty).
+  package mutating func reserveCapacity(_ rows: Int) {
+    guard !isEmpty else { return }
+    forms.reserveCapacity(rows)
+    halves.reserveCapacity(2 * rows)
+  }
+
+  /// Makes room for rows `0 ..< rows` (new rows hold no UUID).
+  mutating func extend(to rows: Int) {
+    guard rows > forms.count else { return }
+    let more = rows - forms.count
+    forms.append(contentsOf: repeatElement(0, count: more))
+    halves.append(contentsOf: repeatElement(0, count: 2 * more))
+  }
+
+  /// Stores a UUID at `row` of a table with `rowCount` rows (the storage
+  /// is filled up to `rowCount` first).
+  package mutating func set(_ row: Int, form: Form, high: UInt64, low: UInt64, rowCount: Int) {
+    guard row >= 0 && row < rowCount else { return }
+    extend(to: rowCount)
+    forms[row] = form.rawValue
+    halves[2 * row] = high
+    halves[2 * row + 1] = low
+  }
+
+  /// Clears `row` (it holds no UUID afterwards).
+  package mutating func clear(_ row: Int) {
+    guard row >= 0 && row < forms.count else { return }
+    forms[row] = 0
+    halves[2 * row] = 0
+    halves[2 * row + 1] = 0
+  }
+
+  /// Drops rows from `rows` on.
+  package mutating func truncate(to rows: Int) {
+    guard rows < forms.count else { return }
+    forms.removeLast(forms.count - rows)
+    halves.removeLast(halves.count - 2 * rows)
+  }
+
+  /// Appends `other`'s rows, `otherRows` of them, after this column's
+  /// `rows` rows (either side may be empty storage).
+  package mutating func append(_ other: UUIDColumn, otherRows: Int, after rows: Int) {
+    if other.isEmpty {
+      if !isEmpty { extend(to: rows + otherRows) }
+      return
+    }
+    extend(to: rows)
+    forms.append(contentsOf: other.forms.prefix(otherRows))
+    halves.append(contentsOf: other.halves.prefix(2 * otherRows))
+    // `other` may store fewer rows than it has.
+    extend(to: rows + otherRows)
+  }
+
+  /// The rows `rows` (indices into this column) in that order; empty
+  /// storage when none of them holds a UUID.
+  package func gathering<C: Collection>(_ rows: C) -> UUIDColumn where C.Element: BinaryInteger {
+    guard !isEmpty else { return UUIDColumn() }
+    var out = UUIDColumn()
+    out.forms.reserveCapacity(rows.count)
+    out.halves.reserveCapacity(rows.count * 2)
+    var any = false
+    for r in rows {
+      let i = Int(r)
+      if i >= 0 && i < forms.count && forms[i] != 0 {
+        any = true
+        out.forms.append(forms[i])
+        out.halves.append(halves[2 * i])
+        out.halves.append(halves[2 * i + 1])
+      } else {
+        out.forms.append(0)
+        out.halves.append(0)
+        out.halves.append(0)
+      }
+    }
+    return any ? out : UUIDColumn()
+  }
+
+  /// A column from per-row forms and halves (2 per row), for builders that
+  /// gather them in raw memory; empty storage when no form is set.
+  package init(forms: [UInt8], halves: [UInt64]) {
+    guard forms.contains(where: { $0 != 0 }), halves.count == 2 * forms.count else { return }
+    self.forms = forms
+    self.halves = halves
+  }
+
+  /// Checks that the storage is empty or `rows` long, with known forms and
+  /// zero halves where there is no UUID. With OHANA_INTERNAL_CHECKS only.
+  public func checkInvariants(rows: Int) {
+    #if OHANA_INTERNAL_CHECKS
+    precondition(forms.isEmpty || forms.count == rows, "UUIDColumn row count")
+    precondition(halves.count == 2 * forms.count, "UUIDColumn halves")
+    for (i, f) in forms.enumerated() {
+      precondition(Form(rawValue: f) != nil, "UUIDColumn form")
+      if f == 0 { precondition(halves[2 * i] == 0 && halves[2 * i + 1] == 0, "UUIDColumn: stray value") }
+    }
+    #endif
+  }
+
+  /// Equal when every row has the same form and value (empty storage
+  /// equals storage of rows without UUIDs).
+  public static func == (a: UUIDColumn, b: UUIDColumn) -> Bool {
+    for r in 0..<max(a.forms.count, b.forms.count) {
+      if a.form(at: r) != b.form(at: r) { return false }
+      if let x = a.value(at: r), let y = b.value(at: r), x != y { return false }
+    }
+    return true
+  }
+}

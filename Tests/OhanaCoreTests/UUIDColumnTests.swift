@@ -1,0 +1,104 @@
+import Testing
+
+@testable import OhanaCore
+
+/// UIDs that are UUIDs are kept as 16 bytes (``UUIDColumn``): each form
+/// must write back the exact text it was read from, anything else must
+/// stay a string, and every path that moves rows must move them along.
+@Suite struct UUIDColumnTests {
+  static let lower = "2f5d4a59-573b-4bcd-aa21-19495a7561cd"
+  static let upper = "5E3F1A2B-0C4D-4E5F-8A9B-0C1D2E3F4A5B"
+  static let urnLower = "urn:uuid:8540f030-2035-4b10-af4d-ffe6605643df"
+  static let urnUpper = "URN:UUID:9B765F0C-4036-421B-B69A-EAFB7E64BBFF"
+  static let digits = "12345678-1234-1234-1234-123456789012"
+
+  func parse(_ s: String) -> UUIDColumn.Form? {
+    var s = s
+    return s.withUTF8 { UUIDColumn.parse(UnsafeRawBufferPointer($0))?.form }
+  }
+
+  @Test func everyFormWritesBackItsText() {
+    let cases: [(String, UUIDColumn.Form)] = [
+      (Self.lower, .lower), (Self.upper, .upper), (Self.urnLower, .urnLower), (Self.urnUpper, .urnUpper),
+      (Self.digits, .lower), ("urn:uuid:" + Self.digits, .urnLower), ("URN:UUID:" + Self.digits, .urnUpper),
+      ("00000000-0000-0000-0000-000000000000", .lower), ("ffffffff-ffff-ffff-ffff-ffffffffffff", .lower),
+    ]
+    var column = UUIDColumn()
+    for (i, (text, form)) in cases.enumerated() {
+      var t = text
+      let parsed = t.withUTF8 { UUIDColumn.parse(UnsafeRawBufferPointer($0)) }
+      #expect(parsed?.form == form, "\(text)")
+      guard let parsed else { continue }
+      column.set(i, form: parsed.form, high: parsed.high, low: parsed.low, rowCount: cases.count)
+    }
+    for (i, (text, _)) in cases.enumerated() { #expect(column.text(at: i) == text) }
+    #expect(column.uuidCount == cases.count)
+    column.checkInvariants(rows: cases.count)
+  }
+
+  @Test func nearMissesStayStrings() {
+    let misses = [
+      "2f5d4a59-573b-4bcd-aa21-19495A7561cd",  // mixed case
+      "2f5d4a59573b-4bcd-aa21-19495a7561cd-",  // hyphens elsewhere
+      "2f5d4a59-573b-4bcd-aa21-19495a7561c",  // 35
+      "2f5d4a59-573b-4bcd-aa21-19495a7561cd0",  // 37
+      "2f5d4a59-573b-4bcd-aa21-19495a7561cg",  // not hex
+      "{2f5d4a59-573b-4bcd-aa21-19495a7561c}",
+      "urn:uuid:5E3F1A2B-0C4D-4E5F-8A9B-0C1D2E3F4A5B",  // prefix and digits in other cases
+      "URN:UUID:2f5d4a59-573b-4bcd-aa21-19495a7561cd",
+      "Urn:uuid:2f5d4a59-573b-4bcd-aa21-19495a7561cd",
+      "urn:uuid:2f5d4a59-573b-4bcd-aa21-19495a7561c",
+      "", "2f5d4a59-573b-4bcd-aa21-19495a7561cd ",
+    ]
+    for m in misses { #expect(parse(m) == nil, "\(m)") }
+  }
+
+  /// A table with UUID uids packed behaves like the same table with them
+  /// as strings: rows, gathering, concatenation, the builder.
+  @Test func packedTablesMatchStringTables() {
+    let uids: [String?] = [Self.lower, "not-a-uuid", nil, Self.upper, Self.urnLower, Self.urnUpper, Self.digits]
+    let contacts = uids.enumerated().map { i, u in Contact(uid: u, givenName: "G\(i)") }
+    let plain = ContactTable(contacts: contacts)
+    var packed = plain
+    packed.packUUIDs()
+    packed.checkInvariants()
+    #expect(packed.uuids.uuidCount == 5)
+    #expect(packed[.uid].filter(\.isPresent).count == 1)
+    for r in 0..<plain.rowCount {
+      #expect(packed.contact(at: r) == plain.contact(at: r))
+      #expect(packed.uid(at: r) == uids[r])
+      #expect(packed.hasUID(at: r) == (uids[r] != nil))
+      #expect(packed.withUID(at: r) { String(decoding: $0, as: UTF8.self) } == (uids[r] ?? ""))
+    }
+    let order: [UInt32] = [6, 2, 0, 0, 5, 1]
+    let g = packed.gathering(rows: order)
+    #expect(g.uuids.uuidCount == 4)
+    for (i, r) in order.enumerated() { #expect(g.uid(at: i) == uids[Int(r)]) }
+    // Rows without UUIDs gather to empty storage.
+    #expect(packed.gathering(rows: [1, 2]).uuids.isEmpty)
+    // Concatenation, with the UUID part in the middle and at either end.
+    let joined = ContactTable.concatenate([plain, packed, plain, packed])
+    joined.checkInvariants()
+    #expect(joined.rowCount == 4 * uids.count)
+    for r in 0..<joined.rowCount { #expect(joined.uid(at: r) == uids[r % uids.count]) }
+    // Unpacking gives the string table back.
+    var unpacked = packed
+    unpacked.internUUIDs()
+    #expect(unpacked.uuids.isEmpty)
+    #expect(unpacked[.uid] == plain[.uid])
+    // Rows added by a builder after packed rows have no UUID.
+    var b = ContactTableBuilder()
+    b.table = packed
+    b.beginContact()
+    b.set(.givenName, b.pool.intern("new"))
+    let built = b.build()
+    built.checkInvariants()
+    #expect(built.rowCount == uids.count + 1)
+    #expect(built.uid(at: uids.count) == nil)
+    #expect(built.uid(at: 0) == Self.lower)
+    // Replacing the uid column replaces every uid.
+    var replaced = packed
+    replaced.setAttribute(.uid, StringColumn(repeating: .absent, count: replaced.rowCount))
+    #expect((0..<replaced.rowCount).allSatisfy { replaced.uid(at: $0) == nil })
+  }
+}
