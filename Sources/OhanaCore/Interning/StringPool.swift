@@ -37,7 +37,8 @@ import Darwin
 ///   memory of a wide slot (20 MB less at a million contacts); a probe
 ///   compares bytes for about one mismatching candidate in 256. The rest
 ///   of the hash is not stored, so growing the table hashes every string
-///   again, a pass over the arena in slot order (prefetched).
+///   again: a pass over `ends` and the arena in id order, each new home
+///   prefetched.
 ///   For tables whose ids all fit 24 bits: below 2^24 * 4/3 slots.
 /// - *wide*, 8 bytes (``WideSlot``): the whole 32-bit hash and the id.
 ///   Growing re-places ids without rehashing, and merging the pool into
