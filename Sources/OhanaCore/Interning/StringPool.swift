@@ -20,7 +20,7 @@ import Darwin
 ///                                                        the home slot of hash h is h * count >> 32
 /// ```
 /// The home slot is the hash's top bits scaled to the table, so the table
-/// can have any size: it is sized to its load (grown by half when full, or
+/// can have any size: it is sized to its load (grown when full, or
 /// to a reader's estimate) rather than to a power of two, which at a million
 /// contacts is tens of megabytes less. The home is monotonic in the hash,
 /// so slots are in hash order, which the
