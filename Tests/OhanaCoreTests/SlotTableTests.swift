@@ -5,9 +5,11 @@ import Testing
 /// The string pool's hash-table memory: zeroed, copy on write, both below
 /// and above the size that gets a huge-page mapping.
 @Suite struct SlotTableTests {
-  @Test(arguments: [2, 16, 1000, 600_000]) func zeroedAndCopiedOnWrite(count: Int) {
-    var a = SlotTable(count: count)
+  @Test(arguments: [2, 16, 1000, 600_000], [false, true]) func zeroedAndCopiedOnWrite(count: Int, narrow: Bool) {
+    var a = SlotTable(count: count, narrow: narrow)
     #expect(a.count == count)
+    #expect(a.isNarrow == narrow)
+    #expect(a.byteCount == count * (narrow ? 4 : 8))
     #expect(a.occupiedCount() == 0)
     a[0] = 7
     a[count - 1] = 9
@@ -15,13 +17,39 @@ import Testing
     b[0] = 1
     #expect(a[0] == 7 && b[0] == 1)
     #expect(a[count - 1] == 9 && b[count - 1] == 9)
-    b.withUnsafeMutableBufferPointer { s in
-      for i in s.indices { s[i] = UInt64(i) + 1 }
+    #expect(b.isNarrow == narrow)
+    func fill<S: FixedWidthInteger & UnsignedInteger>(_ t: inout SlotTable, _: S.Type) {
+      t.withUnsafeMutableBufferPointer(as: S.self) { s in
+        for i in s.indices { s[i] = S(truncatingIfNeeded: i) + 1 }
+      }
     }
+    if narrow { fill(&b, UInt32.self) } else { fill(&b, UInt64.self) }
     #expect(b.occupiedCount() == count)
     #expect(a.occupiedCount() == 2)
-    let sum = a.withUnsafeBufferPointer { $0.reduce(0, &+) }
+    let sum = narrow
+      ? a.withUnsafeBufferPointer(as: UInt32.self) { UInt64($0.reduce(0, &+)) }
+      : a.withUnsafeBufferPointer(as: UInt64.self) { $0.reduce(0, &+) }
     #expect(sum == 16)
+    #expect(b[count - 1] == UInt64(count))
+  }
+
+  /// Narrow slots keep the id above an 8-bit tag of the hash's low bits;
+  /// wide ones the whole hash above the id. A slot matches only its own
+  /// key, and no occupied slot is 0.
+  @Test func slotLayouts() {
+    let h: UInt32 = 0xDEAD_BEEF
+    let n = NarrowSlot.slot(0xAB_CDEF, key: NarrowSlot.key(h))
+    #expect(n == 0xABCD_EFEF)
+    #expect(NarrowSlot.id(n) == 0xAB_CDEF)
+    #expect(NarrowSlot.matches(n, NarrowSlot.key(0x1234_56EF)))  // same low byte
+    #expect(!NarrowSlot.matches(n, NarrowSlot.key(0xDEAD_BEEE)))
+    #expect(NarrowSlot.slot(1, key: NarrowSlot.key(0)) != 0)
+    let w = WideSlot.slot(0xAB_CDEF, key: WideSlot.key(h))
+    #expect(w == 0xDEAD_BEEF_00AB_CDEF)
+    #expect(WideSlot.id(w) == 0xAB_CDEF)
+    #expect(WideSlot.matches(w, WideSlot.key(h)) && !WideSlot.matches(w, WideSlot.key(h ^ 1 << 31)))
+    #expect(WideSlot.hash(w) == h)
+    #expect(WideSlot.slot(1, key: WideSlot.key(0)) != 0)
   }
 
   /// Pools that share a table (copies) stay independent through growth.

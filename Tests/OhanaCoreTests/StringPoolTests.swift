@@ -438,3 +438,244 @@ import _OhanaTestSupport
     #expect(batch.add("CELL").rawValue == 1)
   }
 }
+
+/// Narrow (32-bit) slots and the switch between narrow and wide ones (see
+/// `StringPool.SlotWidths`), with the narrow/wide threshold lowered so that
+/// a few thousand strings cross it. Ids never depend on the slot width, so
+/// every path is checked against a pool with the standard widths.
+@Suite struct NarrowSlotTests {
+  /// Narrow from the smallest table up to tables of `limit` ids.
+  static func widths(_ limit: Int = 1 << 24) -> StringPool.SlotWidths {
+    StringPool.SlotWidths(wideUpTo: 0, narrowIDLimit: limit)
+  }
+
+  static func hash(_ s: String) -> UInt32 {
+    var s = s
+    return s.withUTF8 { StringPool.hash(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The first `count` strings "t0", "t1", ... whose hash has `tag` as its
+  /// low byte: in narrow slots they all have the same tag.
+  static func sameTag(_ count: Int, tag: UInt32) -> [String] {
+    var out: [String] = []
+    var i = 0
+    while out.count < count {
+      let s = "t\(i)"
+      if hash(s) & 0xFF == tag { out.append(s) }
+      i += 1
+    }
+    return out
+  }
+
+  static func values(_ range: Range<Int>, _ prefix: String = "v") -> [String] { range.map { "\(prefix)\($0)" } }
+
+  /// `values` interned as one bulk batch; returns the ids.
+  static func bulk(_ pool: inout StringPool, _ values: [String]) -> [StringID] {
+    var text: [UInt8] = []
+    var offsets = [0]
+    for v in values {
+      text += Array(v.utf8)
+      offsets.append(text.count)
+    }
+    var ids: [StringID] = []
+    text.withUnsafeBytes { b in offsets.withUnsafeBufferPointer { pool.intern(contentsOf: b, offsets: $0, into: &ids) } }
+    return ids
+  }
+
+  /// Strings whose tags are all equal are told apart by their bytes: each
+  /// gets its own id, and one that was never interned is not found.
+  @Test func stringsWithOneTagStayApart() {
+    let same = Self.sameTag(700, tag: 0x5A)
+    var pool = StringPool(slotWidths: Self.widths())
+    let ids = same.prefix(600).map { pool.intern($0) }
+    #expect(pool.slots.isNarrow)
+    #expect(Set(ids).count == 600 && pool.count == 601)
+    for (s, id) in zip(same, ids) {
+      #expect(pool.lookup(s) == id)
+      #expect(pool.intern(s) == id)
+      #expect(pool.string(id) == s)
+    }
+    for s in same.suffix(100) { #expect(pool.lookup(s) == nil) }
+    #expect(pool.count == 601)
+    pool.checkInvariants()
+  }
+
+  /// One string at a time from an empty narrow table: every growth
+  /// rehashes from the arena, and at least doubles the table; the ids are
+  /// the standard pool's.
+  @Test func growsWhileNarrow() {
+    var pool = StringPool(slotWidths: Self.widths())
+    var reference = StringPool()
+    var sizes = [pool.tableSlotCount]
+    let values = Self.values(0..<30_000)
+    for (i, v) in values.enumerated() {
+      #expect(pool.intern(v) == reference.intern(v))
+      #expect(pool.slots.isNarrow)
+      if let last = sizes.last, pool.tableSlotCount != last {
+        #expect(pool.tableSlotCount >= 2 * last)
+        sizes.append(pool.tableSlotCount)
+      }
+      if i % 7_919 == 0 { pool.checkInvariants() }
+    }
+    #expect(sizes.count > 8)  // it grew, many times
+    for v in values { #expect(pool.lookup(v) == reference.lookup(v)) }
+    for v in Self.values(0..<1_000, "w") { #expect(pool.lookup(v) == nil) }
+    pool.checkInvariants()
+  }
+
+  /// One string at a time past the narrow limit: the table turns wide when
+  /// it grows past the ids narrow slots hold, and every id stays found.
+  @Test func turnsWidePastTheLimit() {
+    let limit = 3_000
+    var pool = StringPool(slotWidths: Self.widths(limit))
+    var reference = StringPool()
+    var narrowUpTo = 0
+    let values = Self.values(0..<10_000)
+    for v in values {
+      #expect(pool.intern(v) == reference.intern(v))
+      if pool.slots.isNarrow { narrowUpTo = pool.count }
+      #expect(pool.slots.isNarrow == (pool.tableSlotCount * 3 / 4 < limit))
+    }
+    #expect(narrowUpTo > limit / 2 && narrowUpTo < limit)
+    #expect(!pool.slots.isNarrow)
+    for v in values { #expect(pool.lookup(v) == reference.lookup(v)) }
+    #expect(pool.lookup("v10000") == nil)
+    pool.checkInvariants()
+  }
+
+  /// A bulk batch on a narrow pool of 1,000 strings adding 11,000, at
+  /// limits where the table stays narrow; where the one sized for the
+  /// sweep (40,744 slots, for 30,558 ids) is wide and the trimmed one after
+  /// it (23,244 slots) narrow again; where both are wide; and where the
+  /// pool is wide from the start.
+  @Test(arguments: [1 << 24, 30_000, 2_000, 500])
+  func bulkBatchAcrossTheLimit(limit: Int) {
+    var pool = StringPool(slotWidths: Self.widths(limit))
+    var reference = StringPool()
+    for v in Self.values(0..<1_000) { #expect(pool.intern(v) == reference.intern(v)) }
+    let before = pool.slots.isNarrow
+    var rng = SeededRandom(seed: 3)
+    let batch = (0..<24_000).map { _ in "v\(rng.next() % 14_000)" }
+    let ids = Self.bulk(&pool, batch)
+    let expected = Self.bulk(&reference, batch)
+    #expect(ids == expected)
+    #expect(pool.count == reference.count)
+    switch limit {
+    case 1 << 24: #expect(before && pool.slots.isNarrow)
+    case 500: #expect(!before && !pool.slots.isNarrow)
+    case 30_000: #expect(before && pool.slots.isNarrow && pool.tableSlotCount < 30_000)
+    default: #expect(before && !pool.slots.isNarrow)
+    }
+    for (v, id) in zip(batch, ids) { #expect(pool.lookup(v) == id) }
+    // And one at a time after the batch.
+    for v in Self.values(14_000..<15_000) { #expect(pool.intern(v) == reference.intern(v)) }
+    pool.checkInvariants()
+  }
+
+  /// A `StringBatch` (hashes given) that takes a narrow pool past the
+  /// limit: the table is sized for it, wide, before the first probe.
+  @Test func stringBatchAcrossTheLimit() {
+    var pool = StringPool(slotWidths: Self.widths(5_000))
+    var reference = StringPool()
+    for v in Self.values(0..<3_000) { #expect(pool.intern(v) == reference.intern(v)) }
+    #expect(pool.slots.isNarrow)
+    var batch = StringBatch()
+    var provisional: [StringID] = []
+    let values = Self.values(1_500..<7_500)
+    for v in values { provisional.append(batch.add(v)) }
+    var remap: [StringID] = []
+    var expected: [StringID] = []
+    pool.intern(batch, into: &remap)
+    reference.intern(batch, into: &expected)
+    #expect(remap == expected)
+    #expect(!pool.slots.isNarrow)
+    for (v, p) in zip(values, provisional) {
+      #expect(pool.string(remap[p.index]) == v)
+      #expect(pool.lookup(v) == remap[p.index])
+    }
+    pool.checkInvariants()
+  }
+
+  /// Merging pools: a narrow pool's hashes are computed from its arena, a
+  /// wide one's read from its slots; either way a narrow target that
+  /// passes the limit turns wide and gives the standard pool's ids.
+  @Test(arguments: [false, true]) func internAllAcrossTheLimit(narrowOther: Bool) {
+    var other = narrowOther ? StringPool(slotWidths: Self.widths()) : StringPool()
+    for v in Self.values(2_000..<8_000) + Self.values(0..<50, "o") { _ = other.intern(v) }
+    #expect(other.slots.isNarrow == narrowOther)
+    #expect(other.hashes() == [0] + (1..<other.count).map { Self.hash(other.string(StringID(rawValue: UInt32($0))) ?? "") })
+    var pool = StringPool(slotWidths: Self.widths(6_000))
+    var reference = StringPool()
+    for v in Self.values(0..<3_000) { #expect(pool.intern(v) == reference.intern(v)) }
+    #expect(pool.slots.isNarrow)
+    var remap: [StringID] = []
+    var expected: [StringID] = []
+    pool.internAll(of: other, into: &remap)
+    reference.internAll(of: other, into: &expected)
+    #expect(remap == expected && remap.count == other.count)
+    #expect(!pool.slots.isNarrow)
+    for k in 1..<other.count {
+      let v = other.string(StringID(rawValue: UInt32(k)))
+      #expect(v != nil && pool.string(remap[k]) == v)
+    }
+    // A narrow target that stays narrow.
+    var small = StringPool(slotWidths: Self.widths())
+    small.internAll(of: other, into: &remap)
+    #expect(small.slots.isNarrow)
+    #expect(remap.enumerated().allSatisfy { $0.element.index == $0.offset })
+    pool.checkInvariants()
+    small.checkInvariants()
+  }
+
+  /// Copies share a narrow table until one writes: a write to a slot, a
+  /// growth and a switch to wide slots each leave the others as they were.
+  @Test func copiesStayIndependent() {
+    var p = StringPool(slotWidths: Self.widths(4_000))
+    for v in Self.values(0..<2_000) { _ = p.intern(v) }
+    #expect(p.slots.isNarrow)
+    var q = p
+    var r = p
+    let added = q.intern("only in q")  // one slot written, no growth
+    #expect(q.tableSlotCount == p.tableSlotCount)
+    for v in Self.values(2_000..<6_000) { _ = r.intern(v) }  // grows, turns wide
+    #expect(!r.slots.isNarrow && p.slots.isNarrow && q.slots.isNarrow)
+    #expect(p.lookup("only in q") == nil && r.lookup("only in q") == nil && q.lookup("only in q") == added)
+    #expect(p.lookup("v2000") == nil && q.lookup("v2000") == nil && r.lookup("v5999") != nil)
+    #expect(p.count == 2_001 && q.count == 2_002 && r.count == 6_001)
+    for v in Self.values(0..<2_000) {
+      let id = p.lookup(v)
+      #expect(id != nil && q.lookup(v) == id && r.lookup(v) == id)
+    }
+    p.checkInvariants()
+    q.checkInvariants()
+    r.checkInvariants()
+  }
+
+  /// Narrow slots take 4 bytes, wide ones 8; the standard widths keep
+  /// small tables wide and make big ones narrow.
+  @Test func footprintAndStandardWidths() {
+    var narrow = StringPool(slotWidths: Self.widths())
+    var wide = StringPool(slotWidths: StringPool.SlotWidths(wideUpTo: Int.max, narrowIDLimit: 1 << 24))
+    for v in Self.values(0..<5_000) {
+      _ = narrow.intern(v)
+      _ = wide.intern(v)
+    }
+    #expect(narrow.slots.isNarrow && !wide.slots.isNarrow)
+    func slotBytes(_ p: StringPool) -> Int {
+      p.memoryFootprint - p.arena.capacity - p.ends.capacity * 4 - p.wraps.capacity * 4
+    }
+    #expect(slotBytes(narrow) == narrow.tableSlotCount * 4)
+    #expect(slotBytes(wide) == wide.tableSlotCount * 8)
+    #expect(narrow.slots.byteCount == narrow.tableSlotCount * 4)
+    var standard = StringPool()
+    for v in Self.values(0..<1_000) { _ = standard.intern(v) }
+    #expect(!standard.slots.isNarrow)
+    for v in Self.values(1_000..<100_000) { _ = standard.intern(v) }
+    #expect(standard.slots.isNarrow && standard.tableSlotCount > 1 << 16)
+    #expect(StringPool.SlotWidths.standard.isNarrow(slots: 1 << 16 + 8))
+    #expect(!StringPool.SlotWidths.standard.isNarrow(slots: 1 << 16))
+    #expect(StringPool.SlotWidths.standard.isNarrow(slots: (1 << 24) / 3 * 4))
+    #expect(!StringPool.SlotWidths.standard.isNarrow(slots: (1 << 24) / 3 * 4 + 8))
+    standard.checkInvariants()
+  }
+}

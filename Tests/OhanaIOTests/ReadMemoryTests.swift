@@ -37,6 +37,22 @@ import Testing
     }
   }
 
+  /// NDJSON and CSV chunks bring pools of their own rather than string
+  /// batches; the merge sizes the table for the whole input from them too
+  /// (growing by half instead left the NDJSON one half full).
+  @Test(arguments: [ContactFormat.ndjson, .csv]) func hashTableIsSizedForOtherFormats(format: ContactFormat) throws {
+    let cards = try ContactIO.read(bytes: Self.cards(33_000), format: .vcard4, options: ReadOptions(workers: 1))
+    var text: [UInt8] = []
+    try ContactIO.write(cards.table, format: format, to: &text)
+    let result = try ContactIO.read(bytes: text, format: format, options: ReadOptions(chunkSize: 64 << 10, workers: 2))
+    #expect(result.table.rowCount == 33_000)
+    let pool = result.table.pool
+    let load = Double(pool.count) / Double(pool.tableSlotCount)
+    #expect(load <= 0.75)
+    #expect(load >= 0.6, "table of \(pool.tableSlotCount) slots for \(pool.count) strings")
+    for i in stride(from: 0, to: 33_000, by: 997) { #expect(pool.lookup("uid-\(i)-\(i &* 7919)") != nil) }
+  }
+
   /// A read stores each string column in the encoding its values need:
   /// few distinct values (labels, parameters, a family name out of 977)
   /// as 1- or 2-byte codes, many (uids, phone numbers) as 3-byte ids, an

@@ -13,23 +13,41 @@ import Darwin
 ///  arena    [ M a r g e S i m p s o n H o m e r ... ]   UInt8, append-only
 ///  ends     [ 0 | 5 | 12 | 17 | ... ]                    UInt32: ends[id] = end of id, start = ends[id-1]
 ///                                                        (the low 32 bits; see `wraps`)
-///  slots    [ 0 | h1:1 | 0 | h3:3 | 0 | 0 | h2:2 | ... ]  UInt64: hash << 32 | id, 0 = empty;
-///                                                        open addressing, linear probing,
-///                                                        load factor at most 3/4; the home
-///                                                        slot of hash h is h * count >> 32
+///  slots    [ 0 | 1:t1 | 0 | 3:t3 | 0 | 0 | 2:t2 | ... ] narrow, UInt32: id << 8 | h & 0xFF
+///       or  [ 0 | h1:1 | 0 | h3:3 | 0 | 0 | h2:2 | ... ] wide,   UInt64: h << 32 | id
+///                                                        0 = empty; open addressing, linear
+///                                                        probing, load factor at most 3/4;
+///                                                        the home slot of hash h is h * count >> 32
 /// ```
 /// The home slot is the hash's top bits scaled to the table, so the table
-/// can have any size: it is sized to its load (grown by half when full, or
+/// can have any size: it is sized to its load (grown when full, or
 /// to a reader's estimate) rather than to a power of two, which at a million
 /// contacts is tens of megabytes less. The home is monotonic in the hash,
 /// so slots are in hash order, which the
 /// bulk path uses: it sorts a batch by hash, so its probes sweep the table
 /// from start to end, one cache-sized region at a time, instead of missing
 /// the cache on every string (see ``intern(contentsOf:offsets:into:)``).
-/// Each slot carries its id's hash, so a probe skips other candidates
-/// without touching `ends` or the arena (one cache miss for a new string),
-/// growing re-places ids without rehashing, and merging one pool into
-/// another (``internAll(of:into:)``) skips hashing.
+///
+/// Each slot carries part of its id's hash beside the id (its key), so a
+/// probe skips most other candidates without touching `ends` or the arena
+/// (one cache miss for a new string). The width of the slots follows the
+/// size of the table (``SlotWidths``):
+/// - *narrow*, 4 bytes (``NarrowSlot``): the id in the top 24 bits and an
+///   8-bit tag, the hash's low bits, which the home does not use. Half the
+///   memory of a wide slot (20 MB less at a million contacts); a probe
+///   compares bytes for about one mismatching candidate in 256. The rest
+///   of the hash is not stored, so growing the table hashes every string
+///   again: a pass over `ends` and the arena in id order, each new home
+///   prefetched.
+///   For tables whose ids all fit 24 bits: below 2^24 * 4/3 slots.
+/// - *wide*, 8 bytes (``WideSlot``): the whole 32-bit hash and the id.
+///   Growing re-places ids without rehashing, and merging the pool into
+///   another (``internAll(of:into:)``) reads the hashes back, so small
+///   tables (at most 2^16 slots: a reader's chunk pools, merged on the
+///   reader's one merging thread) stay wide, and so do tables of more than
+///   2^24 ids. A table changes width only when it is rebuilt at another
+///   size: then every id fits the new width, and the loops that fill a
+///   table never check.
 /// Id 0 is the empty (absent) string: `ends[0] == 0`.
 ///
 /// Interning hashes the bytes eight at a time and compares candidates with
@@ -53,6 +71,8 @@ public struct StringPool: Sendable {
   @usableFromInline var slots: SlotTable
   /// `slots.count`: the home slot of hash `h` is `h * width >> 32`.
   @usableFromInline var width: UInt64
+  /// Which table sizes get narrow slots; ``SlotWidths/standard`` except in tests.
+  let slotWidths: SlotWidths
 
   /// An empty pool with room for about `capacity` distinct strings.
   public init(capacity: Int = 0) {
@@ -61,12 +81,43 @@ public struct StringPool: Sendable {
 
   /// A pool whose ends wrap every 2^`endShift` arena bytes (tests).
   package init(capacity: Int = 0, endShift: Int) {
+    self.init(capacity: capacity, endShift: endShift, slotWidths: .standard)
+  }
+
+  /// A pool whose table is narrow at the sizes `slotWidths` says (tests:
+  /// narrow from the start, or wide again after a few thousand ids).
+  package init(capacity: Int = 0, endShift: Int = 32, slotWidths: SlotWidths) {
     self.endShift = max(8, min(32, endShift))
+    self.slotWidths = slotWidths
     let size = Self.tableSize(for: capacity)
-    slots = SlotTable(count: size)
+    slots = SlotTable(count: size, narrow: slotWidths.isNarrow(slots: size))
     width = UInt64(size)
     if capacity > 0 {
       ends.reserveCapacity(capacity + 1)
+    }
+  }
+
+  /// The table sizes whose slots are narrow (see the layout above): more
+  /// than ``wideUpTo`` slots, and few enough that every id a table of that
+  /// size holds (at most 3/4 of its slots) is below ``narrowIDLimit``.
+  package struct SlotWidths: Sendable {
+    /// Tables of at most this many slots stay wide.
+    package let wideUpTo: Int
+    /// Narrow tables hold ids below this (at most 2^24, what fits beside the tag).
+    package let narrowIDLimit: Int
+
+    /// Narrow from 2^16 + 1 slots to 2^24 ids.
+    package static let standard = SlotWidths(wideUpTo: 1 << 16, narrowIDLimit: 1 << 24)
+
+    package init(wideUpTo: Int, narrowIDLimit: Int) {
+      self.wideUpTo = max(0, wideUpTo)
+      self.narrowIDLimit = max(1, min(narrowIDLimit, NarrowSlot.idLimit))
+    }
+
+    /// Whether a table of `size` slots is narrow. Its ids are at most
+    /// `size * 3 / 4` (the load limit; see ``StringPool/tableSize(for:)``).
+    package func isNarrow(slots size: Int) -> Bool {
+      size > wideUpTo && size * 3 / 4 < narrowIDLimit
     }
   }
 
@@ -78,7 +129,7 @@ public struct StringPool: Sendable {
 
   /// Approximate heap bytes used by the pool.
   public var memoryFootprint: Int {
-    arena.capacity + ends.capacity * 4 + wraps.capacity * 4 + slots.count * 8
+    arena.capacity + ends.capacity * 4 + wraps.capacity * 4 + slots.byteCount
   }
 
   // MARK: Lookup
@@ -164,30 +215,24 @@ public struct StringPool: Sendable {
     let newID = UInt32(truncatingIfNeeded: ends.count)
     arena.append(contentsOf: bytes)
     appendEnd(arena.count)
-    slots[slot] = UInt64(h) << 32 | UInt64(newID)
+    let id = Int(newID)
+    slots[slot] = slots.isNarrow ? UInt64(NarrowSlot.slot(id, key: NarrowSlot.key(h))) : WideSlot.slot(id, key: WideSlot.key(h))
     if ends.count * 4 > slots.count * 3 { ensureTable(for: ends.count) }
     return StringID(rawValue: newID)
   }
 
   /// Interns every string of `other` in id order and writes the new id of
   /// each of `other`'s ids to `remap` (cleared first; `remap[0]` is absent).
-  /// Uses `other`'s stored hashes, so no string is hashed again.
+  /// A wide `other` (a small pool, such as a reader's chunk) gives its
+  /// stored hashes, so no string is hashed again; a narrow one is hashed in
+  /// one pass over its arena.
   ///
   /// - Complexity: O(other's bytes) expected.
   package mutating func internAll(of other: StringPool, into remap: inout [StringID]) {
     remap.removeAll(keepingCapacity: true)
     remap.reserveCapacity(other.ends.count)
     remap.append(.absent)
-    // Each id's hash, read back from the other pool's slots.
-    var hashes = [UInt32](repeating: 0, count: other.ends.count)
-    hashes.withUnsafeMutableBufferPointer { hs in
-      other.slots.withUnsafeBufferPointer { os in
-        for v in os where v != 0 {
-          let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-          if id < hs.count { hs[id] = UInt32(truncatingIfNeeded: v >> 32) }
-        }
-      }
-    }
+    let hashes = other.hashes()
     let otherEnds = other.withStorage { _, e in Array(e) }
     other.arena.withUnsafeBytes { a in
       otherEnds.withUnsafeBufferPointer { e in
@@ -196,6 +241,31 @@ public struct StringPool: Sendable {
         }
       }
     }
+  }
+
+  /// Every id's hash (`hashes[0] == 0`): read back from wide slots, or
+  /// computed from the arena in id order for narrow ones.
+  func hashes() -> [UInt32] {
+    var hashes = [UInt32](repeating: 0, count: ends.count)
+    hashes.withUnsafeMutableBufferPointer { hs in
+      if slots.isNarrow {
+        withStorage { a, e in
+          guard let ab = a.baseAddress else { return }
+          for id in 1..<e.count {
+            let start = e[id - 1]
+            hs[id] = Self.hash(UnsafeRawBufferPointer(start: ab + start, count: e[id] - start))
+          }
+        }
+      } else {
+        slots.withUnsafeBufferPointer(as: UInt64.self) { os in
+          for v in os where v != 0 {
+            let id = WideSlot.id(v)
+            if id < hs.count { hs[id] = WideSlot.hash(v) }
+          }
+        }
+      }
+    }
+    return hashes
   }
 
   /// Interns strings `k = 1 ..< ends.count`, string `k` being
@@ -242,18 +312,37 @@ public struct StringPool: Sendable {
     arena.append(contentsOf: repeatElement(0, count: a.count))
     ends.append(contentsOf: repeatElement(0, count: n - 1))
     remap.append(contentsOf: repeatElement(.absent, count: n - 1))
-    let width = self.width, count = slots.count
-    let limit = a.count
     var newCount = 0
     var arenaEnd = arenaStart
-    slots.withUnsafeMutableBufferPointer { sl in
+    // The table is sized for every string: its width is settled.
+    if slots.isNarrow {
+      internHashed(NarrowSlot.self, base, e, hs, a.count, firstNew, &newCount, &arenaEnd, &remap)
+    } else {
+      internHashed(WideSlot.self, base, e, hs, a.count, firstNew, &newCount, &arenaEnd, &remap)
+    }
+    arena.removeLast(arena.count - arenaEnd)
+    ends.removeLast(ends.count - (firstNew + newCount))
+  }
+
+  /// The loop of ``internHashed(arena:ends:hashes:into:)`` over slots of
+  /// layout `L`: interns strings `1 ..< n` of `base` into the room reserved
+  /// at ids `firstNew...` and arena offset `arenaEnd...`, counting the new
+  /// ones in `newCount`.
+  @inline(__always)
+  private mutating func internHashed<L: SlotLayout>(
+    _: L.Type, _ base: UnsafeRawPointer, _ e: UnsafeBufferPointer<Int>, _ hs: UnsafeBufferPointer<UInt32>,
+    _ limit: Int, _ firstNew: Int, _ newCount: inout Int, _ arenaEnd: inout Int, _ remap: inout [StringID]
+  ) {
+    let n = min(e.count, hs.count)
+    let width = self.width, count = slots.count
+    slots.withUnsafeMutableBufferPointer(as: L.Slot.self) { sl in
       ends.withUnsafeMutableBufferPointer { en in
         arena.withUnsafeMutableBytes { ar in
           remap.withUnsafeMutableBufferPointer { out in
             guard let sb = sl.baseAddress, let eb = en.baseAddress, let ab = ar.baseAddress else { return }
             // Three stages of prefetch, for the three places a probe reads:
             // the home slot 32 strings ahead; 16 ahead, when that slot (in
-            // cache by now) holds an id with the same hash, that id's end;
+            // cache by now) holds an id with the same key, that id's end;
             // 8 ahead, its bytes. Most repeats are found in their home slot,
             // so a repeat costs no wait either. (16 / 8 / 4 left the second
             // stage waiting for slots that had not arrived yet.)
@@ -263,21 +352,21 @@ public struct StringPool: Sendable {
               if k + 16 < n {
                 let h = hs[k + 16]
                 let v = sb[Self.home(h, width)]
-                let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(eb + (id - 1)) }
+                let id = L.id(v)
+                if L.matches(v, L.key(h)), id > 0 { ohana_prefetch(eb + (id - 1)) }
               }
               if k + 8 < n {
                 let h = hs[k + 8]
                 let v = sb[Self.home(h, width)]
-                let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                if v >> 32 == UInt64(h), id > 0 { ohana_prefetch(ab + Int(eb[id - 1])) }
+                let id = L.id(v)
+                if L.matches(v, L.key(h)), id > 0 { ohana_prefetch(ab + Int(eb[id - 1])) }
               }
               let start = e[k - 1], end = e[k]
               guard start >= 0, end > start, end <= limit else { continue }  // absent
               let length = end - start
               let p = base + start
               let h = hs[k]
-              let tag = UInt64(h) << 32
+              let key = L.key(h)
               var slot = Self.home(h, width)
               while true {
                 let v = sb[slot]
@@ -287,12 +376,12 @@ public struct StringPool: Sendable {
                   arenaEnd += length
                   eb[id] = UInt32(truncatingIfNeeded: arenaEnd)  // below 2^endShift: checked above
                   newCount += 1
-                  sb[slot] = tag | UInt64(truncatingIfNeeded: id)
+                  sb[slot] = L.slot(id, key: key)
                   out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: id))
                   break
                 }
-                if v & 0xFFFF_FFFF_0000_0000 == tag {
-                  let i = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
+                if L.matches(v, key) {
+                  let i = L.id(v)
                   let s0 = Int(eb[i - 1])
                   if Int(eb[i]) - s0 == length && Self.bytesEqual(ab + s0, p, length) {
                     out[k] = StringID(rawValue: UInt32(truncatingIfNeeded: i))
@@ -307,8 +396,6 @@ public struct StringPool: Sendable {
         }
       }
     }
-    arena.removeLast(arena.count - arenaEnd)
-    ends.removeLast(ends.count - (firstNew + newCount))
   }
 
   /// Interns a Swift string's UTF-8 bytes.
@@ -531,7 +618,6 @@ public struct StringPool: Sendable {
     let arenaBase = arena.count
     var newCount = 0
     var added = 0
-    let width = self.width, count = slots.count
     // If the estimate was low and the table would pass its load limit, the
     // sweep stops there and the rest is interned one string at a time.
     let limit = slots.count * 3 / 4 - firstNew
@@ -539,7 +625,6 @@ public struct StringPool: Sendable {
     // Records and their bytes are in the same order, so a record's bytes
     // start where the previous record's end.
     var offset = 0
-    let ahead = 16
     var newEnds: [UInt32] = []  // below 2^endShift: checked at the start
     let tail = [UInt8](unsafeUninitializedCapacity: max(batchBytes, 1)) { tailBuffer, tailCount in
       newEnds = [UInt32](unsafeUninitializedCapacity: m + 1) { ne, neCount in
@@ -549,60 +634,11 @@ public struct StringPool: Sendable {
         }
         ne.initializeElement(at: 0, to: UInt32(truncatingIfNeeded: arenaBase))
         let sr = UnsafeBufferPointer(sorted)
-          slots.withUnsafeMutableBufferPointer { sl in
-            ends.withUnsafeBufferPointer { e in
-              arena.withUnsafeBytes { a in
-                for j in 0..<m {
-                  if newCount >= limit {
-                    stoppedAt = j
-                    break
-                  }
-                  if j + ahead < m {
-                    ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: Self.home(UInt32(truncatingIfNeeded: sr[j + ahead] >> 32), width)) })
-                  }
-                  let key = sr[j]
-                  let p = pb + offset
-                  let length = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-                  offset += length
-                  let tag = key & 0xFFFF_FFFF_0000_0000
-                  var slot = Self.home(UInt32(truncatingIfNeeded: key >> 32), width)
-                  var found = 0
-                  while true {
-                    let v = sl[slot]
-                    if v == 0 { break }
-                    if v & 0xFFFF_FFFF_0000_0000 == tag {
-                      let id = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-                      if id >= firstNew {
-                        let k = id - firstNew
-                        let start = Int(ne[k]) - arenaBase
-                        if Int(ne[k + 1]) - arenaBase - start == length, Self.bytesEqual(tb + start, p, length) {
-                          found = id
-                          break
-                        }
-                      } else {
-                        let start = Int(e[id - 1])
-                        if Int(e[id]) - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
-                          found = id
-                          break
-                        }
-                      }
-                    }
-                    slot += 1
-                    if slot == count { slot = 0 }
-                  }
-                  if found == 0 {
-                    found = firstNew + newCount
-                    Self.copyBytes(to: tb + added, from: p, count: length)
-                    added += length
-                    newCount += 1
-                    ne.initializeElement(at: newCount, to: UInt32(truncatingIfNeeded: arenaBase + added))
-                    sl[slot] = tag | UInt64(truncatingIfNeeded: found)
-                  }
-                  byRecord[j] = UInt32(truncatingIfNeeded: found)
-                }
-              }
-            }
-          }
+        if slots.isNarrow {
+          stoppedAt = sweep(NarrowSlot.self, sr, pb, tb, ne, byRecord, firstNew, arenaBase, limit, &offset, &added, &newCount)
+        } else {
+          stoppedAt = sweep(WideSlot.self, sr, pb, tb, ne, byRecord, firstNew, arenaBase, limit, &offset, &added, &newCount)
+        }
         neCount = newCount + 1
       }
       tailCount = added
@@ -644,6 +680,79 @@ public struct StringPool: Sendable {
     }
     let fit = Self.tableSize(for: ends.count)
     if fit < slots.count / 2 { rebuild(size: fit + fit / 2) }
+  }
+
+  /// Step 3 of `internBatch` over slots of layout `L`: probes the records
+  /// `sr` (hash-ordered, their bytes end to end at `pb + offset`) until
+  /// `limit` new strings are added, copying new strings to `tb` (new id
+  /// `firstNew + k` ends at `ne[k + 1]`) and each record's id to
+  /// `byRecord`. Returns the index of the first record not probed.
+  @inline(__always)
+  private mutating func sweep<L: SlotLayout>(
+    _: L.Type, _ sr: UnsafeBufferPointer<UInt64>, _ pb: UnsafeMutableRawPointer, _ tb: UnsafeMutablePointer<UInt8>,
+    _ ne: UnsafeMutableBufferPointer<UInt32>, _ byRecord: UnsafeMutableBufferPointer<UInt32>,
+    _ firstNew: Int, _ arenaBase: Int, _ limit: Int, _ offset: inout Int, _ added: inout Int, _ newCount: inout Int
+  ) -> Int {
+    let m = sr.count
+    let width = self.width, count = slots.count
+    let ahead = 16
+    var stoppedAt = m
+    slots.withUnsafeMutableBufferPointer(as: L.Slot.self) { sl in
+      ends.withUnsafeBufferPointer { e in
+        arena.withUnsafeBytes { a in
+          for j in 0..<m {
+            if newCount >= limit {
+              stoppedAt = j
+              break
+            }
+            if j + ahead < m {
+              ohana_prefetch(sl.baseAddress.map { $0 + Int(truncatingIfNeeded: Self.home(UInt32(truncatingIfNeeded: sr[j + ahead] >> 32), width)) })
+            }
+            let record = sr[j]
+            let p = pb + offset
+            let length = Int(truncatingIfNeeded: record & 0xFFFF_FFFF)
+            offset += length
+            let h = UInt32(truncatingIfNeeded: record >> 32)
+            let key = L.key(h)
+            var slot = Self.home(h, width)
+            var found = 0
+            while true {
+              let v = sl[slot]
+              if v == 0 { break }
+              if L.matches(v, key) {
+                let id = L.id(v)
+                if id >= firstNew {
+                  let k = id - firstNew
+                  let start = Int(ne[k]) - arenaBase
+                  if Int(ne[k + 1]) - arenaBase - start == length, Self.bytesEqual(tb + start, p, length) {
+                    found = id
+                    break
+                  }
+                } else {
+                  let start = Int(e[id - 1])
+                  if Int(e[id]) - start == length, let ab = a.baseAddress, Self.bytesEqual(ab + start, p, length) {
+                    found = id
+                    break
+                  }
+                }
+              }
+              slot += 1
+              if slot == count { slot = 0 }
+            }
+            if found == 0 {
+              found = firstNew + newCount
+              Self.copyBytes(to: tb + added, from: p, count: length)
+              added += length
+              newCount += 1
+              ne.initializeElement(at: newCount, to: UInt32(truncatingIfNeeded: arenaBase + added))
+              sl[slot] = L.slot(found, key: key)
+            }
+            byRecord[j] = UInt32(truncatingIfNeeded: found)
+          }
+        }
+      }
+    }
+    return stoppedAt
   }
 
   /// Registers of the HyperLogLog sketch that sizes a batch's table.
@@ -708,27 +817,32 @@ public struct StringPool: Sendable {
   /// stopped (where a new id goes). `bytes` is not empty.
   @inline(__always)
   func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
+    slots.isNarrow ? find(NarrowSlot.self, bytes, hash: h) : find(WideSlot.self, bytes, hash: h)
+  }
+
+  @inline(__always)
+  private func find<L: SlotLayout>(_: L.Type, _ bytes: UnsafeRawBufferPointer, hash h: UInt32) -> (id: UInt32, slot: Int) {
     let n = bytes.count
     let width = self.width, count = slots.count
-    let tag = UInt64(h) << 32
-    return slots.withUnsafeBufferPointer { s in
+    let key = L.key(h)
+    return slots.withUnsafeBufferPointer(as: L.Slot.self) { s in
       withStorage { a, e in
-          var slot = Self.home(h, width)
-          while true {
-            let v = s[slot]
-            if v == 0 { return (0, slot) }
-            if v & 0xFFFF_FFFF_0000_0000 == tag {
-              let i = Int(truncatingIfNeeded: v & 0xFFFF_FFFF)
-              let start = e[i - 1]
-              if e[i] - start == n, let ab = a.baseAddress, let bb = bytes.baseAddress,
-                Self.bytesEqual(ab + start, bb, n)
-              {
-                return (UInt32(truncatingIfNeeded: i), slot)
-              }
+        var slot = Self.home(h, width)
+        while true {
+          let v = s[slot]
+          if v == 0 { return (0, slot) }
+          if L.matches(v, key) {
+            let i = L.id(v)
+            let start = e[i - 1]
+            if e[i] - start == n, let ab = a.baseAddress, let bb = bytes.baseAddress,
+              Self.bytesEqual(ab + start, bb, n)
+            {
+              return (UInt32(truncatingIfNeeded: i), slot)
             }
-            slot += 1
-            if slot == count { slot = 0 }
           }
+          slot += 1
+          if slot == count { slot = 0 }
+        }
       }
     }
   }
@@ -743,7 +857,8 @@ public struct StringPool: Sendable {
   /// Whether the table holds `ids` ids (including id 0) without growing.
   package func tableFits(_ ids: Int) -> Bool { Self.tableSize(for: ids) <= slots.count }
 
-  /// Slots in the hash table (8 bytes each; at most 3/4 of them in use).
+  /// Slots in the hash table (4 bytes each when narrow, 8 when wide; at
+  /// most 3/4 of them in use).
   public var tableSlotCount: Int { slots.count }
 
   /// Sizes the table for `ids` ids (including id 0) at load at most 3/4,
@@ -755,41 +870,108 @@ public struct StringPool: Sendable {
   }
 
   /// Makes the table big enough for `ids` ids (including id 0) at load at
-  /// most 3/4, growing it by at least half so that growing one string at a
-  /// time stays linear.
+  /// most 3/4, growing it by at least half (wide) or to at least twice its
+  /// size (narrow) so that growing one string at a time stays linear. A
+  /// narrow table hashes every string again when it grows: doubling does
+  /// that about 1.4 times per string in all instead of 2.4, and a doubled
+  /// narrow table is still smaller than a wide one grown by half.
   mutating func ensureTable(for ids: Int) {
     let need = Self.tableSize(for: ids)
-    if need > slots.count { rebuild(size: max(need, slots.count + slots.count / 2)) }
+    if need > slots.count {
+      rebuild(size: max(need, slots.isNarrow ? slots.count * 2 : slots.count + slots.count / 2))
+    }
   }
 
   /// Re-places every id in a table of `size` slots (at least
-  /// ``tableSize(for:)`` of the ids). Homes are monotonic in the hash, so
-  /// old slots map to new ones in order and the pass writes the new table
-  /// front to back.
+  /// ``tableSize(for:)`` of the ids), narrow or wide as ``slotWidths`` says
+  /// for that size. From wide slots the hashes are read back, walking the
+  /// old slots in order: homes are monotonic in the hash, so old slots map
+  /// to new ones in order and the pass writes the new table front to back.
+  /// From narrow slots every id's bytes are hashed again, in id order (see
+  /// ``rehash(into:as:)``).
   mutating func rebuild(size: Int) {
     // A table of more than 2^32 slots would hold more than 2^32 ids, which
     // `internHashed` refuses first.
     guard size <= 1 << 32 else { fatalError("StringPool: more than 2^32 slots") }
-    var newSlots = SlotTable(count: size)
+    let narrow = slotWidths.isNarrow(slots: size)
+    var newSlots = SlotTable(count: size, narrow: narrow)
+    switch (slots.isNarrow, narrow) {
+    case (false, false): replace(into: &newSlots, as: WideSlot.self)
+    case (false, true): replace(into: &newSlots, as: NarrowSlot.self)
+    case (true, false): rehash(into: &newSlots, as: WideSlot.self)
+    case (true, true): rehash(into: &newSlots, as: NarrowSlot.self)
+    }
+    slots = newSlots
+    width = UInt64(size)
+  }
+
+  /// Re-places every id of the (wide) table in `table` (empty, of layout
+  /// `New`) by the hash its slot keeps, walking the old slots in order.
+  @inline(__always)
+  private func replace<New: SlotLayout>(into table: inout SlotTable, as _: New.Type) {
+    let size = table.count
     let newWidth = UInt64(size)
-    slots.withUnsafeBufferPointer { old in
-      newSlots.withUnsafeMutableBufferPointer { ns in
+    slots.withUnsafeBufferPointer(as: UInt64.self) { old in
+      table.withUnsafeMutableBufferPointer(as: New.Slot.self) { ns in
         for v in old where v != 0 {
-          var slot = Self.home(UInt32(truncatingIfNeeded: v >> 32), newWidth)
+          let h = WideSlot.hash(v)
+          var slot = Self.home(h, newWidth)
           while ns[slot] != 0 {
             slot += 1
             if slot == size { slot = 0 }
           }
-          ns[slot] = v
+          ns[slot] = New.slot(WideSlot.id(v), key: New.key(h))
         }
       }
     }
-    slots = newSlots
-    width = newWidth
+  }
+
+  /// Places every id in `table` (empty, of layout `New`), hashing its
+  /// bytes: in id order, so `ends` and the arena are read front to back,
+  /// with each id's home prefetched 16 ids before it is written.
+  @inline(__always)
+  private func rehash<New: SlotLayout>(into table: inout SlotTable, as _: New.Type) {
+    let size = table.count
+    let newWidth = UInt64(size)
+    let count = ends.count
+    let ahead = 16
+    table.withUnsafeMutableBufferPointer(as: New.Slot.self) { ns in
+      withStorage { a, e in
+        guard let ab = a.baseAddress, let nb = ns.baseAddress else { return }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ahead) { ring in
+          // Hashes of ids `id ..< id + ahead`, at `ring[id % ahead]`.
+          var hashedEnd = 0
+          for k in 1..<min(count, 1 + ahead) {
+            let end = e[k]
+            let h = Self.hash(UnsafeRawBufferPointer(start: ab + hashedEnd, count: end - hashedEnd))
+            hashedEnd = end
+            ring[k & (ahead - 1)] = h
+            ohana_prefetch(nb + Self.home(h, newWidth))
+          }
+          for id in 1..<count {
+            let h = ring[id & (ahead - 1)]
+            let k = id + ahead
+            if k < count {
+              let end = e[k]
+              let hk = Self.hash(UnsafeRawBufferPointer(start: ab + hashedEnd, count: end - hashedEnd))
+              hashedEnd = end
+              ring[k & (ahead - 1)] = hk
+              ohana_prefetch(nb + Self.home(hk, newWidth))
+            }
+            var slot = Self.home(h, newWidth)
+            while ns[slot] != 0 {
+              slot += 1
+              if slot == size { slot = 0 }
+            }
+            ns[slot] = New.slot(id, key: New.key(h))
+          }
+        }
+      }
+    }
   }
 
   /// The smallest table for `ids` ids (including id 0) at load at most 3/4:
-  /// at least 16 slots, a whole number of 64-byte lines.
+  /// at least 16 slots, a multiple of 8 (whole 64-byte lines when wide).
   static func tableSize(for ids: Int) -> Int {
     let minimum = (ids * 4 + 2) / 3
     return max(16, (minimum + 7) & ~7)
@@ -897,10 +1079,44 @@ extension StringPool {
     precondition(ends.first == 0, "id 0 must be empty")
     precondition(end(ends.count - 1) == arena.count, "arena length mismatch")
     for k in 1..<max(1, wraps.count) { precondition(wraps[k - 1] <= wraps[k], "wraps out of order") }
-    precondition(slots.occupiedCount() == ends.count - 1, "one slot per id")
     precondition(width == UInt64(slots.count) && slots.count >= 16, "bad table size")
     precondition(ends.count * 4 <= slots.count * 3, "load factor exceeded")
+    precondition(slots.isNarrow == slotWidths.isNarrow(slots: slots.count), "slot width does not follow the table size")
+    precondition(!slots.isNarrow || ends.count <= slotWidths.narrowIDLimit, "id too big for a narrow slot")
+    if slots.isNarrow { checkSlots(NarrowSlot.self) } else { checkSlots(WideSlot.self) }
     #endif
   }
-}
 
+  #if OHANA_INTERNAL_CHECKS
+  /// Every id `1 ..< count` in exactly one slot, which is the slot of that
+  /// id and its bytes' hash, and is reached by a probe from the hash's home
+  /// (no empty slot in between).
+  private func checkSlots<L: SlotLayout>(_: L.Type) {
+    var seen = [Bool](repeating: false, count: ends.count)
+    var occupied = 0
+    let count = slots.count
+    slots.withUnsafeBufferPointer(as: L.Slot.self) { s in
+      withStorage { a, e in
+        for i in 0..<count {
+          let v = s[i]
+          if v == 0 { continue }
+          occupied += 1
+          let id = L.id(v)
+          precondition(id > 0 && id < e.count, "slot holds an unknown id")
+          precondition(!seen[id], "id in two slots")
+          seen[id] = true
+          let h = Self.hash(UnsafeRawBufferPointer(rebasing: a[e[id - 1]..<e[id]]))
+          precondition(v == L.slot(id, key: L.key(h)), "slot does not hold its id's hash")
+          var j = Self.home(h, width)
+          while j != i {
+            precondition(s[j] != 0, "id not reachable from its home slot")
+            j += 1
+            if j == count { j = 0 }
+          }
+        }
+      }
+    }
+    precondition(occupied == ends.count - 1, "one slot per id")
+  }
+  #endif
+}

@@ -144,6 +144,7 @@ enum CSVReader {
       builder.endContact()
       read += 1
     }
-    return PartialResult(table: builder.build(), errors: errors, recordsRead: read, recordsSkipped: skipped)
+    return PartialResult(
+      table: builder.build(), errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
   }
 }

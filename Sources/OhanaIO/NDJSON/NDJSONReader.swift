@@ -92,7 +92,8 @@ enum NDJSONReader {
       let col = column(cells, rows: table.rowCount, table: &table)
       table.setColumn(name, col)
     }
-    return PartialResult(table: table, errors: errors, recordsRead: read, recordsSkipped: skipped)
+    return PartialResult(
+      table: table, errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
   }
 
   private static func column(_ cells: [(Int, PropertyValue)], rows: Int, table: inout ContactTable) -> DerivedColumn {

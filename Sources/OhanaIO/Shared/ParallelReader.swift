@@ -76,8 +76,9 @@ private final class Merger: @unchecked Sendable {
           }
           linesBefore += lines
         }
-        if let total = totalBytes, let strings = p.strings {
-          appender.prepareTable(incoming: strings.count, totalBytes: total)
+        if let total = totalBytes {
+          // The strings the part brings: its batch's, or its own pool's.
+          appender.prepareTable(incoming: p.strings?.count ?? table.pool.count, totalBytes: total)
         }
         appender.append(table, strings: p.strings)
         appender.noteMerged(bytes: p.byteCount)
