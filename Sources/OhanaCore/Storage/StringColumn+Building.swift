@@ -67,24 +67,42 @@ extension StringColumn {
     new.codes = coded ? codes : CodeTable()
     let rows = Swift.max(rowCapacity, count)
     let toIDs = isCoded && !coded
-    if sparse && isSparse {
+    // In runs of a few thousand values, through a buffer.
+    let run = 4096
+    let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: run)
+    defer { buffer.deallocate() }
+    func translate(_ n: Int) {
+      guard toIDs else { return }
+      dictionary.withUnsafeBufferPointer { d in
+        for k in 0..<n { buffer[k] = d[Int(buffer[k])].rawValue }
+      }
+    }
+    let sameRows = sparse && isSparse
+    if sameRows {
       // Same rows present: only the cells change.
       new.presence = presence
-      new.bytes.reserveCapacity(Swift.max(bytes.capacity / Swift.max(width, 1), presentCount) * newWidth)
-      dictionary.withUnsafeBufferPointer { d in
-        for k in 0..<presentCount {
-          let s = cell(k)
-          new.storeCell(toIDs ? d[Int(s)].rawValue : s)
-        }
-      }
       new.count = count
       new.presentCount = presentCount
+      let cells = bytes.capacity / Swift.max(width, 1)
+      new.bytes.reserveCapacity(Swift.max(cells, presentCount) * newWidth)
     } else {
       if sparse { new.presence = Presence() }
       new.reserveCells(rows: rows, present: count > 0 ? rows * presentCount / count : 0)
-      dictionary.withUnsafeBufferPointer { d in
-        forEachStored { s in new.store(toIDs ? d[Int(s)].rawValue : s) }
+    }
+    let total = sameRows ? presentCount : count
+    var start = 0
+    while start < total {
+      let n = Swift.min(run, total - start)
+      if sameRows {
+        copyCells(start..<(start + n), into: buffer.baseAddress.unsafelyUnwrapped)
+        translate(n)
+        new.appendCells(UnsafeBufferPointer(rebasing: buffer[0..<n]))
+      } else {
+        copyStored(start..<(start + n), into: buffer.baseAddress.unsafelyUnwrapped)
+        translate(n)
+        new.appendStored(UnsafeMutableBufferPointer(rebasing: buffer[0..<n]))
       }
+      start += n
     }
     self = new
   }
@@ -97,26 +115,6 @@ extension StringColumn {
       bytes.reserveCapacity(present * width)
     } else {
       bytes.reserveCapacity(rows * width)
-    }
-  }
-
-  /// Calls `body` with the stored value of every row, in order.
-  func forEachStored(_ body: (UInt32) -> Void) {
-    guard let presence else {
-      for i in 0..<count { body(cell(i)) }
-      return
-    }
-    var k = 0
-    for b in 0..<presence.blockCount {
-      let m = presence.mask(b)
-      for r in 0..<Swift.min(64, count - b * 64) {
-        if (m >> UInt64(r)) & 1 != 0 {
-          body(cell(k))
-          k += 1
-        } else {
-          body(0)
-        }
-      }
     }
   }
 
@@ -360,26 +358,28 @@ extension StringColumn {
   }
 
   /// Appends rows whose stored values are `values` (each fits ``width``),
-  /// in the current form. May overwrite `values`.
-  mutating func appendStored(_ values: UnsafeMutableBufferPointer<UInt32>) {
+  /// in the current form; `present`, when known, is how many are not 0.
+  /// May overwrite `values`.
+  mutating func appendStored(_ values: UnsafeMutableBufferPointer<UInt32>, present: Int? = nil) {
     let n = values.count
     guard n > 0 else { return }
-    var set = 0
     if isSparse {
-      set = presence?.append(UnsafeBufferPointer(values), at: count) ?? 0
-      // The set values, in order, to the front.
-      var j = 0
-      for k in 0..<n {
-        let v = values[k]
-        values[j] = v
-        j &+= v != 0 ? 1 : 0
-      }
-      appendCells(UnsafeBufferPointer(rebasing: values[0..<j]))
+      // The rows' own masks, shifted into place; the set values moved to
+      // the front are the cells.
+      let (rows, set) = Presence.compacting(values)
+      presence?.append(rows, rows: n, at: count)
+      appendCells(UnsafeBufferPointer(rebasing: values[0..<set]))
+      presentCount += set
     } else {
-      for v in values { set &+= v != 0 ? 1 : 0 }
       appendCells(UnsafeBufferPointer(values))
+      if let present {
+        presentCount += present
+      } else {
+        var set = 0
+        for v in values { set &+= v != 0 ? 1 : 0 }
+        presentCount += set
+      }
     }
-    presentCount += set
     count += n
   }
 
@@ -439,7 +439,7 @@ extension StringColumn {
     var dictionary: [StringID] = [.absent]
     var maxID: UInt32 = 0
     var present = 0
-    let values = UnsafeMutablePointer<UInt32>.allocate(capacity: Swift.max(n, 1))
+    let values = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Swift.max(n, 1))
     defer { values.deallocate() }
     scratch.withUnsafeMutableBufferPointer { map in
       for k in 0..<n {
@@ -454,20 +454,27 @@ extension StringColumn {
       }
       let plainWidth = Swift.max(1, Self.bytesNeeded(maxID))
       let codedWidth = Self.bytesNeeded(UInt32(dictionary.count - 1))
-      if dictionary.count <= Self.maxCodes && codedWidth <= plainWidth && Int(maxID) < map.count {
+      let coded = dictionary.count <= Self.maxCodes && codedWidth <= plainWidth && Int(maxID) < map.count
+      width = coded ? codedWidth : plainWidth
+      // Sparse: the present ids moved to the front, the only ones coded.
+      var cells = n
+      if Self.prefersSparse(count: n, present: present, width: width, isSparse: false) {
+        let (rows, set) = Presence.compacting(UnsafeMutableBufferPointer(rebasing: values[0..<n]))
+        presence = rows
+        cells = set
+      }
+      if coded {
         self.dictionary = dictionary
-        width = codedWidth
-        for k in 0..<n { values[k] = map[Int(values[k])] }
+        for k in 0..<cells { values[k] = map[Int(values[k])] }
       } else {
         isCoded = false
         self.dictionary = []
-        width = plainWidth
       }
       for d in dictionary { map[d.index] = 0 }
+      appendCells(UnsafeBufferPointer(rebasing: values[0..<cells]))
     }
-    if Self.prefersSparse(count: n, present: present, width: width, isSparse: false) { presence = Presence() }
-    reserveCells(rows: n, present: present)
-    appendStored(UnsafeMutableBufferPointer(start: values, count: n))
+    count = n
+    presentCount = present
   }
 
   /// Appends every cell of `other` (same pool).

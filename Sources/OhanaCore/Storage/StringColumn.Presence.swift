@@ -117,22 +117,38 @@ extension StringColumn {
       }
     }
 
-    /// Appends `values.count` rows at row `row` (the column's count), set
-    /// where the value is not 0. Returns how many are set.
-    mutating func append(_ values: UnsafeBufferPointer<UInt32>, at row: Int) -> Int {
-      let first = blockCount
-      grow(toRows: row + values.count)
+    /// The presence of rows whose stored values are `values` (set where
+    /// not 0), after moving the set values, in order, to the front of
+    /// `values`; and how many are set. Per 64 rows, a mask built in a
+    /// register, then a move per set row.
+    static func compacting(_ values: UnsafeMutableBufferPointer<UInt32>) -> (Presence, set: Int) {
+      let n = values.count
       var set = 0
-      words.withUnsafeMutableBufferPointer { w in
-        for k in 0..<values.count {
-          let r = row &+ k
-          let bit: UInt32 = values[k] != 0 ? 1 : 0
-          set &+= Int(bit)
-          w[(r >> 6) &* Self.stride &+ ((r >> 5) & 1)] |= bit &<< UInt32(r & 31)
+      var p = Presence()
+      p.words = [UInt32](unsafeUninitializedCapacity: blocks(n) * stride) { w, initialized in
+        var start = 0
+        var b = 0
+        while start < n {
+          let end = Swift.min(start &+ 64, n)
+          let rank = set
+          var m: UInt64 = 0
+          for r in start..<end { m |= (values[r] != 0 ? 1 : 0) &<< UInt64(r &- start) }
+          // Then the set rows' values only (few in a sparse column).
+          var bits = m
+          while bits != 0 {
+            values[set] = values[start &+ bits.trailingZeroBitCount]  // Safe: set <= that row
+            set &+= 1
+            bits &= bits &- 1
+          }
+          w[b &* stride] = UInt32(truncatingIfNeeded: m)
+          w[b &* stride &+ 1] = UInt32(truncatingIfNeeded: m >> 32)
+          w[b &* stride &+ 2] = UInt32(truncatingIfNeeded: rank)
+          start = end
+          b &+= 1
         }
+        initialized = b &* stride
       }
-      fixRanks(from: first)
-      return set
+      return (p, set)
     }
 
     /// Appends the `rows` rows of `other` at row `row` (the column's
