@@ -425,6 +425,14 @@ import _OhanaTestSupport
     #expect(a.presentCount == 0)
     Self.check(a, Array(repeating: .absent, count: absentRows.count), "absent rows")
     Self.check(c.gathering([]), [], "no rows")
+    // A few rows: dense (a block of masks would outweigh them).
+    let few = [absentRows[0], presentRows[0], absentRows[1]]
+    let f = c.gathering(few)
+    #expect(!f.isSparse)
+    Self.check(f, few.map { ref[Int($0)] }, "few rows")
+    let none = c.gathering([absentRows[0], absentRows[1]])
+    #expect(!none.isSparse)
+    Self.check(none, [.absent, .absent], "two absent rows")
     // A dense column, mostly absent rows picked: sparse.
     let denseRef = Self.sparseIDs(30_000, permille: 900, distinct: 50, limit: 3_000_000, seed: 33)
     let d = StringColumn(denseRef)

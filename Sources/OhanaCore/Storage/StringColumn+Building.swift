@@ -71,6 +71,7 @@ extension StringColumn {
     let run = 4096
     let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: run)
     defer { buffer.deallocate() }
+    let base = buffer.baseAddress.unsafelyUnwrapped  // Safe: 4096 values.
     func translate(_ n: Int) {
       guard toIDs else { return }
       dictionary.withUnsafeBufferPointer { d in
@@ -94,11 +95,11 @@ extension StringColumn {
     while start < total {
       let n = Swift.min(run, total - start)
       if sameRows {
-        copyCells(start..<(start + n), into: buffer.baseAddress.unsafelyUnwrapped)
+        copyCells(start..<(start + n), into: base)
         translate(n)
         new.appendCells(UnsafeBufferPointer(rebasing: buffer[0..<n]))
       } else {
-        copyStored(start..<(start + n), into: buffer.baseAddress.unsafelyUnwrapped)
+        copyStored(start..<(start + n), into: base)
         translate(n)
         new.appendStored(UnsafeMutableBufferPointer(rebasing: buffer[0..<n]))
       }
@@ -213,7 +214,8 @@ extension StringColumn {
     let k = cellsOnly ? other.presentCount : n
     let values = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Swift.max(k, 1))
     defer { values.deallocate() }
-    if cellsOnly { other.copyCells(0..<k, into: values.baseAddress.unsafelyUnwrapped) } else { other.copyStored(0..<n, into: values.baseAddress.unsafelyUnwrapped) }
+    let base = values.baseAddress.unsafelyUnwrapped  // Safe: at least one value.
+    if cellsOnly { other.copyCells(0..<k, into: base) } else { other.copyStored(0..<n, into: base) }
     if other.isCoded {
       translated.withUnsafeBufferPointer { t in
         for j in 0..<k { values[j] = t[Int(values[j])] }
@@ -358,9 +360,8 @@ extension StringColumn {
   }
 
   /// Appends rows whose stored values are `values` (each fits ``width``),
-  /// in the current form; `present`, when known, is how many are not 0.
-  /// May overwrite `values`.
-  mutating func appendStored(_ values: UnsafeMutableBufferPointer<UInt32>, present: Int? = nil) {
+  /// in the current form. May overwrite `values`.
+  mutating func appendStored(_ values: UnsafeMutableBufferPointer<UInt32>) {
     let n = values.count
     guard n > 0 else { return }
     if isSparse {
@@ -372,13 +373,9 @@ extension StringColumn {
       presentCount += set
     } else {
       appendCells(UnsafeBufferPointer(values))
-      if let present {
-        presentCount += present
-      } else {
-        var set = 0
-        for v in values { set &+= v != 0 ? 1 : 0 }
-        presentCount += set
-      }
+      var set = 0
+      for v in values { set &+= v != 0 ? 1 : 0 }
+      presentCount += set
     }
     count += n
   }
@@ -530,28 +527,75 @@ extension StringColumn {
       }
       return out
     }
+    // Sparse: one pass that builds each 64 rows' mask in a register and
+    // copies their present cells to a buffer; then the cells, exactly
+    // sized (turned dense instead when the rows picked are mostly present).
     var out = StringColumn()
     out.isCoded = isCoded
     out.width = width
     out.dictionary = dictionary
     out.codes = codes
-    return withUnsafeReader { r in
-      var set = 0
-      for row in rows { set &+= r.isPresent(Int(row)) ? 1 : 0 }
-      if Self.prefersSparse(count: rows.count, present: set, width: width, isSparse: false) { out.presence = Presence() }
-      out.reserveCells(rows: rows.count, present: set)
-      // Through a small buffer of stored values.
-      let chunk = 4096
-      let values = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: chunk)
-      defer { values.deallocate() }
-      var k = 0
-      while k < rows.count {
-        let e = Swift.min(k + chunk, rows.count)
-        for j in k..<e { values[j &- k] = r.stored(Int(rows[j])) }
-        out.appendStored(UnsafeMutableBufferPointer(rebasing: values[0..<(e - k)]))
-        k = e
+    out.count = rows.count
+    let w = width
+    let n = rows.count
+    var set = 0
+    var words: [UInt32] = []
+    let cells = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(1, n * w), alignment: 4)
+    defer { cells.deallocate() }
+    presence?.words.withUnsafeBufferPointer { source in
+      bytes.withUnsafeBytes { src in
+        rows.withUnsafeBufferPointer { r in
+          words = [UInt32](unsafeUninitializedCapacity: Presence.blocks(n) * Presence.stride) { pw, made in
+            var start = 0
+            var b = 0
+            while start < n {
+              let end = Swift.min(start &+ 64, n)
+              let rank = set
+              var m: UInt64 = 0
+              for k in start..<end {
+                let (present, cell) = Presence.lookup(source, Int(r[k]))
+                if present, let s = src.baseAddress {
+                  Self.store(Self.load(s, cell, width: w), to: cells, set, width: w)
+                  set &+= 1
+                  m |= 1 &<< UInt64(k &- start)
+                }
+              }
+              pw[b &* Presence.stride] = UInt32(truncatingIfNeeded: m)
+              pw[b &* Presence.stride &+ 1] = UInt32(truncatingIfNeeded: m >> 32)
+              pw[b &* Presence.stride &+ 2] = UInt32(truncatingIfNeeded: rank)
+              start = end
+              b &+= 1
+            }
+            made = b &* Presence.stride
+          }
+        }
       }
-      return out
+    }
+    out.bytes = [UInt8](unsafeUninitializedCapacity: set * w) { b, initialized in
+      if let d = b.baseAddress, set * w > 0 { UnsafeMutableRawPointer(d).copyMemory(from: cells, byteCount: set * w) }
+      initialized = set * w
+    }
+    var p = Presence()
+    p.words = words
+    out.presence = p
+    out.presentCount = set
+    if !Self.prefersSparse(count: n, present: set, width: w, isSparse: false) {
+      out.rebuild(coded: isCoded, width: w, sparse: false)
+    }
+    return out
+  }
+
+  /// Writes stored cell `v` as cell `k` at `width` bytes a cell to `d`.
+  @inline(__always)
+  static func store(_ v: UInt32, to d: UnsafeMutableRawPointer, _ k: Int, width: Int) {
+    switch width {
+    case 0: break
+    case 1: d.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: k, as: UInt8.self)
+    case 2: d.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: 2 &* k, as: UInt16.self)
+    case 3:
+      d.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: 3 &* k, as: UInt16.self)
+      d.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 3 &* k &+ 2, as: UInt8.self)
+    default: d.storeBytes(of: v.littleEndian, toByteOffset: 4 &* k, as: UInt32.self)
     }
   }
 
@@ -587,10 +631,13 @@ extension StringColumn {
               set &+= v != 0 ? 1 : 0
               d.storeBytes(of: v, toByteOffset: 4 * k, as: UInt32.self)
             }
-          default:
+          default:  // 3 bytes: a 2-byte and a 1-byte load and store
             for k in 0..<r.count {
-              (d + w * k).copyMemory(from: s + w * Int(r[k]), byteCount: w)
-              set &+= Self.load(UnsafeRawPointer(d), k, width: w) != 0 ? 1 : 0
+              let q = s + 3 &* Int(r[k])
+              let low = q.loadUnaligned(as: UInt16.self), high = q.load(fromByteOffset: 2, as: UInt8.self)
+              set &+= low | UInt16(high) != 0 ? 1 : 0
+              d.storeBytes(of: low, toByteOffset: 3 &* k, as: UInt16.self)
+              d.storeBytes(of: high, toByteOffset: 3 &* k &+ 2, as: UInt8.self)
             }
           }
           initialized = r.count * w

@@ -51,10 +51,20 @@ extension StringColumn {
       w[b &* stride &+ 1] = UInt32(truncatingIfNeeded: m >> 32)
     }
 
-    /// Whether row `row` (a row of the column) holds a value.
-    @inlinable @inline(__always)
-    func isPresent(_ row: Int) -> Bool {
-      mask(row >> 6) & (1 &<< UInt64(row & 63)) != 0
+    /// Whether row `row` of the blocks `w` holds a value.
+    @inline(__always)
+    static func isSet(_ w: UnsafeBufferPointer<UInt32>, _ row: Int) -> Bool {
+      (w[(row >> 6) &* stride &+ ((row >> 5) & 1)] &>> UInt32(row & 31)) & 1 != 0
+    }
+
+    /// Whether row `row` of the blocks `w` holds a value, and its stored
+    /// cell when it does (the popcount only then).
+    @inline(__always)
+    static func lookup(_ w: UnsafeBufferPointer<UInt32>, _ row: Int) -> (present: Bool, cell: Int) {
+      guard isSet(w, row) else { return (false, 0) }
+      let b = row >> 6
+      let below = mask(w, b) & ((1 &<< UInt64(row & 63)) &- 1)
+      return (true, Int(w[b &* stride &+ 2]) &+ below.nonzeroBitCount)
     }
 
     /// Whether row `row` holds a value, and its stored cell when it does.
@@ -165,6 +175,7 @@ extension StringColumn {
           for k in 0..<(o.count / Self.stride) {
             let m = Self.mask(o, k)
             let b = start &+ k
+            guard b < n else { break }  // (blocks past `rows`: none)
             if shift == 0 {
               Self.setMask(w, b, m)
             } else {
