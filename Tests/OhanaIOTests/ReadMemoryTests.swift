@@ -10,13 +10,15 @@ import Testing
   /// instead of growing by half: it ends up between 55% and 75% full
   /// (growing by half leaves it anywhere from 50%).
   /// `count` cards: a name, a family name out of 977, a given name out of
-  /// 131, a phone with one of five labels, an e-mail and a unique uid.
+  /// 131, a phone with one of five labels, an e-mail and a unique uid;
+  /// one card in 20 a nickname out of 13.
   static func cards(_ count: Int) -> [UInt8] {
     var text = ""
     let labels = ["CELL", "HOME", "WORK", "VOICE", "FAX"]
     for i in 0..<count {
       text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nN:P\(i % 977);Given\(i % 131);;;\r\n"
       text += "TEL;TYPE=\(labels[i % labels.count]):+1 555 \(100_000 + i)\r\n"
+      if i % 20 == 7 { text += "NICKNAME:Nick\(i % 13)\r\n" }
       text += "EMAIL:p\(i)@example.com\r\nUID:uid-\(i)-\(i &* 7919)\r\nEND:VCARD\r\n"
     }
     return Array(text.utf8)
@@ -81,5 +83,24 @@ import Testing
     }
     let sameValues = t.fields.value.map { t.pool.string($0) } == whole.table.fields.value.map { whole.table.pool.string($0) }
     #expect(sameValues)
+  }
+
+  /// A mostly empty column of a read table (a nickname on one card in 20)
+  /// is sparse: 1.5 bits a row plus its values instead of a byte a row,
+  /// however many chunks were merged into it.
+  @Test func mostlyEmptyColumnsAreSparse() throws {
+    let bytes = Self.cards(70_000)
+    for options in [ReadOptions(chunkSize: 64 << 10, workers: 2), ReadOptions(chunkSize: 64 << 20, workers: 1)] {
+      let t = try ContactIO.read(bytes: bytes, format: .vcard4, options: options).table
+      let nickname = t[.nickname]
+      nickname.checkInvariants()
+      #expect(nickname.isSparse && nickname.isDictionaryCoded && nickname.bytesPerCell == 1)
+      #expect(nickname.presentCount == 3500 && nickname.count == 70_000)
+      // Dense, 70,000 bytes; sparse, 13,128 bytes of masks and 3,500 of
+      // cells (and room reserved for the input's rows).
+      #expect(nickname.memoryFootprint < 24_000, "\(nickname.memoryFootprint) bytes")
+      #expect(t.pool.string(nickname[7]) == "Nick7" && nickname[8].isAbsent)
+      #expect(!t[.givenName].isSparse && !t[.uid].isSparse && !t.fields.value.isSparse)
+    }
   }
 }

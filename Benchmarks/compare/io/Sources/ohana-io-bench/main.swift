@@ -95,12 +95,18 @@ do {
   print("  rows \(t.rowCount), fields \(t.fields.count), addresses \(t.addresses.count), extras \(t.extras.count)")
   if environment("OHANA_COLSTATS") {
     // Per string column: cells, values set, distinct values, and how the
-    // column is stored (see StringColumn).
+    // column is stored (see StringColumn): encoding, bytes a stored cell,
+    // dense (a cell a row) or sparse (a cell a present row, 1.5 bits a
+    // row of presence masks), and its footprint; then the total.
+    var total = 0
     func stats(_ name: String, _ c: StringColumn) {
       var nonzero = 0
       var seen = Set<UInt32>()
       for id in c where id.isPresent { nonzero += 1; seen.insert(id.rawValue) }
-      print("  column \(name): \(c.count) cells, \(nonzero) set, \(seen.count) distinct, \(c.isDictionaryCoded ? "coded" : "plain") \(c.bytesPerCell) B/cell, \(c.memoryFootprint) B")
+      let share = String(format: "%.1f%%", c.count > 0 ? 100 * Double(nonzero) / Double(c.count) : 0)
+      let form = c.isSparse ? "sparse" : "dense"
+      print("  column \(name): \(c.count) cells, \(nonzero) set (\(share)), \(seen.count) distinct, \(c.isDictionaryCoded ? "coded" : "plain") \(c.bytesPerCell) B/cell \(form), \(c.memoryFootprint) B")
+      total += c.memoryFootprint
     }
     for a in ContactAttribute.allCases { stats("contact.\(a.name)", t.attributes[a.rawValue]) }
     stats("field.label", t.fields.label); stats("field.value", t.fields.value)
@@ -108,6 +114,7 @@ do {
     for a in AddressAttribute.allCases { stats("address.\(a)", t.addresses.columns[a.rawValue]) }
     stats("extra.name", t.extras.name); stats("extra.group", t.extras.group)
     stats("extra.parameters", t.extras.parameters); stats("extra.value", t.extras.value)
+    print("  string columns: \(total) B")
     print("  photos set: \(t.photo.filter { $0 != .none }.count)")
   }
   if environment("OHANA_SMAPS") {
