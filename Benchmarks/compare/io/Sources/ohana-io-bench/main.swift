@@ -103,7 +103,8 @@ do {
       var nonzero = 0
       var seen = Set<UInt32>()
       for id in c where id.isPresent { nonzero += 1; seen.insert(id.rawValue) }
-      let share = String(format: "%.1f%%", c.count > 0 ? 100 * Double(nonzero) / Double(c.count) : 0)
+      let percent: Double = c.count > 0 ? 100 * Double(nonzero) / Double(c.count) : 0
+      let share = fixed(percent, 1) + "%"
       let form = c.isSparse ? "sparse" : "dense"
       print("  column \(name): \(c.count) cells, \(nonzero) set (\(share)), \(seen.count) distinct, \(c.isDictionaryCoded ? "coded" : "plain") \(c.bytesPerCell) B/cell \(form), \(c.memoryFootprint) B")
       total += c.memoryFootprint
