@@ -102,3 +102,12 @@ import Testing
     #expect((0..<replaced.rowCount).allSatisfy { replaced.uid(at: $0) == nil })
   }
 }
+
+/// The batch tools' malloc setting reaches the C library.
+@Suite struct ProcessMemoryTests {
+  @Test func mmapThresholdIsSetOnGlibc() {
+    #if os(Linux) && canImport(Glibc)
+    #expect(ProcessMemory.fixMmapThreshold(ProcessMemory.batchThreshold))
+    #endif
+  }
+}

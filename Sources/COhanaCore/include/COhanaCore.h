@@ -6,4 +6,10 @@
 /// only: it never faults, whatever `p` is, and has no visible effect.
 static inline void ohana_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// Fixes glibc's mmap threshold at `bytes` (turning off its dynamic
+/// raising): heap blocks of that size or more get their own mapping and go
+/// back to the system when freed. Returns 1 when set, 0 where the C library
+/// has no such setting.
+int ohana_set_mmap_threshold(int bytes);
+
 #endif

@@ -60,6 +60,10 @@ func procStatus(_ key: String) -> String {
   return "?"
 }
 
+// As the `ohana` tool does (see ProcessMemory); OHANA_DYNAMIC_MMAP=1 leaves
+// glibc's dynamic threshold on, to measure the difference.
+if !environment("OHANA_DYNAMIC_MMAP") { ProcessMemory.fixMmapThreshold() }
+
 var args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else {
   printError("usage: ohana-io-bench read|write FILE [--workers N] [--chunk-mib M] [--format F]\n")
