@@ -28,6 +28,13 @@ extension StringColumn {
     return UInt32(code)
   }
 
+  /// Frees the id -> code index kept for appends (rebuilt from the
+  /// dictionary by the next append that needs it): for a column that is
+  /// done growing, such as a finished read's.
+  package mutating func dropAppendIndex() {
+    codes = CodeTable()
+  }
+
   /// Fills ``codes`` from the dictionary (first code of a value wins).
   private mutating func rebuildCodes() {
     for (c, d) in dictionary.enumerated().dropFirst() where codes.find(d.rawValue) == nil {

@@ -75,58 +75,71 @@ public struct UUIDColumn: Sendable, Equatable {
 
   /// The form and value of `text` when it is exactly a UUID in one of the
   /// ``Form``s (case consistent, hyphens at 8, 13, 18 and 23), else nil.
+  /// Called for every uid a reader meets: a length test, then one pass
+  /// over the bytes with no allocation and no checked access.
   public static func parse(_ text: UnsafeRawBufferPointer) -> (form: Form, high: UInt64, low: UInt64)? {
+    guard text.count == 36 || text.count == 45, let base = text.baseAddress else { return nil }
     if text.count == 45 {
       // "urn:uuid:" and the UUID, in one case throughout (or no letters
       // in the UUID), so that the form writes back the same bytes.
-      guard let lowerPrefix = Self.matchPrefix(text), let (upper, high, low) = Self.parseBody(text, from: 9) else {
-        return nil
+      let lowerPrefix: Bool
+      switch prefixWord(base) {
+      case Self.urnLower: lowerPrefix = true
+      case Self.urnUpper: lowerPrefix = false
+      default: return nil
       }
+      guard let (upper, high, low) = parseBody(base + 9) else { return nil }
       if lowerPrefix { return upper == true ? nil : (.urnLower, high, low) }
       return upper == false ? nil : (.urnUpper, high, low)
     }
-    guard text.count == 36, let (upper, high, low) = Self.parseBody(text, from: 0) else { return nil }
+    guard let (upper, high, low) = parseBody(base) else { return nil }
     return (upper == true ? .upper : .lower, high, low)
   }
 
-  /// Whether `text` starts with `urn:uuid:` in lower case (true) or
-  /// capitals (false); nil for anything else.
-  private static func matchPrefix(_ text: UnsafeRawBufferPointer) -> Bool? {
-    let lower: [UInt8] = Array("urn:uuid:".utf8)
-    let upper: [UInt8] = Array("URN:UUID:".utf8)
-    var isLower = true, isUpper = true
-    for i in 0..<9 {
-      if text[i] != lower[i] { isLower = false }
-      if text[i] != upper[i] { isUpper = false }
-    }
-    return isLower ? true : (isUpper ? false : nil)
+  /// "urn:uuid" and "URN:UUID" as little-endian words, and the colon after.
+  private static let urnLower: UInt64 = 0x6469_7575_3A6E_7275
+  private static let urnUpper: UInt64 = 0x4449_5555_3A4E_5255
+
+  /// The first 8 bytes as a little-endian word when the 9th is ':', else 0.
+  @inline(__always)
+  private static func prefixWord(_ p: UnsafeRawPointer) -> UInt64 {
+    guard p.load(fromByteOffset: 8, as: UInt8.self) == 0x3A else { return 0 }
+    return UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
   }
 
-  /// The 36 characters at `from`: nil unless hex digits with hyphens at 8,
-  /// 13, 18, 23; `upper` is nil when no letter appeared, else whether the
-  /// letters were capitals (mixed case is not a UUID form: nil).
-  private static func parseBody(_ t: UnsafeRawBufferPointer, from s: Int) -> (upper: Bool?, UInt64, UInt64)? {
+  /// The 36 bytes at `p`: nil unless hex digits with hyphens at 8, 13, 18,
+  /// 23; `upper` is nil when no letter appeared, else whether the letters
+  /// were capitals (mixed case is not a UUID form: nil).
+  @inline(__always)
+  private static func parseBody(_ p: UnsafeRawPointer) -> (upper: Bool?, UInt64, UInt64)? {
+    guard p.load(fromByteOffset: 8, as: UInt8.self) == 0x2D, p.load(fromByteOffset: 13, as: UInt8.self) == 0x2D,
+      p.load(fromByteOffset: 18, as: UInt8.self) == 0x2D, p.load(fromByteOffset: 23, as: UInt8.self) == 0x2D
+    else { return nil }
+    // Five runs of hex digits, each digit decoded without a branch (hex
+    // letters and digits come in random order: branches on them mispredict).
     var high: UInt64 = 0, low: UInt64 = 0
-    var sawLower = false, sawUpper = false
-    var nibble = 0
-    for i in 0..<36 {
-      let c = t[s + i]
-      if i == 8 || i == 13 || i == 18 || i == 23 {
-        guard c == 0x2D else { return nil }
-        continue
+    var lowerLetters: UInt32 = 0, upperLetters: UInt32 = 0, bad: UInt32 = 0
+    @inline(__always)
+    func run(_ start: Int, _ count: Int, into word: inout UInt64) {
+      for k in start..<(start &+ count) {
+        let c = UInt32(p.load(fromByteOffset: k, as: UInt8.self))
+        let isDigit: UInt32 = (c &- 0x30) < 10 ? 1 : 0
+        let isLetter: UInt32 = ((c | 0x20) &- 0x61) < 6 ? 1 : 0
+        let isCapital = isLetter & ((c >> 5) & 1 ^ 1)
+        lowerLetters |= isLetter & ~isCapital
+        upperLetters |= isCapital
+        bad |= (isDigit | isLetter) ^ 1
+        word = word << 4 | UInt64((c & 0xF) &+ 9 &* isLetter)
       }
-      let v: UInt8
-      switch c {
-      case 0x30...0x39: v = c - 0x30
-      case 0x61...0x66: v = c - 0x61 + 10; sawLower = true
-      case 0x41...0x46: v = c - 0x41 + 10; sawUpper = true
-      default: return nil
-      }
-      if nibble < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
-      nibble += 1
     }
-    if sawLower && sawUpper { return nil }
-    return (sawUpper ? true : (sawLower ? false : nil), high, low)
+    run(0, 8, into: &high)
+    run(9, 4, into: &high)
+    run(14, 4, into: &high)
+    run(19, 4, into: &low)
+    run(24, 12, into: &low)
+    let words = (high, low)
+    if bad != 0 || (lowerLetters != 0 && upperLetters != 0) { return nil }
+    return (upperLetters != 0 ? true : (lowerLetters != 0 ? false : nil), words.0, words.1)
   }
 
   /// Writes the text of a UUID in `form` into `out` (at least

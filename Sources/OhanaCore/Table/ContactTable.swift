@@ -287,6 +287,22 @@ public struct ContactTable: Sendable {
     pool.reserveStorage(strings: strings, bytes: bytes)
   }
 
+  /// Frees what only appends use (each coded string column's id -> code
+  /// index, rebuilt by the next append that needs it): for a reader's
+  /// finished table.
+  package mutating func dropAppendIndexes() {
+    for i in attributes.indices { attributes[i].dropAppendIndex() }
+    fields.label.dropAppendIndex()
+    fields.value.dropAppendIndex()
+    fields.group.dropAppendIndex()
+    fields.parameters.dropAppendIndex()
+    for i in addresses.columns.indices { addresses.columns[i].dropAppendIndex() }
+    extras.name.dropAppendIndex()
+    extras.group.dropAppendIndex()
+    extras.parameters.dropAppendIndex()
+    extras.value.dropAppendIndex()
+  }
+
   /// Appends the UUID uids of `part`'s rows after this table's rows: call
   /// it before the rest of `part`'s rows are appended (for mergers that
   /// append column by column; ``concatenate(_:)`` does it itself).

@@ -119,7 +119,9 @@ struct TableAppender {
 
   mutating func finish() -> ContactTable {
     if !deferred.isEmpty { return ContactTable.concatenate(deferred) }
-    let table = result ?? ContactTable()
+    var table = result ?? ContactTable()
+    result = nil
+    table.dropAppendIndexes()
     table.checkInvariants()
     return table
   }
