@@ -231,6 +231,8 @@ struct Provenance: Sendable {
     reasons = [StringID](repeating: .absent, count: reps.count)
     mergedCounts = [Int64](repeating: 1, count: reps.count)
     var uidBytes: [UInt8] = [], reasonBytes: [UInt8] = []
+    // Contacts alone whose uid is a UUID: the texts end to end.
+    var soloBytes: [UInt8] = [], soloOffsets: [Int] = [0], soloRows: [Int32] = []
     // The text before the weight, once per (keys, agree).
     var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
     for (k, c32) in reps.enumerated() {
@@ -238,8 +240,14 @@ struct Provenance: Sendable {
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
       mergedCounts[k] = Int64(group.count)
       if group.count == 1 {
-        // A UUID uid is not in the pool (see ContactTable.uuids): intern it.
-        sourceUIDs[k] = table.uuids.withText(at: c) { pool.intern($0) } ?? uidColumn[c]
+        // A UUID uid is not in the pool (see ContactTable.uuids): its text
+        // is interned below, with the others, in one bulk pass.
+        if table.uuids.withText(at: c, { soloBytes.append(contentsOf: $0) }) != nil {
+          soloOffsets.append(soloBytes.count)
+          soloRows.append(Int32(k))
+        } else {
+          sourceUIDs[k] = uidColumn[c]
+        }
         continue
       }
       uidBytes.removeAll(keepingCapacity: true)
@@ -256,6 +264,13 @@ struct Provenance: Sendable {
       reasonBytes.append(contentsOf: reasonPrefixes[prefix])
       Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
       reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
+    }
+    if !soloRows.isEmpty {
+      var ids: [StringID] = []
+      soloBytes.withUnsafeBytes { buffer in
+        soloOffsets.withUnsafeBufferPointer { pool.intern(contentsOf: buffer, offsets: $0, into: &ids) }
+      }
+      for (j, k) in soloRows.enumerated() { sourceUIDs[Int(k)] = ids[j] }
     }
   }
 }
