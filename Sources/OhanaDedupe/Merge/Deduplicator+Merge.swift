@@ -226,7 +226,7 @@ struct Provenance: Sendable {
     }
     // Provenance and reasons: a contact alone keeps its own uid (already
     // in the pool); a cluster gets its members' uids and the evidence.
-    let uidColumn = table[.uid]
+    let uidColumn = table[.uid], uuids = table.uuids
     sourceUIDs = [StringID](repeating: .absent, count: reps.count)
     reasons = [StringID](repeating: .absent, count: reps.count)
     mergedCounts = [Int64](repeating: 1, count: reps.count)
@@ -242,7 +242,7 @@ struct Provenance: Sendable {
       if group.count == 1 {
         // A UUID uid is not in the pool (see ContactTable.uuids): its text
         // is interned below, with the others, in one bulk pass.
-        if table.uuids.withText(at: c, { soloBytes.append(contentsOf: $0) }) != nil {
+        if uuids.withText(at: c, { soloBytes.append(contentsOf: $0) }) != nil {
           soloOffsets.append(soloBytes.count)
           soloRows.append(Int32(k))
         } else {

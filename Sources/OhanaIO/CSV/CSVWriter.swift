@@ -37,7 +37,11 @@ struct CSVWriter {
     self.bytes = bytes
     self.layout = layout
     r = readers
+    uuids = table.uuids
   }
+
+  /// The table's UUID uids, taken out once (like the string readers).
+  private let uuids: UUIDColumn
 
   static let attributes: [ContactAttribute] = ContactAttribute.allCases.filter { $0 != .sourceProvider }
   static let addressParts: [(AddressAttribute, String)] = [
@@ -96,11 +100,11 @@ struct CSVWriter {
   mutating func write(row: Int, into out: inout [UInt8]) {
     var first = true
     for a in Self.attributes {
-      if a == .uid && table.uuids.form(at: row) != .none {
+      if a == .uid && uuids.form(at: row) != .none {
         // A UUID uid (ContactTable.uuids): hex digits and hyphens, never quoted.
         if !first { out.append(ASCII.comma) }
         first = false
-        table.uuids.withText(at: row) { out.append(contentsOf: $0) }
+        uuids.withText(at: row) { out.append(contentsOf: $0) }
         continue
       }
       id(r.attributes[a.rawValue][row], first: &first, into: &out)

@@ -28,7 +28,11 @@ struct NDJSONWriter {
     self.table = table
     self.bytes = bytes
     r = readers
+    uuids = table.uuids
   }
+
+  /// The table's UUID uids, taken out once (like the string readers).
+  private let uuids: UUIDColumn
 
   static let attributeKeys: [(ContactAttribute, StaticString)] = [
     (.uid, "uid"), (.fullName, "fullName"), (.givenName, "givenName"), (.familyName, "familyName"),
@@ -72,10 +76,10 @@ struct NDJSONWriter {
     out.append(UInt8(ascii: "{"))
     var first = true
     for (a, key) in Self.attributeKeys {
-      if a == .uid && table.uuids.form(at: row) != .none {
+      if a == .uid && uuids.form(at: row) != .none {
         // A UUID uid (ContactTable.uuids): its text, written as any string.
         JSONWriter.key(key, first: &first, into: &out)
-        table.uuids.withText(at: row) { JSONWriter.string($0, into: &out) }
+        uuids.withText(at: row) { JSONWriter.string($0, into: &out) }
         continue
       }
       str(key, r.attributes[a.rawValue][row], first: &first, into: &out)
