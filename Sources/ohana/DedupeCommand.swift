@@ -45,6 +45,9 @@ extension OhanaCommand {
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
+    @Option(help: "Write a JSON report (counts, every read warning and skip with its line) to this file (- for standard output).")
+    var report: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -52,6 +55,9 @@ extension OhanaCommand {
         throw ValidationError("--region must be a two-letter region code such as US")
       }
       guard maxBlock >= 2 else { throw ValidationError("--max-block must be 2 or more") }
+      if report == "-" && output.output == "-" {
+        throw ValidationError("--report and --output cannot both be standard output")
+      }
     }
 
     func run() throws {
@@ -71,6 +77,13 @@ extension OhanaCommand {
         if let explain { try writeExplain(table, result.pairs, result.clusterOf, to: explain) }
         if let explainCandidates {
           try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates)
+        }
+        if let report {
+          try JSON.write(
+            ReadReport(
+              command: "dedupe", path: input.input, result: read,
+              output: .init(path: output.output, format: format.rawValue, contacts: merged.rowCount),
+              seconds: Clock.seconds() - start), to: report)
         }
         if !global.quiet {
           let s = result.statistics

@@ -48,9 +48,19 @@ struct ErrorTests {
     try dir.write("bad.vcf", BadInput.text)
     let r = try CLI.run(["convert", dir.path("bad.vcf"), "-o", dir.path("out.ndjson")])
     #expect(r.status == 0)
-    #expect(try dir.read("out.ndjson").lines.count == 2)
-    #expect(r.stderr.contains("1 skipped"))
+    #expect(try dir.read("out.ndjson").lines.count == 3)
+    #expect(r.stderr.contains("1 warning, 1 skipped"))
+    #expect(r.stderr.contains("bad.vcf:5: warning: missing END:VCARD"))
+    #expect(r.stderr.contains("bad.vcf:12: skipped: unexpected text outside a card"))
     #expect(!r.stderr.contains("Secret"))
+    // --report lists every warning and skip.
+    let report = try CLI.run(["convert", dir.path("bad.vcf"), "-o", dir.path("out.vcf"), "--report", dir.path("r.json")])
+    #expect(report.status == 0)
+    let j = try CLI.json(try dir.read("r.json"))
+    let problems = try #require(j["problems"] as? [[String: Any]])
+    #expect(problems.map { $0["line"] as? Int } == [5, 12])
+    #expect((j["input"] as? [String: Any])?["warnings"] as? Int == 1)
+    #expect(!String(decoding: try dir.read("r.json"), as: UTF8.self).contains("Secret"))
   }
 
   @Test func unknownOutputExtension() throws {

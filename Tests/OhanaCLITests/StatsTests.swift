@@ -42,11 +42,12 @@ struct StatsTests {
     let r = try CLI.run(["stats", dir.path("bad.vcf"), "-q"])
     #expect(r.status == 0)
     let j = try CLI.json(r.stdout)
-    #expect(j["contacts"] as? Int == 2)
+    #expect(j["contacts"] as? Int == 3)
+    #expect(j["warnings"] as? Int == 1)
     #expect(j["skipped"] as? Int == 1)
     let errors = try #require(j["errors"] as? [[String: Any]])
-    #expect(errors.count == 1)
-    #expect(errors.first?["line"] as? Int == 5)
+    #expect(errors.map { $0["line"] as? Int } == [5, 12])
+    #expect(errors.map { $0["severity"] as? String } == ["warning", "skipped"])
     #expect(!r.out.contains("Secret"))
   }
 }
@@ -58,4 +59,7 @@ enum BadInput {
     "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Alice Good\r\nEND:VCARD\r\n"
     + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob Secret\r\n"
     + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Carol Good\r\nEND:VCARD\r\n"
+    + "Secret text outside any card\r\n"
+  // Bob's card has no END:VCARD: imported with a warning on line 5; the
+  // text after Carol's card (line 12) is skipped.
 }

@@ -44,7 +44,10 @@ import Testing
         let second = try ContactIO.read(bytes: out)
         let a = first.table.contacts.map(Self.comparable)
         let b = second.table.contacts.map(Self.comparable)
-        if a != b || !second.errors.isEmpty {
+        // What the first read kept verbatim is written back as it was, so
+        // the second read warns about exactly those lines again.
+        let keptVerbatim = first.errors.filter { $0.reason.hasSuffix("kept verbatim") }.map(\.reason)
+        if a != b || second.errors.map(\.reason) != keptVerbatim {
           failed.append("\(name) (\(version))")
           if let i = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             print("DIFF \(name) \(version) contact \(i):\n  \(a[i])\n  \(b[i])")

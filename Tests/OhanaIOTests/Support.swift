@@ -24,6 +24,10 @@ func written(_ table: ContactTable, _ format: ContactFormat) throws -> String {
 
 /// CRLF-joined card text.
 func card(_ lines: String...) -> String {
+  card(lines)
+}
+
+func card(_ lines: [String]) -> String {
   lines.joined(separator: "\r\n") + "\r\n"
 }
 

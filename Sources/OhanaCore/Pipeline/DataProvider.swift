@@ -1,19 +1,52 @@
-/// A problem with one record of the input (a card, a CSV row, a JSON line):
-/// the record is skipped and the rest of the input is still read.
-/// The reason never quotes contact values.
+/// A problem with the input, at a line of its source. Two kinds:
+/// - ``Severity/skipped``: something that could not be a record at all
+///   (text outside any card, a CSV row or JSON line that cannot be read) was
+///   skipped; the rest of the input is still read.
+/// - ``Severity/warning``: a record was imported, but part of it could not
+///   be read as what it claims to be (a property with broken base64, a line
+///   with no property name, a card cut off by the end of the input). What
+///   could not be read is kept verbatim where the format allows (a vCard's
+///   extra properties), so nothing is lost silently.
+///
+/// The reason never quotes contact values; ``property`` names the property
+/// (a vCard property name such as `PHOTO`), never its value.
 public struct InputError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
-  /// 1-based line where the record starts in its source.
+  public enum Severity: String, Hashable, Sendable, Codable {
+    case skipped
+    case warning
+  }
+
+  /// 1-based line of the problem (for a skipped record, where it starts).
   public var line: Int
   public var reason: String
   /// The source (a path, `-` for stdin, or a provider identifier).
   public var source: String?
+  public var severity: Severity
+  /// The property the problem is in, when there is one (never a value).
+  public var property: String?
 
-  public init(line: Int, reason: String, source: String? = nil) {
+  public init(line: Int, reason: String, source: String? = nil, severity: Severity = .skipped, property: String? = nil) {
     self.line = line; self.reason = reason; self.source = source
+    self.severity = severity; self.property = property
   }
 
+  public var isWarning: Bool { severity == .warning }
+
+  private enum CodingKeys: String, CodingKey { case line, reason, source, severity, property }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    line = try c.decode(Int.self, forKey: .line)
+    reason = try c.decode(String.self, forKey: .reason)
+    source = try c.decodeIfPresent(String.self, forKey: .source)
+    severity = try c.decodeIfPresent(Severity.self, forKey: .severity) ?? .skipped
+    property = try c.decodeIfPresent(String.self, forKey: .property)
+  }
+
+  /// `FILE:LINE: reason`, or `line LINE: reason` without a source; a
+  /// warning names its property: `FILE:LINE: PHOTO: invalid base64 data`.
   public var description: String {
-    "\(source.map { "\($0):" } ?? "line ")\(line): \(reason)"
+    "\(source.map { "\($0):" } ?? "line ")\(line): \(property.map { "\($0): " } ?? "")\(reason)"
   }
 }
 

@@ -85,13 +85,15 @@ struct VCardCardParser {
   var strings: StringBatch
   var errors: [InputError] = []
   var cardsRead = 0
+  /// Cards that could not be imported at all (always 0 here: a card is
+  /// imported with what can be read; stray text is counted by the reader).
   var cardsSkipped = 0
   /// Charset for values that are not UTF-8 and carry no (known) CHARSET.
   var fallbackCharset: [UInt8]
 
   /// The card's property lines, split, with their kind and where their
   /// bytes are (`isCopy`: unfolded into the card's own bytes).
-  private var props: [(line: VCardPropertyLine, kind: VCardPropertyKind, isCopy: Bool)] = []
+  private var props: [(line: VCardPropertyLine, kind: VCardPropertyKind, isCopy: Bool, lineNo: Int)] = []
   private var parts: [Range<Int>] = []
   private var params = VCardParameters()
   private var value: [UInt8] = []
@@ -183,48 +185,86 @@ struct VCardCardParser {
     return bytes.withUnsafeBytes { strings.add($0) }
   }
 
-  mutating func fail(_ line: Int, _ reason: String) {
-    errors.append(InputError(line: line, reason: reason))
-    cardsSkipped += 1
+  /// A warning about the card being parsed (it is still imported).
+  mutating func warn(_ line: Int, _ reason: String, property: Bytes? = nil) {
+    let name = property.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+    errors.append(InputError(line: line, reason: reason, severity: .warning, property: name))
   }
 
   /// Parses one card; its lines point into `chunk` or into `card.bytes`
-  /// (see `VCardCard`).
+  /// (see `VCardCard`). The card is always imported: a line that cannot be
+  /// read is kept verbatim as an extra property and reported as a warning.
   mutating func parse(card: inout VCardCard, chunk: Bytes) {
     props.removeAll(keepingCapacity: true)
     var legacy = false
+    let firstWarning = errors.count
+    for w in card.warnings { warn(w.line, w.reason) }
     // Split every line over the borrowed bytes (no slice per line); the
     // ranges of a line are kept relative to the buffer it lives in.
-    let failure: String? = card.bytes.withUnsafeBufferPointer { copy -> String? in
-      for r in card.lines {
+    card.bytes.withUnsafeBufferPointer { copy in
+      for (n, r) in card.lines.enumerated() {
         let (buf, range, isCopy) = VCardCard.buffer(of: r, chunk: chunk, copy: copy)
-        guard let p = VCardPropertyLine.split(borrowing: buf, range) else { return "malformed property line" }
+        guard let p = VCardPropertyLine.split(borrowing: buf, range) else {
+          // No property name or no `:`: the whole line, kept verbatim.
+          let whole = VCardPropertyLine(group: range.lowerBound..<range.lowerBound, name: range.lowerBound..<range.lowerBound,
+            params: range.lowerBound..<range.lowerBound, value: range)
+          props.append((whole, .extra, isCopy, card.lineNumbers[n]))
+          continue
+        }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
         if p.group.isEmpty && kind == .version {
           let v = UnsafeBufferPointer(rebasing: buf[p.value])
           legacy = v.count == 3 && v[0] == 0x32 && v[1] == 0x2E && v[2] == 0x31  // "2.1"
         }
-        props.append((p, kind, isCopy))
+        props.append((p, kind, isCopy, card.lineNumbers[n]))
       }
       cardCharset = nil
       seen = 0
       builder.beginContact(sourceLine: card.startLine)
       let lines = CardLines(chunk: chunk, copy: copy)
       for i in props.indices {
-        let (p, kind, isCopy) = props[i]
-        if let reason = property(p, kind: kind, in: isCopy ? copy : chunk, card: lines, legacy: legacy) {
-          builder.discardContact()
-          return reason
+        let (p, kind, isCopy, lineNo) = props[i]
+        let bytes = isCopy ? copy : chunk
+        if p.name.isEmpty {
+          warn(lineNo, "not a property line (no name or no ':'); kept verbatim")
+          keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
+          continue
+        }
+        if let reason = property(p, kind: kind, in: bytes, card: lines, legacy: legacy) {
+          let name = Bytes(rebasing: bytes[p.name])
+          warn(lineNo, reason + "; kept verbatim", property: name)
+          // The property as written: name, group, parameters (without the
+          // leading `;`) and the undecoded value.
+          let params = p.params.isEmpty ? p.params : (p.params.lowerBound + 1)..<p.params.upperBound
+          keepVerbatim(
+            name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])),
+            parameters: keptText(Bytes(rebasing: bytes[params])), value: Bytes(rebasing: bytes[p.value]))
         }
       }
-      return nil
     }
-    if let failure {
-      fail(card.startLine, failure)
-      return
+    if errors.count - firstWarning > 1 {
+      // The lexer's and the parser's warnings, in line order.
+      errors[firstWarning...].sort { $0.line < $1.line }
     }
     builder.endContact()
     cardsRead += 1
+  }
+
+  /// An extra property holding text as it was written (valid UTF-8 kept as
+  /// is; other bytes through the fallback charset, else U+FFFD).
+  private mutating func keepVerbatim(name: StringID, group: StringID, parameters: StringID, value: Bytes) {
+    builder.appendExtra(name: name, group: group, parameters: parameters, value: keptText(value))
+  }
+
+  private mutating func keptText(_ v: Bytes) -> StringID {
+    if ByteScan.isValidUTF8(UnsafeRawBufferPointer(v)) { return intern(v) }
+    scratch.removeAll(keepingCapacity: true)
+    do {
+      try Charset.toUTF8(Array(v), charset: fallbackCharset, into: &scratch)
+    } catch {
+      scratch = Array(String(decoding: v, as: UTF8.self).utf8)
+    }
+    return intern(scratch)
   }
 
   /// The two buffers the lines of the card being parsed point into.

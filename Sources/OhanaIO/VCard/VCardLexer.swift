@@ -12,6 +12,8 @@
 struct VCardCard {
   var bytes: [UInt8] = []
   var lines: [Range<Int>] = []
+  /// The 1-based input line each logical line starts on (parallel to `lines`).
+  var lineNumbers: [Int] = []
   /// Offset of ranges into `bytes` (far above any chunk offset).
   static let copied = 1 << 48
 
@@ -25,33 +27,51 @@ struct VCardCard {
   }
   /// 1-based line number of the BEGIN:VCARD line.
   var startLine = 0
-  /// Set when the card cannot be imported; the lexer still reads to its END.
-  var failure: String?
+  /// What the lexer had to work around in this card (a line too long, a
+  /// missing END:VCARD): the card is still imported, and these become
+  /// warnings with their line.
+  var warnings: [(line: Int, reason: String)] = []
 
   mutating func reset(startLine: Int) {
     bytes.removeAll(keepingCapacity: true)
     lines.removeAll(keepingCapacity: true)
+    lineNumbers.removeAll(keepingCapacity: true)
+    warnings.removeAll(keepingCapacity: true)
     self.startLine = startLine
-    failure = nil
   }
 }
 
 /// Splits vCard text into cards and unfolds their lines.
 ///
-/// Rules (documented in the module README):
+/// Rules (documented in the README, "Reading real exports"):
 /// - Lines end with LF or CRLF. A line starting with a space or tab
 ///   continues the previous one (the first blank is dropped). Folding is
-///   undone on bytes, so a fold inside a multi-byte character is harmless.
+///   undone on bytes, so a fold inside a multi-byte character, a parameter
+///   value, a property name or an escape is harmless.
 /// - In a quoted-printable property, a line ending in `=` is a soft break:
-///   the `=` is dropped and the next line joined whole.
-/// - Inside a card, an empty line is skipped, a line starting with `#` is a
-///   comment, and a line without `:` continues the previous property (2.1
-///   base64 data, broken writers).
-/// - BEGIN:VCARD inside a card ends the previous card with "missing
-///   END:VCARD"; text outside cards is reported once per run of lines.
-/// - A logical line longer than `maxLineBytes` fails its card.
+///   the `=` is dropped and the next line joined whole. When an empty line
+///   follows the `=`, the line after it is joined only if it cannot start a
+///   property (Android and Evolution end values with `=` and an empty line;
+///   other writers double every line end).
+/// - Inside a card, an empty line is skipped and a line starting with `#`
+///   is a comment. A line with no `:` (even after its folds) continues the
+///   previous property only where that is a known exporter habit: the
+///   previous line ends in an odd number of backslashes (vCard 2.1 line
+///   continuation) or carries base64 data (2.1 base64 lines without a
+///   leading blank). Any other line starts a property of its own; one that
+///   has no property name becomes a warning and is kept verbatim by the
+///   parser, never glued onto its neighbour.
+/// - BEGIN:VCARD inside a vCard 2.1 card starts a nested card (2.1's AGENT
+///   habit): the inner card is imported when its END:VCARD is read, and the
+///   outer card goes on, so an outer card comes after its inner ones.
+///   Inside a 3.0 / 4.0 card (where nesting does not exist) BEGIN:VCARD means
+///   the card before was cut off: it is imported with a warning.
+/// - A card still open at the end of the input is imported with a warning.
+/// - A logical line longer than `maxLineBytes` is dropped with a warning.
 struct VCardLexer {
   var maxLineBytes: Int
+  /// Nested 2.1 cards deeper than this are read as cut-off cards.
+  static let maxNesting = 8
 
   static let begin: [UInt8] = Array("BEGIN:VCARD".utf8)
   static let end: [UInt8] = Array("END:VCARD".utf8)
@@ -98,9 +118,9 @@ struct VCardLexer {
   }
 
   /// Reads every card in `buf`. `firstLine` is the 1-based number of the
-  /// first line of `buf`. Complete cards go to `onCard`; cards that cannot be
-  /// read and stray text go to `onError(line, reason)`.
-  /// Returns the number of lines read.
+  /// first line of `buf`. Cards go to `onCard` (with what the lexer worked
+  /// around in `warnings`); stray text outside cards goes to
+  /// `onError(line, reason)`. Returns the number of lines read.
   @discardableResult
   func run(
     _ buf: UnsafeBufferPointer<UInt8>, firstLine: Int, card: inout VCardCard,
@@ -111,21 +131,38 @@ struct VCardLexer {
     var lineNo = firstLine - 1
     var inCard = false
     var inGarbage = false
+    /// Cards that hold a nested card being read (2.1), innermost last.
+    var outer: [VCardCard] = []
     var curStart = -1  // start of the current logical line in card.bytes, when copied
     var curInChunk = -1..<(-1)  // the current logical line in `buf`, when not copied
+    var curLine = 0  // the input line it starts on
     var curIsQP: Bool? = nil
     var qpSoft = false
+    var qpAfterEmpty = false  // a soft break, then an empty line
+    var curTooLong = false  // over maxLineBytes: its bytes are dropped as they come
 
-    func closeLogical(_ card: inout VCardCard) {
-      if curInChunk.lowerBound >= 0 {
-        card.lines.append(curInChunk)
-      } else if curStart >= 0 {
-        card.lines.append((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count))
-      }
+    func hasCurrent() -> Bool { curStart >= 0 || curInChunk.lowerBound >= 0 || curTooLong }
+
+    func resetLogical() {
       curStart = -1
       curInChunk = -1..<(-1)
       curIsQP = nil
       qpSoft = false
+      qpAfterEmpty = false
+      curTooLong = false
+    }
+
+    func closeLogical(_ card: inout VCardCard) {
+      if curTooLong {
+        card.warnings.append((curLine, "line longer than \(maxLineBytes) bytes; dropped"))
+      } else if curInChunk.lowerBound >= 0 {
+        card.lines.append(curInChunk)
+        card.lineNumbers.append(curLine)
+      } else if curStart >= 0 {
+        card.lines.append((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count))
+        card.lineNumbers.append(curLine)
+      }
+      resetLogical()
     }
 
     /// Copies the current logical line into `card.bytes` (before something
@@ -137,28 +174,74 @@ struct VCardLexer {
       curInChunk = -1..<(-1)
     }
 
-    // After appending to the current logical line: length check and QP soft break.
+    // After appending to the current logical line: QP soft break, then the
+    // length check (a line that runs too long is dropped from here on).
     func afterAppend(_ card: inout VCardCard) {
-      if card.bytes.count - curStart > maxLineBytes && card.failure == nil {
-        card.failure = "line longer than \(maxLineBytes) bytes"
-      }
-      guard card.bytes.last == ASCII.equals else {
-        qpSoft = false
-        return
-      }
-      if curIsQP == nil {
-        let start = curStart
-        curIsQP = card.bytes.withUnsafeBufferPointer { b in
-          guard start >= 0, start <= b.count else { return false }
-          return Self.namesQuotedPrintable(UnsafeBufferPointer(rebasing: b[start...]))
+      if card.bytes.last == ASCII.equals {
+        if curIsQP == nil {
+          let start = curStart
+          curIsQP = card.bytes.withUnsafeBufferPointer { b in
+            guard start >= 0, start <= b.count else { return false }
+            return Self.namesQuotedPrintable(UnsafeBufferPointer(rebasing: b[start...]))
+          }
         }
-      }
-      if curIsQP == true {
-        card.bytes.removeLast()
-        qpSoft = true
+        if curIsQP == true {
+          card.bytes.removeLast()
+          qpSoft = true
+        } else {
+          qpSoft = false
+        }
       } else {
         qpSoft = false
       }
+      if curStart >= 0 && card.bytes.count - curStart > maxLineBytes {
+        card.bytes.removeSubrange(curStart...)
+        curStart = -1
+        curTooLong = true
+      }
+    }
+
+    /// Appends `buf[r]` to the current logical line.
+    func append(_ r: Range<Int>, _ card: inout VCardCard) {
+      if curTooLong {
+        // Dropped: only follow its quoted-printable soft breaks to its end.
+        qpSoft = curIsQP == true && !r.isEmpty && buf[r.upperBound - 1] == ASCII.equals
+        return
+      }
+      materialize(&card)
+      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
+      afterAppend(&card)
+    }
+
+    /// Starts a logical line at `buf[r]`.
+    func start(_ r: Range<Int>, line: Int, _ card: inout VCardCard) {
+      closeLogical(&card)
+      curLine = line
+      // Most lines neither end in `=` nor run long: they stay where they
+      // are (a fold on the next line copies them then).
+      if !r.isEmpty && buf[r.upperBound - 1] != ASCII.equals && r.count <= maxLineBytes {
+        curInChunk = r
+      } else {
+        curStart = card.bytes.count
+        card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
+        afterAppend(&card)
+      }
+    }
+
+    /// May a line without `:` continue the current logical line? Only after
+    /// an odd run of trailing backslashes or in base64 data.
+    func continuable(_ card: inout VCardCard) -> Bool {
+      if curTooLong { return false }
+      if curInChunk.lowerBound >= 0 {
+        return Self.acceptsContinuation(UnsafeBufferPointer(rebasing: buf[curInChunk]))
+      }
+      let s = curStart
+      return card.bytes.withUnsafeBufferPointer { Self.acceptsContinuation(UnsafeBufferPointer(rebasing: $0[s...])) }
+    }
+
+    func emit(_ card: inout VCardCard, warning: String?) {
+      if let warning { card.warnings.append((card.startLine, warning)) }
+      onCard(&card)
     }
 
     while pos < buf.count {
@@ -181,7 +264,7 @@ struct VCardLexer {
           inCard = true
           inGarbage = false
           card.reset(startLine: lineNo)
-          closeLogical(&card)
+          resetLogical()
         } else if line.allSatisfy({ ASCII.isSpace($0) }) {
           continue
         } else if !inGarbage {
@@ -195,68 +278,148 @@ struct VCardLexer {
       let isBegin = !isEnd && Self.isBegin(line)
 
       if qpSoft && !isEnd && !isBegin {
-        materialize(&card)
-        card.bytes.append(contentsOf: line)
-        afterAppend(&card)
-        continue
+        if line.isEmpty {
+          // After a soft break, an empty line is either the end of the
+          // value (Android and Evolution end a value with `=` and an empty
+          // line) or a doubled line end (a writer that turned each CRLF
+          // into two): the next line tells, see below.
+          qpAfterEmpty = true
+          continue
+        }
+        if !qpAfterEmpty || !Self.startsProperty(line) {
+          qpAfterEmpty = false
+          append(lineStart..<lineEnd, &card)
+          continue
+        }
+        qpAfterEmpty = false
+        qpSoft = false
       }
       if isEnd {
         closeLogical(&card)
-        inCard = false
-        if let failure = card.failure {
-          onError(card.startLine, failure)
+        emit(&card, warning: nil)
+        if let o = outer.popLast() {
+          card = o
         } else {
-          onCard(&card)
+          inCard = false
         }
         continue
       }
       if isBegin {
         closeLogical(&card)
-        onError(card.startLine, "missing END:VCARD")
+        if outer.count < Self.maxNesting && Self.isVersion21(card, chunk: buf) {
+          outer.append(card)
+        } else {
+          emit(&card, warning: "missing END:VCARD (a new card begins on line \(lineNo))")
+        }
         card.reset(startLine: lineNo)
         continue
       }
       guard let first = line.first else { continue }  // empty line
       if ASCII.isSpace(first) {
-        if curStart >= 0 || curInChunk.lowerBound >= 0 {
-          materialize(&card)
-          card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[1...]))
-          afterAppend(&card)
-        } else if !line.allSatisfy({ ASCII.isSpace($0) }) && card.failure == nil {
-          card.failure = "continuation line without a property (line \(lineNo - card.startLine + 1) of the card)"
+        if hasCurrent() {
+          append((lineStart + 1)..<lineEnd, &card)
+        } else if !line.allSatisfy({ ASCII.isSpace($0) }) {
+          // A continuation with nothing to continue: a line of its own.
+          start((lineStart + 1)..<lineEnd, line: lineNo, &card)
         }
         continue
       }
       if first == ASCII.hash { continue }
       // Word at a time: the colon is usually within the first 16 bytes.
-      let hasColon = ByteScan.contains(line, ASCII.colon)
-      if !hasColon {
-        if curStart >= 0 || curInChunk.lowerBound >= 0 {
-          materialize(&card)
-          card.bytes.append(contentsOf: line)
-          afterAppend(&card)
-        } else if card.failure == nil {
-          card.failure = "line without a property name (line \(lineNo - card.startLine + 1) of the card)"
-        }
+      if hasCurrent() && !ByteScan.contains(line, ASCII.colon) && continuable(&card)
+        && !Self.foldsBringColon(buf, from: pos)
+      {
+        append(lineStart..<lineEnd, &card)
         continue
       }
-      closeLogical(&card)
-      // Most lines neither end in `=` nor run long: they stay where they
-      // are (a fold on the next line copies them then).
-      if line[line.count - 1] != ASCII.equals && line.count <= maxLineBytes {
-        curInChunk = lineStart..<lineEnd
-        qpSoft = false
-      } else {
-        curStart = card.bytes.count
-        card.bytes.append(contentsOf: line)
-        afterAppend(&card)
-      }
+      start(lineStart..<lineEnd, line: lineNo, &card)
     }
     if inCard {
-      onError(card.startLine, "missing END:VCARD at end of input")
+      closeLogical(&card)
+      emit(&card, warning: "missing END:VCARD: the input ends inside this card")
+      while let o = outer.popLast() {
+        card = o
+        emit(&card, warning: "missing END:VCARD: the input ends inside this card")
+      }
     }
     return lineNo - (firstLine - 1)
   }
+
+  /// Does a logical line accept a following line that has no `:` as its
+  /// continuation? When it ends in an odd number of backslashes (2.1's line
+  /// continuation: an escaped line break) or its parameters name base64
+  /// (`ENCODING=B`, `ENCODING=BASE64`, 2.1's bare `BASE64`).
+  static func acceptsContinuation(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    var k = line.count
+    while k > 0 && line[k - 1] == ASCII.backslash { k -= 1 }
+    if (line.count - k) % 2 == 1 { return true }
+    var colon = 0
+    while colon < line.count && line[colon] != ASCII.colon { colon += 1 }
+    // Parameter words, split at `;`, `=` and `,`.
+    var w = 0
+    var previousIsEncoding = false
+    while w < colon {
+      var e = w
+      while e < colon && line[e] != ASCII.semicolon && line[e] != ASCII.equals && line[e] != ASCII.comma { e += 1 }
+      let word = UnsafeBufferPointer(rebasing: line[w..<e])
+      if word.asciiEqualsUppercase(base64Word) || (previousIsEncoding && word.asciiEqualsUppercase(bWord)) {
+        return true
+      }
+      previousIsEncoding = word.asciiEqualsUppercase(encodingWord) && e < colon && line[e] == ASCII.equals
+      w = e + 1
+    }
+    return false
+  }
+  private static let base64Word: [UInt8] = Array("BASE64".utf8)
+  private static let bWord: [UInt8] = Array("B".utf8)
+  private static let encodingWord: [UInt8] = Array("ENCODING".utf8)
+
+  /// Can `line` start a property: a name (letters, digits, `-`, `_`, a
+  /// group's `.`) up to a `;` or `:`, and a `:` somewhere?
+  static func startsProperty(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    var k = 0
+    while k < line.count {
+      let b = line[k]
+      if b == ASCII.colon || b == ASCII.semicolon { break }
+      let isName = (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+        || b == 0x5F || b == ASCII.dot
+      if !isName { return false }
+      k += 1
+    }
+    guard k > 0, k < line.count else { return false }
+    return line[k] == ASCII.colon || ByteScan.contains(UnsafeBufferPointer(rebasing: line[k...]), ASCII.colon)
+  }
+
+  /// Do the fold lines that start at `from` (lines beginning with a blank)
+  /// contain a `:`? Then the line before them is a property of its own.
+  static func foldsBringColon(_ buf: UnsafeBufferPointer<UInt8>, from: Int) -> Bool {
+    var p = from
+    while p < buf.count && ASCII.isSpace(buf[p]) {
+      while p < buf.count && buf[p] != ASCII.lf {
+        if buf[p] == ASCII.colon { return true }
+        p += 1
+      }
+      p += 1
+    }
+    return false
+  }
+
+  /// Does the card say `VERSION:2.1`? (Read only when a BEGIN:VCARD turns
+  /// up inside it.)
+  static func isVersion21(_ card: VCardCard, chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+    card.bytes.withUnsafeBufferPointer { copy in
+      for r in card.lines {
+        let (b, range, _) = VCardCard.buffer(of: r, chunk: chunk, copy: copy)
+        let line = UnsafeBufferPointer(rebasing: b[range])
+        guard line.count >= 8, line.asciiHasPrefixUppercase(versionWord) else { continue }
+        var k = 8
+        while k < line.count && ASCII.isSpace(line[k]) { k += 1 }
+        return line.count - k >= 3 && line[k] == 0x32 && line[k + 1] == 0x2E && line[k + 2] == 0x31
+      }
+      return false
+    }
+  }
+  private static let versionWord: [UInt8] = Array("VERSION:".utf8)
 
   /// Does the part of a property line before its first `:` contain
   /// `QUOTED-PRINTABLE` (in any case)? Candidates are found by their first

@@ -21,8 +21,8 @@ enum VCardReader {
         buf, firstLine: chunk.firstLine, card: &card,
         onCard: { parser.parse(card: &$0, chunk: buf) },
         onError: { line, reason in
+          // Stray text outside any card: skipped (it is not a record).
           parser.errors.append(InputError(line: line, reason: reason))
-          if reason != "unexpected text outside a card" { parser.cardsSkipped += 1 }
         })
     }
     return PartialResult(

@@ -122,6 +122,13 @@ struct VCardWriter {
     }
     for i in table.extraRange(of: row) {
       beginLine()
+      if r.extras.name[i].isAbsent {
+        // A line the reader could not read as a property (no name or no
+        // `:`), kept verbatim: written back as it was.
+        withPoolBytes(bytes, r.extras.value[i]) { line.append(bytes: $0) }
+        endLine()
+        continue
+      }
       appendGroup(r.extras.group[i])
       withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
       appendParams(r.extras.parameters[i], label: .absent)

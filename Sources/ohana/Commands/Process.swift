@@ -9,7 +9,7 @@ extension OhanaCommand {
         Stages run in this order: --require filters, --format-phones, --dedupe,
         --split, --stats, --sort (then --descending), --reverse.
         --disable NAME skips a stage by name (see the report). --report writes a
-        JSON report: input counts, read errors with line numbers, per-stage rows
+        JSON report: input counts, every read warning and skip with its line, per-stage rows
         in/out and timings, and peak memory.
         """
     )
@@ -61,7 +61,7 @@ extension OhanaCommand {
           let r = ProcessReport(
             input: .init(
               path: input.input, bytes: result.bytesRead, records: result.recordsRead,
-              skipped: result.recordsSkipped),
+              warnings: ProblemCounts(result.errors).warnings, skipped: ProblemCounts(result.errors).skipped),
             errors: errors, errorsTruncated: truncated, stages: run.stages,
             output: .init(path: output.output, format: format.rawValue, contacts: frame.count),
             timings: .init(
@@ -75,7 +75,7 @@ extension OhanaCommand {
             StandardError.write("warning: optional stage \(s.name) failed and was switched off\n")
           }
           StandardError.write(
-            "processed \(result.recordsRead) contacts (\(result.recordsSkipped) skipped), "
+            "processed \(result.recordsRead) contacts (\(ProblemCounts(result.errors).summary)), "
               + "wrote \(frame.count) in \(formatSeconds(end - start)) s\n")
         }
       }

@@ -12,10 +12,15 @@ extension OhanaCommand {
     )
 
     @OptionGroup var input: InputOptions
+
+    @Option(help: "Also write a JSON report (counts, every warning and skip with its line) to this file.")
+    var report: String?
+
     @OptionGroup var global: GlobalOptions
 
     struct Summary: Encodable {
       var contacts: Int
+      var warnings: Int
       var skipped: Int
       var bytes: Int
       var fields: [String: Int]
@@ -30,7 +35,13 @@ extension OhanaCommand {
 
     func run() throws {
       try CLIError.reporting {
+        let start = Clock.seconds()
         let result = try ContactFiles.read(input, quiet: global.quiet)
+        if let report {
+          try JSON.write(
+            ReadReport(command: "stats", path: input.input, result: result, output: nil, seconds: Clock.seconds() - start),
+            to: report)
+        }
         let summary = Self.summarize(result)
         let bytes = try JSON.encode(summary)
         let out = try OutputFile(path: "-")
@@ -64,7 +75,8 @@ extension OhanaCommand {
       for (id, n) in names { extraNames[(t.pool.string(id) ?? "").uppercased(), default: 0] += n }
       let (errors, truncated) = ErrorEntry.list(result.errors, limit: 100)
       return Summary(
-        contacts: t.rowCount, skipped: result.recordsSkipped, bytes: result.bytesRead, fields: fields,
+        contacts: t.rowCount, warnings: ProblemCounts(result.errors).warnings,
+        skipped: ProblemCounts(result.errors).skipped, bytes: result.bytesRead, fields: fields,
         contactsWith: with, addresses: t.addresses.count, photos: with["photo"] ?? 0,
         extraProperties: t.extras.count, extraPropertyNames: extraNames, errors: errors,
         errorsTruncated: truncated)

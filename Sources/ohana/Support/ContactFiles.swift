@@ -30,13 +30,18 @@ enum ContactFiles {
     let chunkSize = total.map { min(standard, max(64 << 10, $0 + 1)) } ?? standard
     let readOptions = ReadOptions(
       strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
-    defer { bar.finish() }
     do {
+      let result: ReadResult
       if path == "-" {
-        return try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+        result = try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+      } else {
+        result = try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
       }
-      return try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
+      bar.finish()
+      if !quiet { announce(result.errors) }
+      return result
     } catch {
+      bar.finish()
       switch error.code {
       case .invalidInput, .charset:
         throw CLIError("\(path): \(error.description)", exitCode: CLIError.dataError)
@@ -46,6 +51,24 @@ enum ContactFiles {
         throw CLIError("\(path): \(error.message)", exitCode: CLIError.dataError)
       }
     }
+  }
+
+  /// How many warnings and skips standard error shows; `--report` lists all.
+  static let shownProblems = 5
+
+  /// The first few warnings and skips, `FILE:LINE: warning: PROP: reason`,
+  /// then how many more there are. Never a contact value.
+  static func announce(_ errors: [InputError]) {
+    guard !errors.isEmpty else { return }
+    var text = ""
+    for e in errors.prefix(shownProblems) {
+      text += "\(e.source.map { "\($0):" } ?? "line ")\(e.line): \(e.severity.rawValue): "
+      text += "\(e.property.map { "\($0): " } ?? "")\(e.reason)\n"
+    }
+    if errors.count > shownProblems {
+      text += "... and \(errors.count - shownProblems) more (--report FILE lists them all)\n"
+    }
+    StandardError.write(text)
   }
 
   static func write(_ frame: Frame, format: ContactFormat, to path: String, quiet: Bool) throws {

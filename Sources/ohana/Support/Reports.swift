@@ -14,6 +14,7 @@ struct ProcessReport: Encodable {
     var path: String
     var bytes: Int
     var records: Int
+    var warnings: Int
     var skipped: Int
   }
   struct Output: Encodable {
@@ -37,13 +38,76 @@ struct ProcessReport: Encodable {
   var peakMemoryBytes: Int
 }
 
+/// One warning or skip, as the reports list it: where and why, never a
+/// contact value.
 struct ErrorEntry: Encodable {
+  var source: String?
   var line: Int
+  /// `warning` (imported, part kept verbatim) or `skipped`.
+  var severity: String
+  var property: String?
   var reason: String
 
-  /// At most `limit` errors, and whether more were left out.
-  static func list(_ errors: [InputError], limit: Int = 1000) -> ([ErrorEntry], Bool) {
-    (errors.prefix(limit).map { ErrorEntry(line: $0.line, reason: $0.reason) }, errors.count > limit)
+  /// At most `limit` entries, and whether more were left out.
+  static func list(_ errors: [InputError], limit: Int = .max) -> ([ErrorEntry], Bool) {
+    (
+      errors.prefix(limit).map {
+        ErrorEntry(
+          source: $0.source, line: $0.line, severity: $0.severity.rawValue, property: $0.property, reason: $0.reason)
+      }, errors.count > limit
+    )
+  }
+}
+
+/// The JSON report of `convert`, `dedupe` and `stats` (`--report FILE`):
+/// what was read, every warning and skip with its line, what was written.
+struct ReadReport: Encodable {
+  struct Input: Encodable {
+    var path: String
+    var bytes: Int
+    var records: Int
+    var warnings: Int
+    var skipped: Int
+  }
+  struct Output: Encodable {
+    var path: String
+    var format: String
+    var contacts: Int
+  }
+  var tool = "ohana " + VersionInfo.tool
+  var command: String
+  var input: Input
+  /// Every warning and skip, in input order.
+  var problems: [ErrorEntry]
+  var output: Output?
+  var seconds: Double
+
+  init(command: String, path: String, result: ReadResult, output: Output?, seconds: Double) {
+    self.command = command
+    let counts = ProblemCounts(result.errors)
+    input = Input(
+      path: path, bytes: result.bytesRead, records: result.recordsRead, warnings: counts.warnings,
+      skipped: counts.skipped)
+    problems = ErrorEntry.list(result.errors).0
+    self.output = output
+    self.seconds = seconds
+  }
+}
+
+/// Warnings (a record imported with a part kept verbatim) and skips (what
+/// could not be a record at all) in a read.
+struct ProblemCounts {
+  var warnings = 0
+  var skipped = 0
+  init(_ errors: [InputError]) {
+    for e in errors {
+      if e.isWarning { warnings += 1 } else { skipped += 1 }
+    }
+  }
+
+  /// `3 warnings, 1 skipped`.
+  var summary: String {
+    "\(warnings) warning\(warnings == 1 ? "" : "s"), \(skipped) skipped"
   }
 }
 
