@@ -70,6 +70,10 @@ struct VCardCard {
 /// - A logical line longer than `maxLineBytes` is dropped with a warning.
 struct VCardLexer {
   var maxLineBytes: Int
+  /// The warning for a card cut off by the next BEGIN:VCARD or by the end
+  /// of the input (one reason for both: chunks are cut at BEGIN:VCARD lines,
+  /// so the two cannot be told apart at a chunk's end).
+  static let cutOff = "missing END:VCARD; the card is imported as far as it goes"
   /// Nested 2.1 cards deeper than this are read as cut-off cards.
   static let maxNesting = 8
 
@@ -309,7 +313,7 @@ struct VCardLexer {
         if outer.count < Self.maxNesting && Self.isVersion21(card, chunk: buf) {
           outer.append(card)
         } else {
-          emit(&card, warning: "missing END:VCARD (a new card begins on line \(lineNo))")
+          emit(&card, warning: Self.cutOff)
         }
         card.reset(startLine: lineNo)
         continue
@@ -336,10 +340,10 @@ struct VCardLexer {
     }
     if inCard {
       closeLogical(&card)
-      emit(&card, warning: "missing END:VCARD: the input ends inside this card")
+      emit(&card, warning: Self.cutOff)
       while let o = outer.popLast() {
         card = o
-        emit(&card, warning: "missing END:VCARD: the input ends inside this card")
+        emit(&card, warning: Self.cutOff)
       }
     }
     return lineNo - (firstLine - 1)
