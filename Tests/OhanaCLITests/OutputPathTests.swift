@@ -115,6 +115,22 @@ struct OutputPathTests {
     #expect(written == standard.stdout)
   }
 
+  @Test func newOutputFollowsTheUmask() throws {
+    let binary = try #require(CLI.binary, "the ohana binary was not found")
+    let dir = try TempDir()
+    // A umask the tests' own process does not have, set in a shell around the tool.
+    for (mask, expected): (String, mode_t) in [("027", 0o640), ("077", 0o600), ("002", 0o664)] {
+      let out = dir.path("u\(mask).ndjson")
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/bin/sh")
+      p.arguments = ["-c", "umask \(mask) && exec \"$0\" \"$@\"", binary.path, "convert", example, "-o", out, "-q"]
+      try p.run()
+      p.waitUntilExit()
+      #expect(p.terminationStatus == 0)
+      #expect(Self.lstatOf(out).map { $0.st_mode & 0o7777 } == expected, "umask \(mask)")
+    }
+  }
+
   @Test func reportThroughADanglingLink() throws {
     let dir = try TempDir()
     #expect(symlink("report.json", dir.path("r")) == 0)
