@@ -12,42 +12,30 @@ public typealias WriteProgress = @Sendable (_ done: Int, _ total: Int) -> Void
 extension ContactIO {
   // MARK: Writing
 
-  /// Writes the visible rows of `frame`, in order, to `path`: into a
-  /// temporary file in the same directory, renamed into place at the end, so
-  /// an interrupted run never leaves a half-written file. `-` is standard
-  /// output.
+  /// Writes the visible rows of `frame`, in order, to `path`, opened as an
+  /// ``OutputTarget``: a regular file (or a new one) is written to a
+  /// temporary file in the same directory and renamed into place at the end,
+  /// so an interrupted run never leaves a half-written file, and an existing
+  /// file keeps its permission bits; a symbolic link is followed and its
+  /// target replaced; a device, FIFO or socket is written to directly. `-` is
+  /// standard output.
   ///
   /// `progress` is called after each block of rows with (rows written, rows
   /// in the frame), on the calling thread.
   public static func write(
     _ frame: Frame, format: ContactFormat, to path: String, progress: WriteProgress? = nil
   ) throws(ContactIOError) {
-    if path == "-" { return try writeStandardOutput(frame, format: format, progress: progress) }
-    let dir: String
-    if let slash = path.lastIndex(of: "/") {
-      dir = slash == path.startIndex ? "/" : String(path[..<slash])
-    } else {
-      dir = "."
+    guard format.canWrite else { throw ContactIOError(.unsupportedFormat, "cannot write \(format)") }
+    let target = try OutputTarget(path: path)
+    var failure: ContactIOError?
+    try encode(frame, format: format, progress: progress) { bytes in
+      guard failure == nil else { return }
+      bytes.withUnsafeBytes { raw in
+        do throws(ContactIOError) { try target.write(raw) } catch { failure = error }
+      }
     }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
-      guard let base = p.baseAddress else { return -1 }
-      return mkstemp(base)
-    }
-    guard fd >= 0 else { throw ContactIOError(.io, "cannot create a temporary file in \(dir) (errno \(errno))") }
-    let tmp = String(cString: template.map { UInt8(bitPattern: $0) })
-    do throws(ContactIOError) {
-      try write(frame, format: format, toFileDescriptor: fd, progress: progress)
-      _ = fchmod(fd, 0o644)
-      if fsync(fd) != 0 { throw ContactIOError(.io, "cannot write \(path) (errno \(errno))") }
-      close(fd)
-      guard rename(tmp, path) == 0 else { throw ContactIOError(.io, "cannot rename into \(path) (errno \(errno))") }
-    } catch {
-      close(fd)
-      unlink(tmp)
-      throw error
-    }
+    if let failure { throw failure }
+    try target.commit()
   }
 
   /// Writes the visible rows of `frame` to standard output.

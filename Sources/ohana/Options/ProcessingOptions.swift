@@ -112,6 +112,8 @@ struct RegionName: ExpressibleByArgument, Sendable {
     guard let c = RegionCode(argument), PhoneNumberEngine().isSupportedRegion(c) else { return nil }
     code = c
   }
+  /// How `--help` shows the default: `US`, not `RegionName(code: US)`.
+  var defaultValueDescription: String { code.description }
 }
 
 struct SortModeName: ExpressibleByArgument, Sendable {

@@ -81,7 +81,9 @@ enum ContactFiles {
         try ContactIO.write(frame, format: format, to: path, progress: { done, _ in bar.update(done) })
       }
     } catch {
-      throw CLIError("cannot write \(path): \(error.message)", exitCode: CLIError.cannotCreate)
+      // OutputTarget's messages already name the path.
+      let message = error.code == .io ? error.message : "cannot write \(path): \(error.message)"
+      throw CLIError(message, exitCode: CLIError.cannotCreate)
     }
   }
 }

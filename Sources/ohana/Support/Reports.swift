@@ -122,7 +122,8 @@ enum JSON {
     }
   }
 
-  /// Writes JSON to a file (temp file + rename) or to standard output.
+  /// Writes JSON to a file (an `OutputTarget`: temp file + rename for a regular
+  /// file, direct for a device or FIFO) or to standard output.
   static func write(_ value: some Encodable, to path: String) throws {
     let out = try OutputFile(path: path)
     try out.write(try encode(value))

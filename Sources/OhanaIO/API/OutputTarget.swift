@@ -1,0 +1,390 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A place to write output to, opened so that writing never destroys what
+/// the path names: the one way the library (`ContactIO.write(_:format:to:)`)
+/// and the `ohana` tool (`-o`, `--clusters`, `--explain`, `--report`,
+/// `--truth`) open their outputs.
+///
+/// What happens depends on what the path is when the target is opened:
+///
+/// - **`-`**: standard output (descriptor 1, not closed).
+/// - **No such file, or a regular file**: the bytes go to a temporary file
+///   in the same directory (`.NAME.ohana-tmp-PID-N`), which ``commit()``
+///   flushes to disk (`fsync`) and renames over the path; an interrupted or
+///   failed run removes it, so the path holds either its old content or the
+///   whole new content, never half of it. A new file gets mode
+///   `0666 & ~umask`, as any tool's output does; an existing file keeps its
+///   permission bits (and, when running as root, its owner and group).
+///   An existing file that may not be written (`access(W_OK)` fails, say a
+///   read-only `0444` file) is refused rather than replaced. The file
+///   becomes a new inode: other hard links to it keep the old content.
+/// - **A symbolic link** (also a chain of links, relative or absolute):
+///   followed to its final target, and the target is written by the rule
+///   that fits it; the link itself stays a link. The target of a dangling
+///   link is created.
+/// - **A character or block device, a FIFO or a Unix socket**: opened and
+///   written to directly (a socket is connected to), never renamed over or
+///   unlinked; `/dev/null` stays `/dev/null`. Opening a FIFO waits for a
+///   reader, as for any writer.
+/// - **`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`**: the
+///   process's own open descriptor N, duplicated and written through (so a
+///   redirected standard output keeps its position and is not truncated).
+/// - **A directory**: an error, as is a path ending in `/`.
+///
+/// POSIX calls only (no Foundation). Not thread-safe: one writer at a time.
+///
+/// ```swift
+/// let out = try OutputTarget(path: "clusters.csv")
+/// try out.write(Array("uid,cluster_id\n".utf8))
+/// try out.commit()   // without it, nothing replaces the path
+/// ```
+public final class OutputTarget {
+  /// How the target is written.
+  public enum Method: Sendable, Equatable {
+    /// `-`: standard output.
+    case standardOutput
+    /// An open descriptor of this process (`/dev/stdout`, `/dev/fd/N`...),
+    /// written through a duplicate of it.
+    case descriptor(Int32)
+    /// A temporary file renamed over ``OutputTarget/destination`` by
+    /// ``OutputTarget/commit()``; `existed` says whether a file was there.
+    case replace(existed: Bool)
+    /// A device, FIFO or socket, opened and written to directly.
+    case direct
+  }
+
+  /// The path as given.
+  public let path: String
+  /// Where the bytes end up: the path with every symbolic link followed
+  /// (the path itself when it is not a link; `-` for standard output).
+  public let destination: String
+  /// How the target is written.
+  public let method: Method
+
+  private var fd: Int32
+  private let tempPath: String?
+  private var finished = false
+
+  /// The open descriptor the bytes go to (for `ContactIO.write(_:format:toFileDescriptor:)`
+  /// and the like); valid until ``commit()`` or ``discard()``.
+  public var fileDescriptor: Int32 { fd }
+
+  /// Opens `path` for writing by the rules in the type's description.
+  public init(path: String) throws(ContactIOError) {
+    self.path = path
+    if path == "-" {
+      destination = "-"
+      method = .standardOutput
+      fd = 1
+      tempPath = nil
+      return
+    }
+    guard !path.isEmpty else { throw ContactIOError(.io, "cannot write to an empty path") }
+    guard !path.hasSuffix("/") else { throw ContactIOError(.io, "cannot write \(path): is a directory") }
+
+    // Follow links one hop at a time: readlink keeps working on a dangling
+    // link (realpath does not), and we see each hop to spot /proc/self/fd/N.
+    var current = path
+    var info = stat()
+    var exists = false
+    var hops = 0
+    while true {
+      if let n = Self.ownDescriptor(current) {
+        let dup = fcntl(n, F_DUPFD_CLOEXEC, 3)
+        guard dup >= 0 else { throw Self.failure(path, errno) }
+        destination = current
+        method = .descriptor(n)
+        fd = dup
+        tempPath = nil
+        return
+      }
+      if lstat(current, &info) != 0 {
+        let e = errno
+        guard e == ENOENT else { throw Self.failure(path, e) }
+        exists = false
+        break
+      }
+      exists = true
+      guard (info.st_mode & S_IFMT) == S_IFLNK else { break }
+      hops += 1
+      guard hops <= 40 else { throw Self.failure(path, ELOOP) }
+      guard let target = Self.readLink(current) else { throw Self.failure(path, errno) }
+      if target.hasPrefix("/") {
+        current = target
+      } else if let slash = current.lastIndex(of: "/") {
+        current = String(current[...slash]) + target
+      } else {
+        current = target
+      }
+      guard !current.hasSuffix("/") else { throw ContactIOError(.io, "cannot write \(path): is a directory") }
+    }
+    destination = current
+
+    let type = info.st_mode & S_IFMT
+    if exists && type == S_IFDIR {
+      throw ContactIOError(.io, "cannot write \(path): is a directory")
+    }
+    if exists && type == S_IFSOCK {
+      fd = try Self.connect(current, path: path)
+      method = .direct
+      tempPath = nil
+      return
+    }
+    if exists && type != S_IFREG {
+      // Character or block device, FIFO: write in place, never replace.
+      let opened = Self.open(current, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0)
+      guard opened >= 0 else { throw Self.failure(path, errno) }
+      fd = opened
+      method = .direct
+      tempPath = nil
+      return
+    }
+    if exists && access(current, W_OK) != 0 {
+      throw Self.failure(path, errno)
+    }
+
+    // A regular file or nothing: a temporary file next to the destination.
+    let prefix: String
+    let name: String
+    if let slash = current.lastIndex(of: "/") {
+      prefix = String(current[...slash])
+      name = String(current[current.index(after: slash)...])
+    } else {
+      prefix = ""
+      name = current
+    }
+    // Keep the temporary name under NAME_MAX (255 bytes) whatever the name.
+    let shortName = String(String.UnicodeScalarView(name.unicodeScalars.prefix(48)))
+    let stem = prefix + "." + shortName + ".ohana-tmp-" + String(getpid()) + "-"
+    // An existing file's content is not readable by others before its mode is
+    // copied; a new file is created 0666 and the umask applies as usual.
+    let mode: mode_t = exists ? 0o600 : 0o666
+    var opened: Int32 = -1
+    var temp = ""
+    for _ in 0..<100 {
+      temp = stem + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+      opened = Self.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+      if opened >= 0 || errno != EEXIST { break }
+    }
+    guard opened >= 0 else {
+      let e = errno
+      let dir = prefix.isEmpty ? "." : prefix.count > 1 && prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+      throw ContactIOError(.io, "cannot write \(path): cannot create a temporary file in \(dir): \(Self.reason(e))")
+    }
+    if exists {
+      if geteuid() == 0 { _ = fchown(opened, info.st_uid, info.st_gid) }
+      if fchmod(opened, info.st_mode & 0o7777) != 0 {
+        let e = errno
+        close(opened)
+        unlink(temp)
+        throw Self.failure(path, e)
+      }
+    }
+    fd = opened
+    tempPath = temp
+    method = .replace(existed: exists)
+  }
+
+  deinit { discard() }
+
+  /// Writes all of `bytes` (retrying short writes and `EINTR`).
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(ContactIOError) {
+    guard !finished else { throw ContactIOError(.io, "cannot write \(path): already closed") }
+    guard let base = bytes.baseAddress else { return }
+    var off = 0
+    while off < bytes.count {
+      let n = Self.posixWrite(fd, base + off, bytes.count - off)
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw Self.failure(path, errno)
+      }
+      off += n
+    }
+  }
+
+  /// Writes all of `bytes`.
+  public func write(_ bytes: [UInt8]) throws(ContactIOError) {
+    var failure: ContactIOError?
+    bytes.withUnsafeBytes { raw in
+      do throws(ContactIOError) { try write(raw) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Finishes the output: a temporary file is flushed to disk, closed and
+  /// renamed over its destination; a device, FIFO, socket or duplicated
+  /// descriptor is closed; standard output is left open. On failure the
+  /// temporary file is removed and the destination left as it was.
+  public func commit() throws(ContactIOError) {
+    guard !finished else { return }
+    finished = true
+    switch method {
+    case .standardOutput:
+      return
+    case .descriptor, .direct:
+      guard close(fd) == 0 else { throw Self.failure(path, errno) }
+    case .replace:
+      guard let tempPath else { return }
+      if fsync(fd) != 0 {
+        let e = errno
+        close(fd)
+        unlink(tempPath)
+        throw Self.failure(path, e)
+      }
+      if close(fd) != 0 {
+        let e = errno
+        unlink(tempPath)
+        throw Self.failure(path, e)
+      }
+      guard rename(tempPath, destination) == 0 else {
+        let e = errno
+        unlink(tempPath)
+        throw Self.failure(path, e)
+      }
+      // Make the rename itself durable (best effort).
+      let dir: String
+      if let slash = destination.lastIndex(of: "/") {
+        dir = slash == destination.startIndex ? "/" : String(destination[..<slash])
+      } else {
+        dir = "."
+      }
+      let dirFD = Self.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+      if dirFD >= 0 {
+        _ = fsync(dirFD)
+        close(dirFD)
+      }
+    }
+  }
+
+  /// Abandons the output: a temporary file is closed and removed (the
+  /// destination keeps what it had); anything else is closed. Called by
+  /// `deinit` when ``commit()`` was not.
+  public func discard() {
+    guard !finished else { return }
+    finished = true
+    switch method {
+    case .standardOutput:
+      return
+    case .descriptor, .direct:
+      close(fd)
+    case .replace:
+      close(fd)
+      if let tempPath { unlink(tempPath) }
+    }
+  }
+
+  // MARK: Helpers
+
+  /// N when `path` names this process's descriptor N.
+  static func ownDescriptor(_ path: String) -> Int32? {
+    switch path {
+    case "/dev/stdin": return 0
+    case "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default: break
+    }
+    let rest: Substring
+    let ownPID = "/proc/" + String(getpid()) + "/fd/"
+    if path.hasPrefix("/dev/fd/") {
+      rest = path.dropFirst(8)
+    } else if path.hasPrefix("/proc/self/fd/") {
+      rest = path.dropFirst(14)
+    } else if path.hasPrefix("/proc/thread-self/fd/") {
+      rest = path.dropFirst(21)
+    } else if path.hasPrefix(ownPID) {
+      rest = path.dropFirst(ownPID.utf8.count)
+    } else {
+      return nil
+    }
+    guard !rest.isEmpty, rest.utf8.count < 10, rest.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+      return nil
+    }
+    return Int32(rest)
+  }
+
+  /// The target of the symbolic link at `path`, or nil with `errno` set.
+  static func readLink(_ path: String) -> String? {
+    var size = 256
+    while size <= 1 << 16 {
+      var buffer = [UInt8](repeating: 0, count: size)
+      let n = buffer.withUnsafeMutableBufferPointer { p -> Int in
+        guard let base = p.baseAddress else { return -1 }
+        return base.withMemoryRebound(to: CChar.self, capacity: size) { readlink(path, $0, size) }
+      }
+      if n < 0 { return nil }
+      if n < size { return String(decoding: buffer[..<n], as: UTF8.self) }
+      size *= 4
+    }
+    errno = ENAMETOOLONG
+    return nil
+  }
+
+  /// A stream connection to the Unix socket at `socketPath`.
+  static func connect(_ socketPath: String, path: String) throws(ContactIOError) -> Int32 {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(socketPath.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      throw ContactIOError(.io, "cannot write \(path): socket path too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (i, b) in bytes.enumerated() { raw[i] = b }
+      raw[bytes.count] = 0
+    }
+    #if canImport(Glibc)
+      let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    #else
+      let stream = SOCK_STREAM
+    #endif
+    let s = socket(AF_UNIX, stream, 0)
+    guard s >= 0 else { throw failure(path, errno) }
+    let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+    let status = withUnsafePointer(to: &address) { p in
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        #if canImport(Glibc)
+          Glibc.connect(s, $0, length)
+        #else
+          Darwin.connect(s, $0, length)
+        #endif
+      }
+    }
+    guard status == 0 else {
+      let e = errno
+      close(s)
+      throw failure(path, e)
+    }
+    return s
+  }
+
+  static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.open(path, flags, mode)
+    #else
+      Darwin.open(path, flags, mode)
+    #endif
+  }
+
+  static func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.write(fd, p, n)
+    #else
+      Darwin.write(fd, p, n)
+    #endif
+  }
+
+  static func failure(_ path: String, _ code: Int32) -> ContactIOError {
+    ContactIOError(.io, "cannot write \(path): \(reason(code))")
+  }
+
+  /// `strerror` text, lower-cased ("no such file or directory").
+  static func reason(_ code: Int32) -> String {
+    guard let s = strerror(code) else { return "error \(code)" }
+    let text = String(cString: s)
+    guard let first = text.first else { return "error \(code)" }
+    return first.lowercased() + text.dropFirst()
+  }
+}
