@@ -21,9 +21,7 @@ import Testing
 /// - a fold anywhere (also inside a parameter value, before the colon) is
 ///   unfolded.
 ///
-/// Warnings and skips are told apart through `InputError.severity` (added
-/// with issue 20), read by reflection so that this file also compiles
-/// before it lands: without it every error counts as a skip.
+/// Warnings and skips are told apart through `InputError.severity`.
 @Suite struct CorpusExpectationTests {
   static let corpusFileCount = 182
   static let corpusCardCount = 1232
@@ -469,12 +467,8 @@ import Testing
     return out
   }
 
-  /// Is `e` a warning (its card was imported) rather than a skip? Read from
-  /// `InputError.severity` by reflection, so this compiles before and after
-  /// issue 20 adds it; without it every error is a skip.
-  static func isWarning(_ e: InputError) -> Bool {
-    Mirror(reflecting: e).children.contains { $0.label == "severity" && "\($0.value)" == "warning" }
-  }
+  /// Is `e` a warning (its card was imported) rather than a skip?
+  static func isWarning(_ e: InputError) -> Bool { e.severity == .warning }
 
   static func describe(_ r: ReadResult) -> String {
     let errors = r.errors.map { "\(isWarning($0) ? "warning" : "skip") line \($0.line): \($0.reason)" }
