@@ -141,6 +141,17 @@ import Testing
     #expect(r.errors.isEmpty)
   }
 
+  /// BEGIN:VCARD and END:VCARD may be folded like any line (RFC 6350 3.2).
+  @Test func foldedBeginAndEnd() throws {
+    let text = "BEGIN:VC\r\n ARD\r\nFN:one\r\nE\r\n\tND:VCARD\r\nB\r\n EGIN\r\n :VCARD\r\nFN:two\r\nEND:VCARD\r\n"
+    for chunk in [5, 1 << 20] {
+      let r = try read(text, chunkSize: chunk)
+      #expect(r.table.contacts.map(\.fullName) == ["one", "two"])
+      #expect(r.table.contacts.map(\.sourceLine) == [1, 6])
+      #expect(r.errors.isEmpty)
+    }
+  }
+
   /// 2.1 habits that a line without `:` continues: a trailing backslash
   /// and base64 lines without a leading blank.
   @Test func legacyContinuations() throws {

@@ -79,7 +79,23 @@ public enum ContactFormat: String, Sendable, Hashable, CaseIterable, CustomStrin
       break
     }
     if i < head.endIndex && head[i] == UInt8(ascii: "{") { return .ndjson }
-    let rest = head[i...].filter { $0 != 0 }
+    var rest = head[i...].filter { $0 != 0 }
+    // Unfold (a line break and one blank), so a folded BEGIN:VCARD counts.
+    var unfolded: [UInt8] = []
+    var k = 0
+    while k < rest.count && unfolded.count < 16 {
+      if rest[k] == ASCII.cr || rest[k] == ASCII.lf {
+        var n = k + 1
+        if rest[k] == ASCII.cr && n < rest.count && rest[n] == ASCII.lf { n += 1 }
+        if n < rest.count && ASCII.isSpace(rest[n]) {
+          k = n + 1
+          continue
+        }
+      }
+      unfolded.append(rest[k])
+      k += 1
+    }
+    rest = unfolded
     if rest.asciiHasPrefixUppercase(Array("BEGIN:VCARD".utf8)) { return .vcard4 }
     return .csv
   }

@@ -184,10 +184,14 @@ struct VCardLexer {
       if card.bytes.last == ASCII.equals {
         if curIsQP == nil {
           let start = curStart
-          curIsQP = card.bytes.withUnsafeBufferPointer { b in
-            guard start >= 0, start <= b.count else { return false }
-            return Self.namesQuotedPrintable(UnsafeBufferPointer(rebasing: b[start...]))
+          // Known only once the parameters are whole (a `:` is in): a fold
+          // can split `ENCODING=` from `QUOTED-PRINTABLE`.
+          let (isQP, complete) = card.bytes.withUnsafeBufferPointer { b -> (Bool, Bool) in
+            guard start >= 0, start <= b.count else { return (false, true) }
+            let line = UnsafeBufferPointer(rebasing: b[start...])
+            return (Self.namesQuotedPrintable(line), ByteScan.contains(line, ASCII.colon))
           }
+          if isQP || complete { curIsQP = isQP }
         }
         if curIsQP == true {
           card.bytes.removeLast()
@@ -263,11 +267,23 @@ struct VCardLexer {
       let line = UnsafeBufferPointer(rebasing: buf[lineStart..<lineEnd])
       pos = nl + 1
 
+      // A BEGIN:VCARD or END:VCARD folded like any other line (RFC 6350
+      // allows it): read with its folds, which are then skipped.
+      var folded: Marker? = nil
+      let markerLine = lineNo
+      if line.count < 11 && pos < buf.count && ASCII.isSpace(buf[pos]), let f = line.first,
+        f | 0x20 == 0x62 || f | 0x20 == 0x65, let m = Self.foldedMarker(line, buf, from: pos)
+      {
+        folded = m.marker
+        lineNo += m.lines
+        pos = m.next
+      }
+
       if !inCard {
-        if Self.isBegin(line) {
+        if folded == .begin || Self.isBegin(line) {
           inCard = true
           inGarbage = false
-          card.reset(startLine: lineNo)
+          card.reset(startLine: markerLine)
           resetLogical()
         } else if line.allSatisfy({ ASCII.isSpace($0) }) {
           continue
@@ -278,8 +294,8 @@ struct VCardLexer {
         continue
       }
 
-      let isEnd = Self.isEnd(line)
-      let isBegin = !isEnd && Self.isBegin(line)
+      let isEnd = folded == .end || (folded == nil && Self.isEnd(line))
+      let isBegin = folded == .begin || (folded == nil && !isEnd && Self.isBegin(line))
 
       if qpSoft && !isEnd && !isBegin {
         if line.isEmpty {
@@ -315,7 +331,7 @@ struct VCardLexer {
         } else {
           emit(&card, warning: Self.cutOff)
         }
-        card.reset(startLine: lineNo)
+        card.reset(startLine: markerLine)
         continue
       }
       guard let first = line.first else { continue }  // empty line
@@ -377,6 +393,33 @@ struct VCardLexer {
   private static let base64Word: [UInt8] = Array("BASE64".utf8)
   private static let bWord: [UInt8] = Array("B".utf8)
   private static let encodingWord: [UInt8] = Array("ENCODING".utf8)
+
+  enum Marker { case begin, end }
+
+  /// Is `line` with the fold lines that follow it (from `from`) a
+  /// BEGIN:VCARD or END:VCARD? Then also where the line after its folds
+  /// starts and how many fold lines there were.
+  static func foldedMarker(
+    _ line: UnsafeBufferPointer<UInt8>, _ buf: UnsafeBufferPointer<UInt8>, from: Int
+  ) -> (marker: Marker, next: Int, lines: Int)? {
+    var text = Array(line)
+    var p = from
+    var lines = 0
+    while p < buf.count && ASCII.isSpace(buf[p]) && text.count <= 16 {
+      var e = p
+      while e < buf.count && buf[e] != ASCII.lf { e += 1 }
+      var end = e
+      while end > p && buf[end - 1] == ASCII.cr { end -= 1 }
+      text.append(contentsOf: UnsafeBufferPointer(rebasing: buf[(p + 1)..<end]))
+      lines += 1
+      p = e + 1
+    }
+    return text.withUnsafeBufferPointer { t in
+      if isMarker(t, begin) { return (.begin, p, lines) }
+      if isMarker(t, end) { return (.end, p, lines) }
+      return nil
+    }
+  }
 
   /// Can `line` start a property: a name (letters, digits, `-`, `_`, a
   /// group's `.`) up to a `;` or `:`, and a `:` somewhere?

@@ -92,6 +92,7 @@ struct VCardParameters {
       while ne > s && ASCII.isSpace(seg[ne - 1]) { ne -= 1 }
       for b in seg[s..<ne] { bytes.append(ASCII.upper(b)) }
       names.append(nameStart..<bytes.count)
+      let isType = bytes[nameStart...].elementsEqual(Self.typeName)
       // Values: split at ',' outside quotes.
       var k = eq + 1
       while true {
@@ -102,12 +103,34 @@ struct VCardParameters {
           if b == ASCII.quote { q.toggle() } else if b == ASCII.comma && !q { break }
           m += 1
         }
-        appendValue(seg[k..<m], legacy: legacy)
+        if isType, let inner = Self.quotedList(seg[k..<m]) {
+          // TYPE="voice,home" is a value list (RFC 6350 6.4.1's example).
+          var a = inner.startIndex
+          while a <= inner.endIndex {
+            var z = a
+            while z < inner.endIndex && inner[z] != ASCII.comma { z += 1 }
+            appendValue(inner[a..<z], legacy: legacy)
+            a = z + 1
+          }
+        } else {
+          appendValue(seg[k..<m], legacy: legacy)
+        }
         if m >= e { break }
         k = m + 1
       }
     }
     valueSpans.append(firstValue..<values.count)
+  }
+
+  /// The inside of a quoted value that holds a comma, else nil.
+  private static func quotedList(_ v: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    var s = v.startIndex
+    var e = v.endIndex
+    while s < e && ASCII.isSpace(v[s]) { s += 1 }
+    while e > s && ASCII.isSpace(v[e - 1]) { e -= 1 }
+    guard e - s >= 2, v[s] == ASCII.quote, v[e - 1] == ASCII.quote else { return nil }
+    let inner = v[(s + 1)..<(e - 1)]
+    return inner.contains(ASCII.comma) ? inner : nil
   }
 
   private mutating func appendValue(_ v: ArraySlice<UInt8>, legacy: Bool) {
