@@ -12,8 +12,9 @@
 //  4. cards: BEGIN:VCARD ... END:VCARD (any case);
 //  5. each line: group . name ; parameters : value (the value starts at the
 //     first `:` outside double quotes);
-//  6. parameters: quoted values, comma lists, vCard 2.1 bare values
-//     (`TEL;CELL;HOME:`), RFC 6868 carets (`^n ^' ^^`) in 4.0;
+//  6. parameters: quoted values, comma lists (a quoted TYPE list in 4.0 is
+//     a list, RFC 6350 6.4.1), vCard 2.1 bare values (`TEL;CELL;HOME:`),
+//     RFC 6868 carets (`^n ^' ^^`) in 4.0;
 //  7. values: quoted-printable and base64 decoded, text unescaped (`\n \N \,
 //     \; \\`, and Google's `\:`; vCard 2.1 knows only `\;` inside structured
 //     values), N / ADR / ORG split into components;
@@ -329,8 +330,10 @@ enum ReferenceVCardReader {
       }
       let value = version == .v40 ? decodeCarets(text) : String(decoding: text, as: UTF8.self)
       if wasQuoted && name == "TYPE" && version == .v40 {
-        // RFC 6350 writes type lists quoted (`TYPE="voice,home"`, 6.4.1):
-        // still a list of types.
+        // RFC 6350 6.4.1: type values "can be specified as a parameter list
+        // (e.g., TYPE=text;TYPE=voice) or as a value list (e.g.,
+        // TYPE="text,voice")": quoted, still a list of types. (3.0 keeps a
+        // quoted value whole, as RFC 2425's `"COMMA,SEPARATED:INSIDE.DQUOTE"`.)
         values.append(contentsOf: value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
       } else {
         values.append(value)
