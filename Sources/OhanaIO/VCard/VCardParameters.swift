@@ -86,7 +86,14 @@ struct VCardParameters {
       let isEncoding = Self.bareEncodings.contains { bare.asciiEqualsUppercase($0) }
       bytes.append(contentsOf: isEncoding ? Self.encodingName : Self.typeName)
       names.append(nameStart..<bytes.count)
-      appendValue(bare, legacy: legacy)
+      // A bare list (`TEL;TYPE=VOICE;MSG,WORK`, Evolution) is a list of types.
+      var a = bare.startIndex
+      while a <= bare.endIndex {
+        var z = a
+        while z < bare.endIndex && (bare[z] != ASCII.comma || isEncoding) { z += 1 }
+        appendValue(bare[a..<z], legacy: legacy)
+        a = z + 1
+      }
     } else {
       var ne = eq
       while ne > s && ASCII.isSpace(seg[ne - 1]) { ne -= 1 }
