@@ -63,6 +63,9 @@ public enum ContactIO {
   static func read(
     source: ByteSource, total: Int?, format: ContactFormat?, options: ReadOptions
   ) throws(ContactIOError) -> ReadResult {
+    try UndeclaredCharsets.validate(options)
+    // Detection may want to read the input again with the charset it found.
+    let again = options.declaredCharset == nil ? UndeclaredCharsets.restart(for: source) : nil
     var source = source
     var head: [UInt8] = []
     var headRead = 0
@@ -109,8 +112,11 @@ public enum ContactIO {
       reader.prepend(head)
       reader.bytesRead = headRead
       let opts = options
-      return try ParallelReader.run(reader, options: options, totalBytes: total) {
+      let result = try ParallelReader.run(reader, options: options, totalBytes: total) {
         VCardReader.parseChunk($0, options: opts)
+      }
+      return try UndeclaredCharsets.settle(result, again: again, options) { (source, options) throws(ContactIOError) in
+        try read(source: source, total: total, format: format, options: options)
       }
     case .csv:
       return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)

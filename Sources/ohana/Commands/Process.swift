@@ -61,7 +61,7 @@ extension OhanaCommand {
           let r = ProcessReport(
             input: .init(
               path: input.input, bytes: result.bytesRead, records: result.recordsRead,
-              skipped: result.recordsSkipped),
+              skipped: result.recordsSkipped, charset: CharsetEntry(result.undeclaredCharset)),
             errors: errors, errorsTruncated: truncated, stages: run.stages,
             output: .init(path: output.output, format: format.rawValue, contacts: frame.count),
             timings: .init(

@@ -26,6 +26,7 @@ extension OhanaCommand {
       var extraPropertyNames: [String: Int]
       var errors: [ErrorEntry]
       var errorsTruncated: Bool
+      var charset: CharsetEntry?
     }
 
     func run() throws {
@@ -67,7 +68,7 @@ extension OhanaCommand {
         contacts: t.rowCount, skipped: result.recordsSkipped, bytes: result.bytesRead, fields: fields,
         contactsWith: with, addresses: t.addresses.count, photos: with["photo"] ?? 0,
         extraProperties: t.extras.count, extraPropertyNames: extraNames, errors: errors,
-        errorsTruncated: truncated)
+        errorsTruncated: truncated, charset: CharsetEntry(result.undeclaredCharset))
     }
   }
 }

@@ -29,13 +29,20 @@ enum ContactFiles {
     let standard = ReadOptions().chunkSize
     let chunkSize = total.map { min(standard, max(64 << 10, $0 + 1)) } ?? standard
     let readOptions = ReadOptions(
-      strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
+      strict: options.strict, chunkSize: chunkSize, declaredCharset: options.charset,
+      minimumDetectionConfidence: options.detectionConfidence ?? ReadOptions.defaultDetectionConfidence,
+      progress: { done, _ in bar.update(done) })
     defer { bar.finish() }
     do {
-      if path == "-" {
-        return try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+      let result =
+        path == "-"
+        ? try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+        : try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
+      if !quiet, let charset = result.undeclaredCharset {
+        bar.finish()
+        StandardError.write("\(path): \(charset)\(charset.couldNotReread ? "; use --charset" : "")\n")
       }
-      return try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
+      return result
     } catch {
       switch error.code {
       case .invalidInput, .charset:

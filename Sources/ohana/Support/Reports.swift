@@ -15,6 +15,7 @@ struct ProcessReport: Encodable {
     var bytes: Int
     var records: Int
     var skipped: Int
+    var charset: CharsetEntry?
   }
   struct Output: Encodable {
     var path: String
@@ -35,6 +36,27 @@ struct ProcessReport: Encodable {
   var output: Output
   var timings: Timings
   var peakMemoryBytes: Int
+}
+
+/// How undeclared 8-bit text was decoded (see `UndeclaredCharset`).
+struct CharsetEntry: Encodable {
+  var name: String
+  /// declared (--charset), detected or fallback.
+  var source: String
+  var values: Int
+  var detected: String?
+  var confidence: Int?
+  var couldNotReread: Bool?
+
+  init?(_ c: UndeclaredCharset?) {
+    guard let c else { return nil }
+    name = c.name
+    source = c.source.rawValue
+    values = c.values
+    detected = c.detection?.name
+    confidence = c.detection?.confidence
+    couldNotReread = c.couldNotReread ? true : nil
+  }
 }
 
 struct ErrorEntry: Encodable {
