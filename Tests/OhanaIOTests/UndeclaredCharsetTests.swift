@@ -160,17 +160,35 @@ struct UndeclaredCharsetTests {
     #expect(LegacyCards.read(result.table) == LegacyCards.cards(l, count: 200))
   }
 
-  @Test func pipeKeepsTheFallbackAndSaysWhatItFound() throws {
-    let l = LegacyCards.languages[2]  // Hebrew
-    let bytes = try LegacyCards.bytes(l, count: 100)
-    #expect(bytes.count < 60_000)  // fits a pipe's buffer: written whole before the read
+  /// `bytes` through a pipe (they must fit its buffer: written whole before the read).
+  func readThroughPipe(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) throws -> ReadResult {
+    #expect(bytes.count < 60_000)
     var fds: [Int32] = [0, 0]
     #expect(pipe(&fds) == 0)
     let written = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
     #expect(written == bytes.count)
     close(fds[1])
     defer { close(fds[0]) }
-    let result = try ContactIO.read(fileDescriptor: fds[0], format: .vcard3)
+    return try ContactIO.read(fileDescriptor: fds[0], format: .vcard3, options: options)
+  }
+
+  @Test func pipeIsDetectedFromItsFirstChunk() throws {
+    let l = LegacyCards.languages[2]  // Hebrew
+    let result = try readThroughPipe(try LegacyCards.bytes(l, count: 100))
+    let used = try #require(result.undeclaredCharset)
+    #expect(used.source == .detected)
+    #expect(used.firstChunkOnly)
+    #expect(canonical(used.name) == canonical("windows-1255"))
+    #expect(LegacyCards.read(result.table) == LegacyCards.cards(l, count: 100))
+  }
+
+  @Test func pipeWhoseFirstChunkSaysNothingKeepsTheFallbackAndSaysWhatItFound() throws {
+    let l = LegacyCards.languages[2]  // Hebrew, after 8 KiB of ASCII cards
+    var bytes: [UInt8] = []
+    for i in 0..<100 { bytes += Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Plain Name \(i)\r\nEND:VCARD\r\n".utf8) }
+    #expect(bytes.count > 4096)
+    bytes += try LegacyCards.bytes(l, count: 100)
+    let result = try readThroughPipe(bytes, options: ReadOptions(chunkSize: 4096))
     let used = try #require(result.undeclaredCharset)
     #expect(used.source == .fallback)
     #expect(used.couldNotReread)

@@ -37,8 +37,10 @@ public struct ReadOptions: Sendable {
   /// of every such value (whole values, up to 256 KiB); when it names
   /// another charset and the input can be read again (a regular file, bytes
   /// in memory), the input is read again with that charset. A pipe cannot
-  /// be read twice: it keeps the fallback, and
-  /// ``ReadResult/undeclaredCharset`` says what the detector found. An
+  /// be read twice: detection looks at its first chunk before the read
+  /// (``chunkSize``, 2 MiB by default); when that shows too little, the
+  /// fallback stays and ``ReadResult/undeclaredCharset`` says what the
+  /// detector found over the whole input. An
   /// answer less than 8 points ahead of one that reads the text as the
   /// fallback does is a tie, and keeps the fallback. Default 20, from
   /// measurement (`Benchmarks/compare/charset/README.md`): ICU scores names
@@ -99,18 +101,24 @@ public struct UndeclaredCharset: Sendable, Hashable, CustomStringConvertible {
   /// ICU's best answer over the undeclared text, when detection ran (also
   /// when it was too unsure to be used, or could not be used).
   public var detection: CharsetDetector.Match?
-  /// Set when detection named another charset but the input (a pipe,
-  /// standard input) could not be read again: ``name`` is the fallback.
+  /// Set when detection over the whole input named another charset than
+  /// the first chunk had shown (or the first chunk showed too little), and
+  /// the input (a pipe) could not be read again: ``name`` is the fallback.
   public var couldNotReread: Bool
+  /// Set when the input could not be read twice and detection looked at
+  /// its first chunk only (``ReadOptions/chunkSize``), before the read.
+  public var firstChunkOnly: Bool
 
   public init(
-    name: String, source: Source, values: Int, detection: CharsetDetector.Match? = nil, couldNotReread: Bool = false
+    name: String, source: Source, values: Int, detection: CharsetDetector.Match? = nil, couldNotReread: Bool = false,
+    firstChunkOnly: Bool = false
   ) {
     self.name = name
     self.source = source
     self.values = values
     self.detection = detection
     self.couldNotReread = couldNotReread
+    self.firstChunkOnly = firstChunkOnly
   }
 
   /// One line for a summary: no contact values.
@@ -121,6 +129,7 @@ public struct UndeclaredCharset: Sendable, Hashable, CustomStringConvertible {
     case .detected:
       s += " (detected"
       if let d = detection { s += ", confidence \(d.confidence)" }
+      if firstChunkOnly { s += ", from the first chunk" }
       s += ")"
     case .fallback:
       s += " (fallback"

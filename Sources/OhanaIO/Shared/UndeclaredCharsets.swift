@@ -131,6 +131,18 @@ enum UndeclaredCharsets {
     return n
   }
 
+  /// Detection over the undeclared text of `head` (the first chunk of an
+  /// input that cannot be read twice), parsed once for that alone: the
+  /// charset to declare for the whole read, or nil to read as usual.
+  static func probe(_ head: [UInt8], _ options: ReadOptions) -> CharsetDetector.Match? {
+    var opts = options
+    opts.strict = false
+    let part = VCardReader.parseChunk(InputChunk(bytes: head, firstLine: 1, index: 0), options: opts)
+    let v = verdict(text: part.undeclaredText, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
+    guard let use = v.use, let best = v.best else { return nil }
+    return CharsetDetector.Match(name: use, confidence: best.confidence)
+  }
+
   /// Fills in `result.undeclaredCharset` after a vCard read with
   /// `options`; reads the input again (through `read`) when detection
   /// names another charset and `again` can restart it.

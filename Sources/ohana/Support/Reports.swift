@@ -47,6 +47,7 @@ struct CharsetEntry: Encodable {
   var detected: String?
   var confidence: Int?
   var couldNotReread: Bool?
+  var firstChunkOnly: Bool?
 
   init?(_ c: UndeclaredCharset?) {
     guard let c else { return nil }
@@ -56,6 +57,7 @@ struct CharsetEntry: Encodable {
     detected = c.detection?.name
     confidence = c.detection?.confidence
     couldNotReread = c.couldNotReread ? true : nil
+    firstChunkOnly = c.firstChunkOnly ? true : nil
   }
 }
 
