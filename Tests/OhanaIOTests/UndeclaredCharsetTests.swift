@@ -182,6 +182,22 @@ struct UndeclaredCharsetTests {
     #expect(LegacyCards.read(result.table) == LegacyCards.cards(l, count: 100))
   }
 
+  @Test func quotedPrintableOnAPipeIsDetectedToo() throws {
+    // The bytes are ASCII (valid UTF-8): only the decoded values are not.
+    let l = LegacyCards.languages[2]
+    let cards = LegacyCards.cards(l, count: 100)
+    var text = ""
+    for c in cards {
+      let raw = try CharsetConverter.fromUTF8(Array(c.fullName.utf8), charset: l.charset)
+      let qp = raw.map { b in b < 0x80 && b != 0x3D ? String(UnicodeScalar(b)) : "=" + String(b, radix: 16, uppercase: true) }
+      text += "BEGIN:VCARD\r\nVERSION:2.1\r\nFN;ENCODING=QUOTED-PRINTABLE:\(qp.joined())\r\nEND:VCARD\r\n"
+    }
+    let result = try readThroughPipe(Array(text.utf8))
+    #expect(result.undeclaredCharset?.source == .detected)
+    #expect(result.undeclaredCharset?.firstChunkOnly == true)
+    #expect(result.table.contacts.map { $0.fullName ?? "" } == cards.map(\.fullName))
+  }
+
   @Test func pipeWhoseFirstChunkSaysNothingKeepsTheFallbackAndSaysWhatItFound() throws {
     let l = LegacyCards.languages[2]  // Hebrew, after 8 KiB of ASCII cards
     var bytes: [UInt8] = []

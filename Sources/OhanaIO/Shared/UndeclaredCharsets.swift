@@ -135,6 +135,11 @@ enum UndeclaredCharsets {
   /// input that cannot be read twice), parsed once for that alone: the
   /// charset to declare for the whole read, or nil to read as usual.
   static func probe(_ head: [UInt8], _ options: ReadOptions) -> CharsetDetector.Match? {
+    // UTF-8 input (the usual case) is not parsed twice: only 8-bit bytes
+    // that are not UTF-8, or quoted-printable (which can hide them), can
+    // make undeclared text.
+    let valid = head.withUnsafeBytes { ByteScan.isValidUTF8($0) }
+    if valid && head.firstRange(of: Self.qpUpper) == nil && head.firstRange(of: Self.qpLower) == nil { return nil }
     var opts = options
     opts.strict = false
     let part = VCardReader.parseChunk(InputChunk(bytes: head, firstLine: 1, index: 0), options: opts)
@@ -142,6 +147,9 @@ enum UndeclaredCharsets {
     guard let use = v.use, let best = v.best else { return nil }
     return CharsetDetector.Match(name: use, confidence: best.confidence)
   }
+
+  private static let qpUpper = Array("QUOTED-PRINTABLE".utf8)
+  private static let qpLower = Array("quoted-printable".utf8)
 
   /// Fills in `result.undeclaredCharset` after a vCard read with
   /// `options`; reads the input again (through `read`) when detection
