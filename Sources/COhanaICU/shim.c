@@ -8,6 +8,7 @@
 #include <unicode/ustring.h>
 #include <unicode/ucol.h>
 #include <unicode/ucnv.h>
+#include <unicode/ucsdet.h>
 #include <unicode/unorm2.h>
 #include <unicode/ucasemap.h>
 #include <unicode/utrans.h>
@@ -176,6 +177,35 @@ int32_t ohana_icu_converter_to_utf16(ohana_icu_converter *converter, uint16_t *d
 
 void ohana_icu_converter_reset(ohana_icu_converter *converter) {
   ucnv_reset((UConverter *)converter);
+}
+
+// MARK: Charset detection
+
+ohana_icu_charset_detector *ohana_icu_charset_detector_open(int32_t *status) {
+  return (ohana_icu_charset_detector *)ucsdet_open(STATUS(status));
+}
+
+void ohana_icu_charset_detector_close(ohana_icu_charset_detector *detector) {
+  ucsdet_close((UCharsetDetector *)detector);
+}
+
+void ohana_icu_charset_detector_set_text(ohana_icu_charset_detector *detector,
+                                         const uint8_t *text, int32_t length, int32_t *status) {
+  ucsdet_setText((UCharsetDetector *)detector, (const char *)text, length, STATUS(status));
+}
+
+const ohana_icu_charset_match *const *ohana_icu_charset_detector_detect_all(
+    ohana_icu_charset_detector *detector, int32_t *count, int32_t *status) {
+  return (const ohana_icu_charset_match *const *)ucsdet_detectAll((UCharsetDetector *)detector,
+                                                                  count, STATUS(status));
+}
+
+const char *ohana_icu_charset_match_name(const ohana_icu_charset_match *match, int32_t *status) {
+  return ucsdet_getName((const UCharsetMatch *)match, STATUS(status));
+}
+
+int32_t ohana_icu_charset_match_confidence(const ohana_icu_charset_match *match, int32_t *status) {
+  return ucsdet_getConfidence((const UCharsetMatch *)match, STATUS(status));
 }
 
 // MARK: Normalization

@@ -135,6 +135,27 @@ int32_t ohana_icu_converter_to_utf16(ohana_icu_converter *converter, uint16_t *d
 /// ucnv_reset.
 void ohana_icu_converter_reset(ohana_icu_converter *converter);
 
+// MARK: Charset detection (ucsdet.h)
+
+typedef struct ohana_icu_charset_detector ohana_icu_charset_detector; // UCharsetDetector
+typedef struct ohana_icu_charset_match ohana_icu_charset_match;       // UCharsetMatch
+/// ucsdet_open.
+ohana_icu_charset_detector *ohana_icu_charset_detector_open(int32_t *status);
+/// ucsdet_close.
+void ohana_icu_charset_detector_close(ohana_icu_charset_detector *detector);
+/// ucsdet_setText: the detector keeps the pointer (not a copy) until the
+/// next setText or close, so the bytes must outlive the detection.
+void ohana_icu_charset_detector_set_text(ohana_icu_charset_detector *detector,
+                                         const uint8_t *text, int32_t length, int32_t *status);
+/// ucsdet_detectAll: the matches, best first; owned by the detector (valid
+/// until the next setText or close). Sets *count.
+const ohana_icu_charset_match *const *ohana_icu_charset_detector_detect_all(
+    ohana_icu_charset_detector *detector, int32_t *count, int32_t *status);
+/// ucsdet_getName: ICU's name of the matched charset (e.g. "windows-1251").
+const char *ohana_icu_charset_match_name(const ohana_icu_charset_match *match, int32_t *status);
+/// ucsdet_getConfidence: 0 to 100.
+int32_t ohana_icu_charset_match_confidence(const ohana_icu_charset_match *match, int32_t *status);
+
 // MARK: Normalization (unorm2.h)
 
 /// unorm2_getNFCInstance.

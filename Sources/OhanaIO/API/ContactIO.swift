@@ -1,4 +1,5 @@
 import OhanaCore
+import OhanaText
 
 #if canImport(Glibc)
   import Glibc
@@ -63,6 +64,9 @@ public enum ContactIO {
   static func read(
     source: ByteSource, total: Int?, format: ContactFormat?, options: ReadOptions
   ) throws(ContactIOError) -> ReadResult {
+    try UndeclaredCharsets.validate(options)
+    // Detection may want to read the input again with the charset it found.
+    let again = options.declaredCharset == nil ? UndeclaredCharsets.restart(for: source) : nil
     var source = source
     var head: [UInt8] = []
     var headRead = 0
@@ -104,13 +108,34 @@ public enum ContactIO {
     var reader: ChunkedReader
     switch format {
     case .vcard21, .vcard3, .vcard4:
+      var options = options
+      var probe: CharsetDetector.Match? = nil
+      if again == nil && options.declaredCharset == nil && options.minimumDetectionConfidence <= 100 {
+        // A pipe cannot be read twice: detect on its first chunk instead.
+        while head.count < options.chunkSize {
+          let n = try source.read(into: &head, maxCount: options.chunkSize - head.count)
+          headRead += n
+          if n == 0 { break }
+        }
+        probe = UndeclaredCharsets.probe(head, options)
+        if let probe { options.declaredCharset = probe.name }
+      }
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: VCardReader.splitter)
       reader.countsLines = false  // the lexer counts them
       reader.prepend(head)
       reader.bytesRead = headRead
       let opts = options
-      return try ParallelReader.run(reader, options: options, totalBytes: total) {
+      var result = try ParallelReader.run(reader, options: options, totalBytes: total) {
         VCardReader.parseChunk($0, options: opts)
+      }
+      if let probe, result.undeclaredValues > 0 {
+        result.undeclaredCharset = UndeclaredCharset(
+          name: probe.name, source: .detected, values: result.undeclaredValues, detection: probe,
+          firstChunkOnly: true)
+        return result
+      }
+      return try UndeclaredCharsets.settle(result, again: again, options) { (source, options) throws(ContactIOError) in
+        try read(source: source, total: total, format: format, options: options)
       }
     case .csv:
       return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)

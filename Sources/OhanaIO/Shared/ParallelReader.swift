@@ -15,6 +15,10 @@ struct PartialResult: Sendable {
   /// Set when the chunk's lines were numbered from 1 (`InputChunk.relativeLines`):
   /// how many it had, so the merge can number the next chunk's.
   var lineCount: Int? = nil
+  /// vCard values that were not UTF-8 and named no charset, and their raw
+  /// bytes (capped) for charset detection.
+  var undeclaredValues = 0
+  var undeclaredText: [UInt8] = []
 }
 
 /// The merged table and the parts waiting for their turn, shared by the
@@ -33,6 +37,10 @@ private final class Merger: @unchecked Sendable {
   private(set) var errors: [InputError] = []
   private(set) var read = 0
   private(set) var skipped = 0
+  private(set) var undeclaredValues = 0
+  private(set) var undeclaredText: [UInt8] = []
+  /// Undeclared 8-bit text kept for detection over the whole input.
+  static let undeclaredTextLimit = 256 << 10
   /// Lines of the chunks merged so far (for chunks numbered from 1).
   private var linesBefore = 0
   /// Set (under the lock) when a strict read met its first bad record.
@@ -90,6 +98,16 @@ private final class Merger: @unchecked Sendable {
         errors.append(contentsOf: partErrors)
         read += p.recordsRead
         skipped += p.recordsSkipped
+        undeclaredValues += p.undeclaredValues
+        if !p.undeclaredText.isEmpty && undeclaredText.count < Self.undeclaredTextLimit {
+          // Whole values (lines) only, as far as they fit.
+          let room = Self.undeclaredTextLimit - undeclaredText.count
+          let end =
+            p.undeclaredText.count <= room
+            ? p.undeclaredText.count
+            : (p.undeclaredText[..<room].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+          undeclaredText.append(contentsOf: p.undeclaredText[..<end])
+        }
       }
       released.signal()
       lock.lock()
@@ -180,8 +198,11 @@ enum ParallelReader {
     }
     var errors = merger.errors
     for i in errors.indices { errors[i].source = options.sourceName }
-    return ReadResult(
+    var result = ReadResult(
       table: merger.finish(), errors: errors, bytesRead: input.bytesRead, recordsRead: merger.read,
       recordsSkipped: merger.skipped)
+    result.undeclaredValues = merger.undeclaredValues
+    result.undeclaredText = merger.undeclaredText
+    return result
   }
 }

@@ -90,6 +90,18 @@ struct VCardCardParser {
   var cardsSkipped = 0
   /// Charset for values that are not UTF-8 and carry no (known) CHARSET.
   var fallbackCharset: [UInt8]
+  /// What undeclared 8-bit text is (`ReadOptions.declaredCharset`, or the
+  /// charset detection chose): used before `fallbackCharset`, after any
+  /// CHARSET of the value or of its card.
+  var declaredCharset: [UInt8]? = nil
+  /// Values that were not UTF-8 and had no CHARSET of their own or their
+  /// card's (decoded with `declaredCharset` or `fallbackCharset`).
+  var undeclaredValues = 0
+  /// Their raw bytes (after quoted-printable), one line each, whole values
+  /// up to `undeclaredTextLimit`, for charset detection; collected only
+  /// while there is no `declaredCharset`.
+  var undeclaredText: [UInt8] = []
+  static let undeclaredTextLimit = 64 << 10
 
   /// The card's property lines, split, with their kind and where their
   /// bytes are (`isCopy`: unfolded into the card's own bytes).
@@ -424,6 +436,22 @@ struct VCardCardParser {
           converted = true
         } catch {
           scratch.removeAll(keepingCapacity: true)
+        }
+      }
+      if !converted {
+        undeclaredValues += 1
+        if let declared = declaredCharset {
+          do {
+            try Charset.toUTF8(decodedValue, charset: declared, into: &scratch)
+            converted = true
+          } catch {
+            scratch.removeAll(keepingCapacity: true)
+          }
+        } else if undeclaredText.count + decodedValue.count < Self.undeclaredTextLimit {
+          // Whole values only: a multi-byte character cut in two would
+          // count against the charset it belongs to.
+          undeclaredText.append(contentsOf: decodedValue)
+          undeclaredText.append(ASCII.lf)
         }
       }
       if !converted {

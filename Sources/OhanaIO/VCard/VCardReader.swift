@@ -14,6 +14,7 @@ enum VCardReader {
       fallbackCharset: options.fallbackCharset,
       strings: StringBatch(capacity: estimate * 6, bytes: chunk.bytes.count * 3 / 4),
       builder: ChunkBuilder(contacts: estimate, fields: estimate * 3, addresses: estimate / 2))
+    parser.declaredCharset = options.declaredCharset.map { Array($0.utf8) }
     let lexer = VCardLexer(maxLineBytes: options.maxLineBytes)
     var card = VCardCard()
     let lines = chunk.bytes.withUnsafeBufferPointer { buf in
@@ -28,6 +29,7 @@ enum VCardReader {
     return PartialResult(
       table: parser.builder.buildDeferred(idLimit: parser.strings.count), strings: parser.strings, errors: parser.errors,
       recordsRead: parser.cardsRead, recordsSkipped: parser.cardsSkipped,
-      byteCount: chunk.bytes.count, lineCount: chunk.relativeLines ? lines : nil)
+      byteCount: chunk.bytes.count, lineCount: chunk.relativeLines ? lines : nil,
+      undeclaredValues: parser.undeclaredValues, undeclaredText: parser.undeclaredText)
   }
 }

@@ -181,6 +181,15 @@ func icu_convertToUTF8(_ src: UnsafeBufferPointer<UInt8>, from charset: String)
   }
 }
 
+/// `ucnv_convert` from UTF-8 to `charset`.
+func icu_convertFromUTF8(_ src: UnsafeBufferPointer<UInt8>, to charset: String) -> Result<[UInt8], ICUStatus> {
+  if src.isEmpty { return .success([]) }
+  // No legacy charset needs more than 4 bytes per character (GB18030).
+  return icu_fill(initialCapacity: src.count * 2 + 8) { dest, capacity, status in
+    ohana_icu_convert(charset, "UTF-8", dest, capacity, src.baseAddress, Int32(src.count), &status)
+  }
+}
+
 /// `ucnv_open` + `ucnv_getName` + `ucnv_close`: nil when ICU cannot open the charset.
 func icu_charsetCanonicalName(_ alias: String) -> String? {
   var status = ICUStatus.zeroError.rawValue
@@ -228,6 +237,36 @@ func icu_converterToUTF16(_ converter: ICUHandle, _ src: UnsafeBufferPointer<UIn
     if status > 0 { return .failure(ICUStatus(rawValue: status)) }
     return .success(out)
   }
+}
+
+// MARK: Charset detection
+
+/// `ucsdet_open`, `ucsdet_setText`, `ucsdet_detectAll`, `ucsdet_getName`,
+/// `ucsdet_getConfidence`, `ucsdet_close`: every match, best first. The
+/// detector borrows `text` (no copy), so it lives only inside this call.
+func icu_detectCharsets(_ text: UnsafeBufferPointer<UInt8>) -> Result<[(String, Int)], ICUStatus> {
+  var status = ICUStatus.zeroError.rawValue
+  guard let detector = ohana_icu_charset_detector_open(&status), status <= 0 else {
+    return .failure(ICUStatus(rawValue: status))
+  }
+  defer { ohana_icu_charset_detector_close(detector) }
+  ohana_icu_charset_detector_set_text(detector, text.baseAddress, Int32(text.count), &status)
+  guard status <= 0 else { return .failure(ICUStatus(rawValue: status)) }
+  var count: Int32 = 0
+  guard let matches = ohana_icu_charset_detector_detect_all(detector, &count, &status), status <= 0 else {
+    // No match at all is not a failure (ICU reports none for empty text).
+    return status <= 0 ? .success([]) : .failure(ICUStatus(rawValue: status))
+  }
+  var out: [(String, Int)] = []
+  for i in 0..<Int(max(0, count)) {
+    guard let match = matches[i] else { continue }
+    var s = ICUStatus.zeroError.rawValue
+    guard let name = ohana_icu_charset_match_name(match, &s), s <= 0 else { continue }
+    let confidence = ohana_icu_charset_match_confidence(match, &s)
+    guard s <= 0 else { continue }
+    out.append((String(cString: name), Int(confidence)))
+  }
+  return .success(out)
 }
 
 // MARK: Normalization

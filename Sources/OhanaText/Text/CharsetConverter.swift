@@ -40,6 +40,29 @@ public enum CharsetConverter {
     }
   }
 
+  /// Converts UTF-8 to `charset` (the reverse of ``toUTF8(_:charset:)``);
+  /// characters the charset lacks become its substitution character. The
+  /// corresponding C function is `ucnv_convert`.
+  /// - Throws: ``TextError`` with code ``TextError/Code/unknownCharset`` when ICU
+  ///   does not know the name, ``TextError/Code/inputTooLarge`` past 512 MiB,
+  ///   ``TextError/Code/conversionFailed`` otherwise.
+  public static func fromUTF8<Bytes: Collection<UInt8>>(_ utf8: Bytes, charset: String) throws(TextError) -> [UInt8] {
+    guard let canonical = canonicalName(charset) else {
+      throw TextError(
+        code: .unknownCharset, status: .fileAccessError, message: "unknown charset '\(charset)'")
+    }
+    guard utf8.count < Int(Int32.max) / 4 else {
+      throw TextError(
+        code: .inputTooLarge, status: .indexOutOfBoundsError,
+        message: "\(utf8.count) bytes is too large to convert at once")
+    }
+    switch withContiguousBytes(utf8, { icu_convertFromUTF8($0, to: canonical) }) {
+    case .success(let out): return out
+    case .failure(let status):
+      throw TextError(code: .conversionFailed, status: status, message: "cannot convert to charset '\(charset)'")
+    }
+  }
+
   /// Converts bytes in `charset` to a `String`; see ``toUTF8(_:charset:)``.
   public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes, charset: String)
     throws(TextError) -> String

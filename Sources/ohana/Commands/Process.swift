@@ -61,7 +61,8 @@ extension OhanaCommand {
           let r = ProcessReport(
             input: .init(
               path: input.input, bytes: result.bytesRead, records: result.recordsRead,
-              warnings: ProblemCounts(result.errors).warnings, skipped: ProblemCounts(result.errors).skipped),
+              warnings: ProblemCounts(result.errors).warnings, skipped: ProblemCounts(result.errors).skipped,
+              charset: CharsetEntry(result.undeclaredCharset)),
             errors: errors, errorsTruncated: truncated, stages: run.stages,
             output: .init(path: output.output, format: format.rawValue, contacts: frame.count),
             timings: .init(

@@ -31,6 +31,7 @@ extension OhanaCommand {
       var extraPropertyNames: [String: Int]
       var errors: [ErrorEntry]
       var errorsTruncated: Bool
+      var charset: CharsetEntry?
     }
 
     func run() throws {
@@ -79,7 +80,7 @@ extension OhanaCommand {
         skipped: ProblemCounts(result.errors).skipped, bytes: result.bytesRead, fields: fields,
         contactsWith: with, addresses: t.addresses.count, photos: with["photo"] ?? 0,
         extraProperties: t.extras.count, extraPropertyNames: extraNames, errors: errors,
-        errorsTruncated: truncated)
+        errorsTruncated: truncated, charset: CharsetEntry(result.undeclaredCharset))
     }
   }
 }

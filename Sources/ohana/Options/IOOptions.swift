@@ -11,6 +11,27 @@ struct InputOptions: ParsableArguments {
 
   @Flag(help: "Fail on the first record that cannot be read instead of skipping it.")
   var strict = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Charset of undeclared 8-bit text in vCard files (e.g. windows-1255, Shift_JIS).",
+      discussion: """
+        Applies to values that are not UTF-8 and have no CHARSET parameter. Without it, \
+        ICU's detector guesses over all such text of the file, else windows-1252.
+        """,
+      valueName: "name"))
+  var charset: String?
+
+  /// The detector's minimum confidence (`ReadOptions.minimumDetectionConfidence`);
+  /// for measurement (Benchmarks/compare/charset), hence hidden.
+  @Option(name: .customLong("detection-confidence"), help: .hidden)
+  var detectionConfidence: Int?
+
+  func validate() throws {
+    if let charset, CharsetConverter.canonicalName(charset) == nil {
+      throw ValidationError("unknown charset '\(charset)' (use an ICU charset name such as windows-1255)")
+    }
+  }
 }
 
 /// Where and how a verb writes contacts.

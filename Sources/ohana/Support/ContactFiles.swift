@@ -29,7 +29,9 @@ enum ContactFiles {
     let standard = ReadOptions().chunkSize
     let chunkSize = total.map { min(standard, max(64 << 10, $0 + 1)) } ?? standard
     let readOptions = ReadOptions(
-      strict: options.strict, chunkSize: chunkSize, progress: { done, _ in bar.update(done) })
+      strict: options.strict, chunkSize: chunkSize, declaredCharset: options.charset,
+      minimumDetectionConfidence: options.detectionConfidence ?? ReadOptions.defaultDetectionConfidence,
+      progress: { done, _ in bar.update(done) })
     do {
       let result: ReadResult
       if path == "-" {
@@ -38,7 +40,12 @@ enum ContactFiles {
         result = try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
       }
       bar.finish()
-      if !quiet { announce(result.errors) }
+      if !quiet {
+        if let charset = result.undeclaredCharset {
+          StandardError.write("\(path): \(charset)\(charset.couldNotReread ? "; use --charset" : "")\n")
+        }
+        announce(result.errors)
+      }
       return result
     } catch {
       bar.finish()

@@ -16,6 +16,7 @@ struct ProcessReport: Encodable {
     var records: Int
     var warnings: Int
     var skipped: Int
+    var charset: CharsetEntry?
   }
   struct Output: Encodable {
     var path: String
@@ -36,6 +37,29 @@ struct ProcessReport: Encodable {
   var output: Output
   var timings: Timings
   var peakMemoryBytes: Int
+}
+
+/// How undeclared 8-bit text was decoded (see `UndeclaredCharset`).
+struct CharsetEntry: Encodable {
+  var name: String
+  /// declared (--charset), detected or fallback.
+  var source: String
+  var values: Int
+  var detected: String?
+  var confidence: Int?
+  var couldNotReread: Bool?
+  var firstChunkOnly: Bool?
+
+  init?(_ c: UndeclaredCharset?) {
+    guard let c else { return nil }
+    name = c.name
+    source = c.source.rawValue
+    values = c.values
+    detected = c.detection?.name
+    confidence = c.detection?.confidence
+    couldNotReread = c.couldNotReread ? true : nil
+    firstChunkOnly = c.firstChunkOnly ? true : nil
+  }
 }
 
 /// One warning or skip, as the reports list it: where and why, never a
@@ -68,6 +92,7 @@ struct ReadReport: Encodable {
     var records: Int
     var warnings: Int
     var skipped: Int
+    var charset: CharsetEntry?
   }
   struct Output: Encodable {
     var path: String
@@ -87,7 +112,7 @@ struct ReadReport: Encodable {
     let counts = ProblemCounts(result.errors)
     input = Input(
       path: path, bytes: result.bytesRead, records: result.recordsRead, warnings: counts.warnings,
-      skipped: counts.skipped)
+      skipped: counts.skipped, charset: CharsetEntry(result.undeclaredCharset))
     problems = ErrorEntry.list(result.errors).0
     self.output = output
     self.seconds = seconds
