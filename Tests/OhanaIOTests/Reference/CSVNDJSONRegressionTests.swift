@@ -40,3 +40,30 @@ import Testing
     #expect(c.dropFirst().first?.note == "d\ne")
   }
 }
+
+@Suite struct JSONNumberRegressionTests {
+  /// JSONScanner took any run of digits, signs, dots and e's as a number,
+  /// so lines with numbers RFC 8259 refuses were imported (in unknown keys
+  /// and in `properties`, where `01` and `1.` became values).
+  @Test func numbersOutsideRFC8259FailTheirLine() throws {
+    let bad = ["01", "-01", "1.", "1e", "1e+", "-", "--1", "1.2.3", "1-2", "1e5e5", "00", "1E-"]
+    for n in bad {
+      let text = "{\"fullName\":\"a\",\"x\":\(n)}\n{\"properties\":{\"n\":\(n)}}\n{\"fullName\":\"ok\"}\n"
+      let r = try read(text, format: .ndjson)
+      #expect(r.errors.map(\.line) == [1, 2], "\(n)")
+      #expect(r.table.contacts.map(\.fullName) == ["ok"], "\(n)")
+    }
+  }
+
+  @Test func numbersRFC8259AllowsAreRead() throws {
+    let good = ["0", "-0", "-0.0", "1e400", "1E+2", "2e-3", "123456789012345678901234567890", "3.25", "9223372036854775807"]
+    var text = ""
+    for n in good { text += "{\"x\":[\(n),\(n)],\"properties\":{\"n\":\(n)}}\n" }
+    let r = try read(text, format: .ndjson)
+    #expect(r.errors.isEmpty, "\(r.errors)")
+    // Not all integers: one text column, each value as written ("-0" fits Int64: "0").
+    let values = r.table.contacts.map { $0.properties["n"] }
+    let expected: [PropertyValue?] = ["0", "0", "-0.0", "1e400", "1E+2", "2e-3", "123456789012345678901234567890", "3.25", "9223372036854775807"].map { .string($0) }
+    #expect(values == expected)
+  }
+}
