@@ -225,4 +225,27 @@ import Testing
     }
     Self.report(found, "NDJSON broken lines")
   }
+
+  // MARK: Known issue
+
+  /// One property name with values of different types in different chunks.
+  /// In one chunk the column is text ("1", "x"); in several, each chunk
+  /// types its own column and the merge (`DerivedColumn.appending` in
+  /// OhanaCore, outside this reader) keeps the first chunk's shape and drops
+  /// the other chunks' values: "x" is lost without an error. Any input over
+  /// 4 KiB is at least two chunks (the splitter leaves the last line to a
+  /// chunk of its own), so the default options lose it too. Kept as a known
+  /// issue until the merge turns disagreeing shapes into text.
+  @Test func ndjsonPropertyTypesAcrossChunks() throws {
+    let long = String(repeating: "x", count: 5000)
+    let text = "{\"note\":\"\(long)\",\"properties\":{\"p\":1,\"q\":true}}\n{\"properties\":{\"p\":\"x\",\"q\":2}}\n"
+    let expected: [[String: PropertyValue]] = [["p": .string("1"), "q": .string("true")], ["p": .string("x"), "q": .string("2")]]
+    #expect(ReferenceNDJSONReader.read(Array(text.utf8)).contacts.map(\.properties) == expected)
+    for chunk in [2 << 20, 4096] {
+      let fast = try read(text, format: .ndjson, chunkSize: chunk).table.contacts.map(\.properties)
+      withKnownIssue("properties typed per chunk: the merge drops values of another type") {
+        #expect(fast == expected, "chunk size \(chunk)")
+      }
+    }
+  }
 }
