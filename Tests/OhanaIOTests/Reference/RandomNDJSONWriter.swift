@@ -244,9 +244,10 @@ struct RandomNDJSONWriter {
   }
 
   /// A file of `records` lines (plus blank ones); also the trees, in order.
-  mutating func file(records: Int) -> (bytes: [UInt8], trees: [ReferenceJSON]) {
+  /// `bom` nil: a byte order mark 30% of the time.
+  mutating func file(records: Int, bom: Bool? = nil) -> (bytes: [UInt8], trees: [ReferenceJSON]) {
     let crlf = r.chance(0.3)
-    var out: [UInt8] = r.chance(0.3) ? [0xEF, 0xBB, 0xBF] : []
+    var out: [UInt8] = (bom ?? r.chance(0.3)) ? [0xEF, 0xBB, 0xBF] : []
     var trees: [ReferenceJSON] = []
     for k in 0..<records {
       if r.chance(0.02) { out += Array(r.pick(["", " ", "\t", "\r", " \r"]).utf8) + [0x0A] }
