@@ -76,19 +76,38 @@ struct CSVTokenizer {
 
   /// Offset of the start of the last record in `buf` that begins after a
   /// line break outside quotes (nil if none after offset 0).
+  ///
+  /// Follows `next`: a quote opens a quoted cell only at the start of a
+  /// cell (there `""` is a quote and `"` closes it); anywhere else it is
+  /// text. Toggling on every quote instead would let one stray quote in an
+  /// unquoted cell (`a"b`) invert the state for the rest of the buffer and
+  /// cut a chunk inside a later quoted line break.
   static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
     var inQuotes = false
+    var atCellStart = true
     var last: Int? = nil
     var i = 0
     let n = buf.count
     while i < n {
       let b = buf[i]
-      if b == ASCII.quote {
-        inQuotes.toggle()
-      } else if b == ASCII.lf && !inQuotes {
-        last = i + 1
-      }
       i += 1
+      if inQuotes {
+        if b == ASCII.quote {
+          if i < n && buf[i] == ASCII.quote {
+            i += 1  // an escaped quote
+          } else {
+            inQuotes = false
+          }
+        }
+        continue
+      }
+      if b == ASCII.quote && atCellStart {
+        inQuotes = true
+        atCellStart = false
+        continue
+      }
+      if b == ASCII.lf { last = i }
+      atCellStart = b == ASCII.comma || b == ASCII.lf || b == ASCII.cr
     }
     return last
   }

@@ -173,23 +173,41 @@ struct JSONScanner {
     return true
   }
 
-  /// The bytes of a number token.
+  /// The bytes of a number token, as RFC 8259 spells one:
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. A token that
+  /// breaks it (`01`, `1.`, `1e`, `-`, `1.2.3`, `1-2`) is an error, here or
+  /// at the byte after the longest valid prefix.
   mutating func readNumber() throws(Failure) -> ArraySlice<UInt8> {
     skipSpace()
     let s = i
-    while i < end {
-      let b = bytes[i]
-      if (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == ASCII.dot
-        || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
-      {
-        i += 1
-      } else {
-        break
-      }
+    if i < end && bytes[i] == UInt8(ascii: "-") { i += 1 }
+    guard i < end, Self.isDigit(bytes[i]) else { throw Failure(reason: "invalid JSON number") }
+    if bytes[i] == UInt8(ascii: "0") {
+      i += 1
+    } else {
+      while i < end && Self.isDigit(bytes[i]) { i += 1 }
     }
-    if s == i { throw Failure(reason: "invalid JSON number") }
+    if i < end && bytes[i] == ASCII.dot {
+      i += 1
+      guard i < end, Self.isDigit(bytes[i]) else { throw Failure(reason: "invalid JSON number") }
+      while i < end && Self.isDigit(bytes[i]) { i += 1 }
+    }
+    if i < end && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+      i += 1
+      if i < end && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+      guard i < end, Self.isDigit(bytes[i]) else { throw Failure(reason: "invalid JSON number") }
+      while i < end && Self.isDigit(bytes[i]) { i += 1 }
+    }
+    // A digit right after a leading zero (`01`) would be read as a second token.
+    if i < end && (Self.isDigit(bytes[i]) || bytes[i] == ASCII.dot || bytes[i] == UInt8(ascii: "-")
+      || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E"))
+    {
+      throw Failure(reason: "invalid JSON number")
+    }
     return bytes[s..<i]
   }
+
+  @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
   mutating func readBool() throws(Failure) -> Bool {
     skipSpace()
