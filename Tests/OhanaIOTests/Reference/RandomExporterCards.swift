@@ -3,27 +3,7 @@
 // 3.0, Sabre / Apple 4.0), then folded at random byte positions, with CRLF,
 // LF-only or CR-only line ends. UTF-8 only. Shares no code with OhanaIO.
 
-/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, good enough here.
-struct SplitMix64 {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// 0 ..< n (n > 0).
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-
-  mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-
-  mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+// SplitMix64 (the seeded generator) is in ReferenceSupport.swift.
 
 enum GeneratedLineEnd: String, CaseIterable {
   case crlf, lf, cr
