@@ -94,24 +94,9 @@ extension ContactTable {
     var seen = Set<String>()
     for (_, p) in props { for k in p.keys.sorted() where seen.insert(k).inserted { names.append(k) } }
     for name in names {
-      // The column's shape is the first value's type.
-      guard let first = props.lazy.compactMap({ $0.props[name] }).first else { continue }
-      switch first {
-      case .string:
-        var v = [StringID](repeating: .absent, count: count)
-        for (r, p) in props { if case .string(let s)? = p[name] { v[r] = pool.intern(s) } }
-        a.setColumn(name, .string(v))
-      case .int:
-        var v = [Int64](repeating: 0, count: count)
-        var valid = Bitmap(count: count)
-        for (r, p) in props { if case .int(let x)? = p[name] { v[r] = x; valid.insert(r) } }
-        a.setColumn(name, .int(v, valid: valid))
-      case .bool:
-        var v = Bitmap(count: count)
-        var valid = Bitmap(count: count)
-        for (r, p) in props { if case .bool(let x)? = p[name] { if x { v.insert(r) }; valid.insert(r) } }
-        a.setColumn(name, .bool(v, valid: valid))
-      }
+      // All integers, all booleans, or else text (no value is dropped).
+      let values = props.compactMap { p in p.props[name].map { (row: p.row, value: $0) } }
+      a.setColumn(name, DerivedColumn.typed(values, rows: count, pool: &pool))
     }
     for (name, rows) in tags { a.setTag(name, Bitmap(count: count, setting: rows)) }
     return a

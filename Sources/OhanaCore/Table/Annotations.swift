@@ -46,16 +46,71 @@ public enum DerivedColumn: Sendable {
     }
   }
 
-  /// This column followed by `other` (same shape; `other` remapped through `remap`).
-  func appending(_ other: DerivedColumn, remap: [StringID]) -> DerivedColumn {
+  /// This column followed by `other` (`other`'s string ids remapped
+  /// through `remap`; this column's are ids of `pool` already).
+  ///
+  /// When the two disagree on type, both become text (``PropertyValue/text``:
+  /// integers in decimal, booleans `true` / `false`), interned into `pool`:
+  /// the column a reader builds when one part of its input sees the values
+  /// of both. No value of either side is lost.
+  func appending(_ other: DerivedColumn, remap: [StringID], pool: inout StringPool) -> DerivedColumn {
     switch (self, other) {
     case (.string(let a), .string(let b)): return .string(a + b.map { remap[$0.index] })
     case (.int(let a, let va), .int(let b, let vb)): return .int(a + b, valid: va.appending(vb))
     case (.bool(let a, let va), .bool(let b, let vb)): return .bool(a.appending(b), valid: va.appending(vb))
     default:
-      // Shapes disagree: keep this column's shape, other's rows have no value.
-      return appending(empty(count: other.count), remap: remap)
+      return .string(texts(remap: nil, pool: &pool) + other.texts(remap: remap, pool: &pool))
     }
+  }
+
+  /// This column's values as string ids of `pool`: strings remapped through
+  /// `remap` (kept as they are when nil), integers and booleans interned as
+  /// their ``PropertyValue/text``; no value stays ``StringID/absent``.
+  func texts(remap: [StringID]?, pool: inout StringPool) -> [StringID] {
+    switch self {
+    case .string(let v):
+      guard let remap else { return v }
+      return v.map { remap[$0.index] }
+    case .int(let v, let valid):
+      var out = [StringID](repeating: .absent, count: v.count)
+      for i in 0..<v.count where valid.contains(i) { out[i] = pool.intern(PropertyValue.int(v[i]).text) }
+      return out
+    case .bool(let b, let valid):
+      let yes = pool.intern(PropertyValue.bool(true).text)
+      let no = pool.intern(PropertyValue.bool(false).text)
+      var out = [StringID](repeating: .absent, count: valid.count)
+      for i in 0..<valid.count where valid.contains(i) { out[i] = b.contains(i) ? yes : no }
+      return out
+    }
+  }
+
+  /// The column of `values` (rows without one have no value): integers when
+  /// every value is an integer, booleans when every one is a boolean,
+  /// otherwise text (``PropertyValue/text``, interned into `pool`; an empty
+  /// string is no value). The typing rule of one part of a reader's input,
+  /// and of ``appending(_:remap:pool:)`` across parts.
+  public static func typed(_ values: [(row: Int, value: PropertyValue)], rows: Int, pool: inout StringPool) -> DerivedColumn {
+    var allInt = true
+    var allBool = true
+    for (_, v) in values {
+      if case .int = v {} else { allInt = false }
+      if case .bool = v {} else { allBool = false }
+    }
+    if allInt {
+      var ints = [Int64](repeating: 0, count: rows)
+      var valid = Bitmap(count: rows)
+      for (r, v) in values { if case .int(let n) = v { ints[r] = n; valid.insert(r) } }
+      return .int(ints, valid: valid)
+    }
+    if allBool {
+      var bits = Bitmap(count: rows)
+      var valid = Bitmap(count: rows)
+      for (r, v) in values { if case .bool(let b) = v { if b { bits.insert(r) }; valid.insert(r) } }
+      return .bool(bits, valid: valid)
+    }
+    var ids = [StringID](repeating: .absent, count: rows)
+    for (r, v) in values { ids[r] = pool.intern(v.text) }
+    return .string(ids)
   }
 
   func remapped(_ remap: [StringID]) -> DerivedColumn {
@@ -69,6 +124,17 @@ public enum PropertyValue: Hashable, Sendable, Codable {
   case string(String)
   case int(Int64)
   case bool(Bool)
+
+  /// The value as text, the way a text column holds it: a string itself,
+  /// an integer in decimal (`-12`), a boolean `true` or `false` (as JSON
+  /// spells them).
+  public var text: String {
+    switch self {
+    case .string(let s): s
+    case .int(let n): String(n)
+    case .bool(let b): b ? "true" : "false"
+    }
+  }
 }
 
 /// Derived columns and tags of one table (contacts, fields or addresses).
@@ -123,8 +189,15 @@ public struct Annotations: Sendable {
     return a
   }
 
-  /// `self` (over `count` rows) followed by `other` (over `otherCount` rows).
-  func appending(_ other: Annotations, count: Int, otherCount: Int, remap: [StringID]) -> Annotations {
+  /// `self` (over `count` rows) followed by `other` (over `otherCount` rows),
+  /// `other`'s string ids remapped through `remap` into `pool` (the pool of
+  /// `self`). A column only one side has gets no value on the other side's
+  /// rows; columns of one name and different types become text (see
+  /// ``DerivedColumn/appending(_:remap:pool:)``). Every merge of derived
+  /// columns goes through here.
+  func appending(
+    _ other: Annotations, count: Int, otherCount: Int, remap: [StringID], pool: inout StringPool
+  ) -> Annotations {
     var a = Annotations()
     var names = columnNames
     for n in other.columnNames where columns[n] == nil { names.append(n) }
@@ -132,7 +205,7 @@ public struct Annotations: Sendable {
       let mine = columns[n], theirs = other.columns[n]
       let left = mine ?? theirs.map { $0.empty(count: count) }
       let right = theirs ?? mine.map { $0.empty(count: otherCount) }
-      if let left, let right { a.setColumn(n, left.appending(right, remap: remap)) }
+      if let left, let right { a.setColumn(n, left.appending(right, remap: remap, pool: &pool)) }
     }
     for n in Set(tags.keys).union(other.tags.keys) {
       let l = tags[n] ?? Bitmap(count: count)

@@ -70,7 +70,9 @@ extension ContactTable {
 
   /// One table holding the rows of every part in order, with one string
   /// pool (ids remapped) and one blob store. Derived columns and tags that
-  /// only some parts have are kept, with no value on the other parts' rows.
+  /// only some parts have are kept, with no value on the other parts' rows;
+  /// a column whose type differs between parts becomes text (integers in
+  /// decimal, booleans `true` / `false`), so no value is dropped.
   ///
   /// - Complexity: O(total rows + total distinct strings per part).
   public static func concatenate(_ parts: [ContactTable]) -> ContactTable {
@@ -105,7 +107,8 @@ extension ContactTable {
       // column maps each of its values once).
       let m = { (id: StringID) in remap[id.index] }
       let pf = part.fields
-      let fieldAnn = result.fields.annotations.appending(pf.annotations, count: result.fields.count, otherCount: pf.count, remap: remap)
+      let fieldAnn = result.fields.annotations.appending(
+        pf.annotations, count: result.fields.count, otherCount: pf.count, remap: remap, pool: &result.pool)
       result.fields.kind += pf.kind
       result.fields.label.append(contentsOf: pf.label, mappedBy: m)
       result.fields.value.append(contentsOf: pf.value, mappedBy: m)
@@ -114,7 +117,8 @@ extension ContactTable {
       result.fields.annotations = fieldAnn
 
       let pa = part.addresses
-      let addrAnn = result.addresses.annotations.appending(pa.annotations, count: result.addresses.count, otherCount: pa.count, remap: remap)
+      let addrAnn = result.addresses.annotations.appending(
+        pa.annotations, count: result.addresses.count, otherCount: pa.count, remap: remap, pool: &result.pool)
       for i in 0..<result.addresses.columns.count { result.addresses.columns[i].append(contentsOf: pa.columns[i], mappedBy: m) }
       result.addresses.annotations = addrAnn
 
@@ -124,7 +128,8 @@ extension ContactTable {
       result.extras.parameters.append(contentsOf: px.parameters, mappedBy: m)
       result.extras.value.append(contentsOf: px.value, mappedBy: m)
 
-      result.annotations = result.annotations.appending(part.annotations, count: base, otherCount: part.rowCount, remap: remap)
+      result.annotations = result.annotations.appending(
+        part.annotations, count: base, otherCount: part.rowCount, remap: remap, pool: &result.pool)
     }
     result.checkInvariants()
     return result

@@ -209,6 +209,16 @@ public struct ContactTable: Sendable {
   /// Interns bytes into this table's pool.
   public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> StringID { pool.intern(bytes) }
 
+  /// Takes `part`'s derived columns and tags (contacts, fields, addresses),
+  /// string ids remapped through `remap` into this table's pool, for a table
+  /// built from `part`'s rows by remapping (same row counts).
+  package mutating func setAnnotations(of part: ContactTable, remap: [StringID]) {
+    precondition(part.rowCount == rowCount && part.fields.count == fields.count && part.addresses.count == addresses.count)
+    annotations = part.annotations.remapped(remap)
+    fields.annotations = part.fields.annotations.remapped(remap)
+    addresses.annotations = part.addresses.annotations.remapped(remap)
+  }
+
   /// Replaces a contact attribute column (same row count).
   /// Replacing the `uid` column replaces every uid: ``uuids`` is emptied.
   public mutating func setAttribute(_ attribute: ContactAttribute, _ column: StringColumn) {

@@ -89,41 +89,13 @@ enum NDJSONReader {
     var table = st.builder.build()
     for (name, rows) in st.tags { table.setTag(name, Bitmap(count: table.rowCount, setting: rows)) }
     for (name, cells) in st.properties {
-      let col = column(cells, rows: table.rowCount, table: &table)
+      // Typed over this chunk; `ContactTable.concatenate` turns a name typed
+      // differently in another chunk into text, as one chunk would have.
+      let col = DerivedColumn.typed(cells.map { (row: $0.0, value: $0.1) }, rows: table.rowCount, pool: &table.pool)
       table.setColumn(name, col)
     }
     return PartialResult(
       table: table, errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
-  }
-
-  private static func column(_ cells: [(Int, PropertyValue)], rows: Int, table: inout ContactTable) -> DerivedColumn {
-    var allInt = true
-    var allBool = true
-    for (_, v) in cells {
-      if case .int = v {} else { allInt = false }
-      if case .bool = v {} else { allBool = false }
-    }
-    if allInt {
-      var values = [Int64](repeating: 0, count: rows)
-      var valid = Bitmap(count: rows)
-      for (r, v) in cells { if case .int(let n) = v { values[r] = n; valid.insert(r) } }
-      return .int(values, valid: valid)
-    }
-    if allBool {
-      var bits = Bitmap(count: rows)
-      var valid = Bitmap(count: rows)
-      for (r, v) in cells { if case .bool(let b) = v { if b { bits.insert(r) }; valid.insert(r) } }
-      return .bool(bits, valid: valid)
-    }
-    var ids = [StringID](repeating: .absent, count: rows)
-    for (r, v) in cells {
-      switch v {
-      case .string(let s): ids[r] = table.intern(s)
-      case .int(let n): ids[r] = table.intern(String(n))
-      case .bool(let b): ids[r] = table.intern(b ? "true" : "false")
-      }
-    }
-    return .string(ids)
   }
 
   private static func parseContact(_ sc: inout JSONScanner, _ st: inout State) throws(JSONScanner.Failure) {

@@ -24,7 +24,17 @@ struct TableAppender {
   mutating func append(_ part: ContactTable, strings: StringBatch? = nil) {
     if let strings {
       // Into the owned table when there is one to append to, else into a
-      // table of its own (the first part, or one kept aside below).
+      // table of its own (the first part, or one kept aside below). A part
+      // with derived columns or tags goes into a table of its own that
+      // keeps them (appendColumns copies no annotations), to be merged by
+      // `ContactTable.concatenate` like any annotated part.
+      if Self.isAnnotated(part) {
+        var own = ContactTable()
+        Self.append(part, to: &own, strings: strings, remap: &remap)
+        if own.rowCount > 0 { own.setAnnotations(of: part, remap: remap) }
+        append(own)
+        return
+      }
       if deferred.isEmpty, var r = result {
         result = nil
         Self.append(part, to: &r, strings: strings, remap: &remap)
@@ -36,9 +46,7 @@ struct TableAppender {
       }
       return
     }
-    if !deferred.isEmpty || !part.annotations.isEmpty || !part.fields.annotations.isEmpty
-      || !part.addresses.annotations.isEmpty
-    {
+    if !deferred.isEmpty || Self.isAnnotated(part) {
       if let r = result {
         deferred.append(r)
         result = nil
@@ -115,6 +123,10 @@ struct TableAppender {
     r.pool.reserveTable(for: max(ids, r.pool.count + incoming, floor))
     sizedForInput = true
     result = r
+  }
+
+  private static func isAnnotated(_ part: ContactTable) -> Bool {
+    !part.annotations.isEmpty || !part.fields.annotations.isEmpty || !part.addresses.annotations.isEmpty
   }
 
   mutating func finish() -> ContactTable {

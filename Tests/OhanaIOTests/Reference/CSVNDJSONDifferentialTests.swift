@@ -226,16 +226,16 @@ import Testing
     Self.report(found, "NDJSON broken lines")
   }
 
-  // MARK: Known issue
+  // MARK: Property types across chunks
 
   /// One property name with values of different types in different chunks.
-  /// In one chunk the column is text ("1", "x"); in several, each chunk
-  /// types its own column and the merge (`DerivedColumn.appending` in
-  /// OhanaCore, outside this reader) keeps the first chunk's shape and drops
-  /// the other chunks' values: "x" is lost without an error. Any input over
-  /// 4 KiB is at least two chunks (the splitter leaves the last line to a
-  /// chunk of its own), so the default options lose it too. Kept as a known
-  /// issue until the merge turns disagreeing shapes into text.
+  /// One chunk types the column over all its values: not all ints (or all
+  /// bools), so text ("1", "x"; "true", "2"). With several chunks each one
+  /// types its own column, and the merge (`DerivedColumn.appending` in
+  /// OhanaCore) must turn columns that disagree into the same text; it used
+  /// to keep the first chunk's type and drop "x" and 2 without an error.
+  /// The 5,000-byte first line puts the two lines in different chunks at a
+  /// chunk size of 4096.
   @Test func ndjsonPropertyTypesAcrossChunks() throws {
     let long = String(repeating: "x", count: 5000)
     let text = "{\"note\":\"\(long)\",\"properties\":{\"p\":1,\"q\":true}}\n{\"properties\":{\"p\":\"x\",\"q\":2}}\n"
@@ -243,9 +243,7 @@ import Testing
     #expect(ReferenceNDJSONReader.read(Array(text.utf8)).contacts.map(\.properties) == expected)
     for chunk in [2 << 20, 4096] {
       let fast = try read(text, format: .ndjson, chunkSize: chunk).table.contacts.map(\.properties)
-      withKnownIssue("properties typed per chunk: the merge drops values of another type") {
-        #expect(fast == expected, "chunk size \(chunk)")
-      }
+      #expect(fast == expected, "chunk size \(chunk)")
     }
   }
 }

@@ -10,8 +10,28 @@
 /// reference parser.
 struct RandomNDJSONWriter {
   var r: SplitMix64
+  /// Which of `score` (ints) and `vip` (bools) now and then take a value of
+  /// another type in this file: one or the other, by the seed's parity, so
+  /// every pair of seeds has a file-wide int column, a file-wide bool column
+  /// and one of them turned text by a few values (usually in some chunks
+  /// only: the merge of chunks must give the same text).
+  let mixScore: Bool
 
-  init(seed: UInt64) { r = SplitMix64(seed: seed) }
+  init(seed: UInt64) {
+    r = SplitMix64(seed: seed)
+    mixScore = seed % 2 == 1
+  }
+
+  /// A value of any property type: an integer, a boolean, text or a number
+  /// that is text.
+  mutating func anyProperty() -> ReferenceJSON {
+    switch r.below(4) {
+    case 0: .number(String(Int64(r.below(200)) - 100))
+    case 1: .bool(r.chance(0.5))
+    case 2: r.chance(0.1) ? .string([]) : .string(text())
+    default: .number(r.pick(Self.bigNumbers))
+    }
+  }
 
   static let attributeKeys = [
     "uid", "fullName", "givenName", "familyName", "middleName", "prefix", "suffix", "nickname", "organization",
@@ -153,14 +173,18 @@ struct RandomNDJSONWriter {
       var p: [(String, ReferenceJSON)] = []
       if r.chance(0.5) {
         let n: Int64 = r.chance(0.2) ? r.pick([Int64.min, Int64.max, 0, -1]) : Int64(r.below(2000)) - 1000
-        p.append(("score", .number(r.chance(0.05) && n == 0 ? "-0" : String(n))))
+        let other = mixScore && r.chance(0.02)
+        p.append(("score", other ? anyProperty() : .number(r.chance(0.05) && n == 0 ? "-0" : String(n))))
       }
-      if r.chance(0.5) { p.append(("vip", .bool(r.chance(0.5)))) }
-      if r.chance(0.5) { p.append(("nick", r.chance(0.1) ? .string([]) : .string(text()))) }
+      if r.chance(0.5) { p.append(("vip", !mixScore && r.chance(0.02) ? anyProperty() : .bool(r.chance(0.5)))) }
+      if r.chance(0.5) {
+        p.append(("nick", r.chance(0.1) ? anyProperty() : r.chance(0.1) ? .string([]) : .string(text())))
+      }
       if r.chance(0.3) { p.append(("big", .number(r.pick(Self.bigNumbers)))) }
+      // Any type on every value: text over the file, each chunk typed its own way.
+      if r.chance(0.2) { p.append(("mixed", anyProperty())) }
       if r.chance(0.2) { p.append(("nothing", .null)) }
-      // Values a property drops (one name keeps one type over the file: see
-      // `CSVNDJSONDifferentialTests.ndjsonPropertyTypesAcrossChunks` for mixed ones).
+      // Values a property drops.
       if r.chance(0.2) { p.append(("nested", r.chance(0.3) ? .null : .array([junk()]))) }
       if r.chance(0.2) { p.append(("object", .object([(Array("k".utf8), junk())]))) }
       m.append(("properties", object(p)))
