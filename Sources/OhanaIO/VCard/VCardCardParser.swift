@@ -210,17 +210,17 @@ struct VCardCardParser {
     props.removeAll(keepingCapacity: true)
     var legacy = false
     let firstWarning = errors.count
-    for w in card.warnings { warn(w.line, w.reason) }
+    if !card.warnings.isEmpty {
+      for w in card.warnings { warn(w.line, w.reason) }
+    }
     // Split every line over the borrowed bytes (no slice per line); the
     // ranges of a line are kept relative to the buffer it lives in.
     card.bytes.withUnsafeBufferPointer { copy in
-      for (n, r) in card.lines.enumerated() {
-        let (buf, range, isCopy) = VCardCard.buffer(of: r, chunk: chunk, copy: copy)
+      for l in card.lines {
+        let (buf, range, isCopy) = VCardCard.buffer(of: l.range, chunk: chunk, copy: copy)
         guard let p = VCardPropertyLine.split(borrowing: buf, range) else {
           // No property name or no `:`: the whole line, kept verbatim.
-          let whole = VCardPropertyLine(group: range.lowerBound..<range.lowerBound, name: range.lowerBound..<range.lowerBound,
-            params: range.lowerBound..<range.lowerBound, value: range)
-          props.append((whole, .extra, isCopy, card.lineNumbers[n]))
+          props.append((VCardPropertyLine(unreadable: range), .extra, isCopy, l.number))
           continue
         }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
@@ -228,7 +228,7 @@ struct VCardCardParser {
           let v = UnsafeBufferPointer(rebasing: buf[p.value])
           legacy = v.count == 3 && v[0] == 0x32 && v[1] == 0x2E && v[2] == 0x31  // "2.1"
         }
-        props.append((p, kind, isCopy, card.lineNumbers[n]))
+        props.append((p, kind, isCopy, l.number))
       }
       cardCharset = nil
       seen = 0
@@ -238,19 +238,9 @@ struct VCardCardParser {
         let (p, kind, isCopy, lineNo) = props[i]
         let bytes = isCopy ? copy : chunk
         if p.name.isEmpty {
-          warn(lineNo, "not a property line (no name or no ':'); kept verbatim")
-          keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
-          continue
-        }
-        if let reason = property(p, kind: kind, in: bytes, card: lines, legacy: legacy) {
-          let name = Bytes(rebasing: bytes[p.name])
-          warn(lineNo, reason + "; kept verbatim", property: name)
-          // The property as written: name, group, parameters (without the
-          // leading `;`) and the undecoded value.
-          let params = p.params.isEmpty ? p.params : (p.params.lowerBound + 1)..<p.params.upperBound
-          keepVerbatim(
-            name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])),
-            parameters: keptText(Bytes(rebasing: bytes[params])), value: Bytes(rebasing: bytes[p.value]))
+          keepUnreadable(p, in: bytes, line: lineNo, reason: nil)
+        } else if let reason = property(p, kind: kind, in: bytes, card: lines, legacy: legacy) {
+          keepUnreadable(p, in: bytes, line: lineNo, reason: reason)
         }
       }
     }
@@ -260,6 +250,26 @@ struct VCardCardParser {
     }
     builder.endContact()
     cardsRead += 1
+  }
+
+  /// A line the card cannot use, kept verbatim with a warning: a line with
+  /// no property name (`reason` nil) or a property that failed for `reason`.
+  /// (Out of line: the loop above stays small.)
+  @inline(never)
+  private mutating func keepUnreadable(_ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?) {
+    guard let reason else {
+      warn(line, "not a property line (no name or no ':'); kept verbatim")
+      keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
+      return
+    }
+    let name = Bytes(rebasing: bytes[p.name])
+    warn(line, reason + "; kept verbatim", property: name)
+    // The property as written: name, group, parameters (without the
+    // leading `;`) and the undecoded value.
+    let params = p.params.isEmpty ? p.params : (p.params.lowerBound + 1)..<p.params.upperBound
+    keepVerbatim(
+      name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])),
+      parameters: keptText(Bytes(rebasing: bytes[params])), value: Bytes(rebasing: bytes[p.value]))
   }
 
   /// An extra property holding text as it was written (valid UTF-8 kept as

@@ -11,9 +11,9 @@
 /// see ``buffer(of:chunk:copy:)``.
 struct VCardCard {
   var bytes: [UInt8] = []
-  var lines: [Range<Int>] = []
-  /// The 1-based input line each logical line starts on (parallel to `lines`).
-  var lineNumbers: [Int] = []
+  /// The logical lines: where their bytes are, and the 1-based input line
+  /// each starts on (one array, one append a line).
+  var lines: [(range: Range<Int>, number: Int)] = []
   /// Offset of ranges into `bytes` (far above any chunk offset).
   static let copied = 1 << 48
 
@@ -35,8 +35,7 @@ struct VCardCard {
   mutating func reset(startLine: Int) {
     bytes.removeAll(keepingCapacity: true)
     lines.removeAll(keepingCapacity: true)
-    lineNumbers.removeAll(keepingCapacity: true)
-    warnings.removeAll(keepingCapacity: true)
+    if !warnings.isEmpty { warnings.removeAll(keepingCapacity: true) }
     self.startLine = startLine
   }
 }
@@ -160,11 +159,9 @@ struct VCardLexer {
       if curTooLong {
         card.warnings.append((curLine, "line longer than \(maxLineBytes) bytes; dropped"))
       } else if curInChunk.lowerBound >= 0 {
-        card.lines.append(curInChunk)
-        card.lineNumbers.append(curLine)
+        card.lines.append((curInChunk, curLine))
       } else if curStart >= 0 {
-        card.lines.append((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count))
-        card.lineNumbers.append(curLine)
+        card.lines.append(((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count), curLine))
       }
       resetLogical()
     }
@@ -352,7 +349,18 @@ struct VCardLexer {
         append(lineStart..<lineEnd, &card)
         continue
       }
-      start(lineStart..<lineEnd, line: lineNo, &card)
+      // A property line: `start(_:line:_:)` written out, since this runs
+      // for almost every line (as a call, the captured state cost dynamic
+      // exclusivity checks, about a fifth of the read's instructions).
+      closeLogical(&card)
+      curLine = lineNo
+      if lineEnd > lineStart && buf[lineEnd - 1] != ASCII.equals && lineEnd - lineStart <= maxLineBytes {
+        curInChunk = lineStart..<lineEnd
+      } else {
+        curStart = card.bytes.count
+        card.bytes.append(contentsOf: line)
+        afterAppend(&card)
+      }
     }
     if inCard {
       closeLogical(&card)
@@ -455,8 +463,8 @@ struct VCardLexer {
   /// up inside it.)
   static func isVersion21(_ card: VCardCard, chunk: UnsafeBufferPointer<UInt8>) -> Bool {
     card.bytes.withUnsafeBufferPointer { copy in
-      for r in card.lines {
-        let (b, range, _) = VCardCard.buffer(of: r, chunk: chunk, copy: copy)
+      for l in card.lines {
+        let (b, range, _) = VCardCard.buffer(of: l.range, chunk: chunk, copy: copy)
         let line = UnsafeBufferPointer(rebasing: b[range])
         guard line.count >= 8, line.asciiHasPrefixUppercase(versionWord) else { continue }
         var k = 8
@@ -502,6 +510,13 @@ struct VCardLexer {
         for k in 0..<n where ASCII.upper(buf[i + k]) != begin[k] {
           match = false
           break
+        }
+        // The whole line must be the marker (blanks may follow), as the
+        // lexer reads it: `BEGIN:VCARDX` starts no card.
+        var k = i + n
+        while match && k < buf.count && buf[k] != ASCII.lf {
+          if !ASCII.isSpace(buf[k]) && buf[k] != ASCII.cr { match = false }
+          k += 1
         }
         if match { return i }
       }
@@ -585,5 +600,13 @@ struct VCardPropertyLine {
     if colon < 0 { return nil }
     return VCardPropertyLine(
       group: group, name: name, params: (from + i)..<(from + colon), value: (from + colon + 1)..<end)
+  }
+}
+
+extension VCardPropertyLine {
+  /// A line that is not a property: no name, its whole text as the value.
+  init(unreadable range: Range<Int>) {
+    let empty = range.lowerBound..<range.lowerBound
+    self.init(group: empty, name: empty, params: empty, value: range)
   }
 }
