@@ -82,18 +82,35 @@ struct CSVTokenizer {
   }
 
   /// Offset of the start of the last record in `buf` that begins after a
-  /// line break outside quotes (nil if none after offset 0).
+  /// line break outside quotes (nil if none after offset 0). `buf` starts
+  /// at a record start. Quotes are read as `next` reads them: a quote opens
+  /// a quoted cell only at the start of a cell (elsewhere it is text), and
+  /// `""` inside one is a quote, so a cut never falls inside a cell that
+  /// the tokenizer reads as quoted (nor misses one after a stray quote).
   static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
     var inQuotes = false
+    var atCellStart = true
     var last: Int? = nil
     var i = 0
     let n = buf.count
     while i < n {
       let b = buf[i]
-      if b == ASCII.quote {
-        inQuotes.toggle()
-      } else if b == ASCII.lf && !inQuotes {
+      if inQuotes {
+        if b == ASCII.quote {
+          if i + 1 < n && buf[i + 1] == ASCII.quote {
+            i += 2
+            continue
+          }
+          inQuotes = false
+        }
+      } else if b == ASCII.quote && atCellStart {
+        inQuotes = true
+        atCellStart = false
+      } else if b == ASCII.lf {
         last = i + 1
+        atCellStart = true
+      } else {
+        atCellStart = b == ASCII.comma || b == ASCII.cr
       }
       i += 1
     }
