@@ -30,8 +30,8 @@ func region(_ bytes: [UInt8]) -> (RegionCode, Int) {
 /// and the row the CLI writes. Besides no crash: parsing bytes and the
 /// same text as a String agree; `appendFormats` writes what `format(as:)`
 /// does; the result row holds the same formats and type; E.164 is `+` and
-/// digits; a valid number's E.164 form parses back (region ZZ) to the same
-/// country code, national number, leading zeros, type and region.
+/// digits; a valid number's E.164 form parses back (region ZZ), to the
+/// same country code.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -87,17 +87,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if e164.first != 0x2B || e164.count < 2 || !e164.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
     finding("E.164 \(String(decoding: e164, as: UTF8.self)) is not + and digits")
   }
+  // A valid number's E.164 form parses (region ZZ) to the same country
+  // code. Not to the same national number: libphonenumber strips a
+  // national prefix after the country code too (9.0.43: BY "881 0 4132525"
+  // is +375 8104132525, valid; "+3758104132525" parses to +375 104132525,
+  // invalid), and the engine does what libphonenumber does.
   if engine.isValid(number) {
     do {
       let back = try engine.parse(utf8: e164, defaultRegion: .unknown)
-      if back.countryCode != number.countryCode || back.nationalNumber != number.nationalNumber
-        || back.leadingZeroCount != number.leadingZeroCount
-      {
+      if back.countryCode != number.countryCode {
         finding("valid \(number) -> \(String(decoding: e164, as: UTF8.self)) -> \(back)")
-      }
-      let (backRegion, backType) = engine.classify(back)
-      if backType != type || backRegion != numberRegion {
-        finding("valid \(number) (\(type), \(String(describing: numberRegion))) parses back as \(backType), \(String(describing: backRegion))")
       }
     } catch {
       finding("valid \(number): its E.164 \(String(decoding: e164, as: UTF8.self)) fails: \(error)")
