@@ -1,5 +1,5 @@
-/// RFC 4180 records over bytes: `,` between cells, CRLF or LF between
-/// records, `"` quoting with `""` for a quote; quoted cells may hold
+/// RFC 4180 records over bytes: `,` between cells, CRLF, LF or a lone CR
+/// between records (lines are numbered by LF only), `"` quoting with `""` for a quote; quoted cells may hold
 /// commas and line breaks. A quote in the middle of an unquoted cell is kept
 /// as text (lenient, as spreadsheets write it).
 struct CSVTokenizer {
@@ -68,8 +68,15 @@ struct CSVTokenizer {
       let b = bytes[i]
       i += 1
       if b == ASCII.comma { continue }
-      if b == ASCII.cr && i < end && bytes[i] == ASCII.lf { i += 1 }
-      line += 1
+      // A lone CR ends the record but not the line: lines are counted by
+      // LF, as the chunk reader numbers them (else a record's line would
+      // depend on where the chunks were cut).
+      if b == ASCII.lf {
+        line += 1
+      } else if i < end && bytes[i] == ASCII.lf {
+        i += 1
+        line += 1
+      }
       return .record
     }
   }

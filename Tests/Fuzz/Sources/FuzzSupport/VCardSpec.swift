@@ -1,0 +1,122 @@
+import OhanaCore
+import OhanaIO
+
+/// vCard: record starts and the chunk-check prefix.
+public enum VCardSpec {
+  /// Three empty cards, 8,296 bytes, mostly blank lines (inside a card
+  /// the lexer's cheapest path): the first two fill the reader's first
+  /// 8 KiB (the 4 KiB it peeks at and the first read behind it), and the
+  /// third starts before 8,192 and ends after it, so the first cut falls at
+  /// the third card and every later cut is governed by the chunk size.
+  public static let padding: [UInt8] = {
+    func card(_ size: Int) -> [UInt8] {
+      let head = Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:padding\r\n".utf8)
+      let tail = Array("END:VCARD\r\n".utf8)
+      return head + [UInt8](repeating: 0x0A, count: size - head.count - tail.count) + tail
+    }
+    return card(4096) + card(4000) + card(200)
+  }()
+
+  static func isMarker(_ line: ArraySlice<UInt8>, _ marker: String) -> Bool {
+    let m = Array(marker.utf8)
+    guard line.count >= m.count else { return false }
+    for (k, b) in line.prefix(m.count).enumerated() {
+      let upper = (b >= 0x61 && b <= 0x7A) ? b - 0x20 : b
+      if upper != m[k] { return false }
+    }
+    return line.dropFirst(m.count).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+  }
+
+  static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+
+  /// Where records start. A record is a card or a run of text outside
+  /// cards, so every non-blank line belongs to exactly one, and a record
+  /// is imported or reported at its first line:
+  /// - every `BEGIN:VCARD` line (any case, trailing blanks; a card nested in
+  ///   a card included: it is a card of its own, whatever becomes of the
+  ///   outer one) starts a record;
+  /// - outside any card (nesting depth 0: `BEGIN:VCARD` opens a level,
+  ///   `END:VCARD` closes one), the first non-blank line of a run of
+  ///   non-blank lines (blank lines do not end a run; a `BEGIN` does) starts
+  ///   one: stray text, reported once per run. An `END:VCARD` at depth 0 is
+  ///   stray text too.
+  /// Lines inside a nested card's parent after the nested card ends are
+  /// not required (the parent's record started at its own BEGIN).
+  public static func recordStarts(_ bytes: [UInt8]) -> [Int]? {
+    var starts: [Int] = []
+    var depth = 0
+    var inStray = false
+    for (i, line) in ReaderInput.lines(bytes).enumerated() {
+      let n = i + 1
+      if isMarker(line, "BEGIN:VCARD") {
+        starts.append(n)
+        depth += 1
+        inStray = false
+      } else if depth == 0 {
+        if isBlank(line) { continue }
+        if !inStray {
+          starts.append(n)
+          inStray = true
+        }
+      } else if isMarker(line, "END:VCARD") {
+        depth -= 1
+      }
+    }
+    return starts
+  }
+
+  /// What vCard 4.0 cannot carry back, by design: the position in the
+  /// source (sourceLine), and a carriage return inside a value: vCard text
+  /// has no escape for it, so the writer writes CR, LF and CRLF alike as
+  /// the newline escape `\n`; text values come back with LF, extra
+  /// properties (kept in vCard text syntax) with the two characters `\n`.
+  /// Everything else read from vCard is written.
+  public static func view(_ c: Contact) -> Contact? {
+    var v = withoutPosition(c)
+    func lf(_ s: String?) -> String? {
+      guard let s, s.utf8.contains(13) else { return s }
+      return s.replacingNewlines(with: "\n")
+    }
+    for a in ContactAttribute.allCases { v[a] = lf(v[a]) }
+    for i in v.fields.indices {
+      v.fields[i].value = lf(v.fields[i].value) ?? ""
+      v.fields[i].label = lf(v.fields[i].label)
+    }
+    for i in v.addresses.indices {
+      for a in AddressAttribute.allCases { v.addresses[i][a] = lf(v.addresses[i][a]) }
+    }
+    for i in v.extras.indices where v.extras[i].value.utf8.contains(13) || v.extras[i].value.utf8.contains(10) {
+      v.extras[i].value = v.extras[i].value.replacingNewlines(with: "\\n")
+    }
+    return v
+  }
+
+  public static let spec = ReaderSpec(
+    readFormat: .vcard4, writeFormat: .vcard4,
+    padded: { padding + $0 },
+    roundTripView: view,
+    recordStarts: recordStarts)
+}
+
+extension String {
+  /// CRLF, CR and LF each replaced by `newline`.
+  func replacingNewlines(with newline: String) -> String {
+    var out = ""
+    var previousCR = false
+    for u in self.unicodeScalars {
+      if u == "\r" {
+        out += newline
+        previousCR = true
+        continue
+      }
+      if u == "\n" {
+        if !previousCR { out += newline }
+        previousCR = false
+        continue
+      }
+      previousCR = false
+      out.unicodeScalars.append(u)
+    }
+    return out
+  }
+}

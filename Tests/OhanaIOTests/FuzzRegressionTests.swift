@@ -1,0 +1,58 @@
+import OhanaCore
+import OhanaIO
+import Testing
+
+/// Findings of the libFuzzer targets (Tests/Fuzz), each kept as a test
+/// built from the minimized input, with expectations written by hand.
+@Suite struct FuzzRegressionTests {
+  /// fuzz-csv, 2026-11-25: a lone CR ends a CSV record; the tokenizer
+  /// counted it as a line while the chunk reader counts lines by LF, so the
+  /// records after it had a line one higher when they shared a chunk with
+  /// the CR than when they did not (chunk check). Lines are LF-counted.
+  @Test func csvLoneCRDoesNotCountAsALine() throws {
+    // Small: one chunk. "a\rb" is two records on line 2.
+    let small = try ContactIO.read(bytes: Array("fullName\na\rb\nc\n".utf8), format: .csv)
+    #expect(small.errors.isEmpty)
+    #expect(small.table.contacts.map(\.fullName) == ["a", "b", "c"])
+    #expect(small.table.contacts.map(\.sourceLine) == [2, 2, 3])
+    // Past the reader's first 8 KiB, cut into chunks of every size.
+    var text = "fullName,note\n"
+    for k in 0..<1500 { text += "n\(k),x\ry\(k),\n" }
+    let expectedLines = (0..<1500).flatMap { [2 + $0, 2 + $0] }
+    for (chunk, workers) in [(1 << 20, 1), (64, 1), (117, 2), (1, 2)] {
+      let r = try ContactIO.read(
+        bytes: Array(text.utf8), format: .csv, options: ReadOptions(chunkSize: chunk, workers: workers))
+      #expect(r.errors.isEmpty)
+      #expect(r.table.contacts.count == 3000)
+      let lines = r.table.contacts.map(\.sourceLine)
+      #expect(lines.elementsEqual(expectedLines), "chunk size \(chunk): first wrong line at row \(firstDifference(lines, expectedLines))")
+    }
+  }
+
+  /// fuzz-csv, 2026-11-25: the CSV chunk splitter toggled "in quotes" at
+  /// every quote, while the tokenizer opens a quoted cell only at the start
+  /// of a cell (`a"b` is text). After a stray quote the splitter cut inside
+  /// the next quoted cell, so a record with a line break in quotes was read
+  /// as two broken records (or an unterminated quote) when a chunk ended
+  /// there. Now the splitter reads quotes as the tokenizer does.
+  @Test func csvChunkCutFollowsTheTokenizersQuotes() throws {
+    var text = "fullName,note\n"
+    for k in 0..<500 { text += "a\"b\(k),x\n\"c\nd\(k)\",y\n" }
+    let names = (0..<500).flatMap { ["a\"b\($0)", "c\nd\($0)"] }
+    let notes = (0..<500).flatMap { _ in ["x", "y"] }
+    let lines = (0..<500).flatMap { [2 + 3 * $0, 3 + 3 * $0] }
+    for (chunk, workers) in [(1 << 20, 1), (64, 1), (40, 2), (1, 2), (333, 2)] {
+      let r = try ContactIO.read(
+        bytes: Array(text.utf8), format: .csv, options: ReadOptions(chunkSize: chunk, workers: workers))
+      #expect(r.errors.isEmpty, "chunk size \(chunk): \(r.errors.prefix(3))")
+      let c = r.table.contacts
+      #expect(c.map(\.fullName).elementsEqual(names), "chunk size \(chunk)")
+      #expect(c.map(\.note).elementsEqual(notes), "chunk size \(chunk)")
+      #expect(c.map(\.sourceLine).elementsEqual(lines), "chunk size \(chunk)")
+    }
+  }
+
+  private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
+    zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+  }
+}
