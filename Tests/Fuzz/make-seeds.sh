@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Builds the seed corpus in Tests/Fuzz/corpus/{vcard,csv,ndjson,phone}
 # (generated, git-ignored; run again to rebuild it):
-#   vcard:  every file of ../shared/corpus/vcard (read from there, never
-#           copied into git), and cards from `ohana generate --version mixed`
+#   vcard:  cards from `ohana generate --version mixed`
 #           (seeds 1-3, 200 contacts each) cut into files of 4 cards;
 #   csv, ndjson: those 4-card files converted with `ohana convert`, plus a
 #           few hand-written Google / Outlook CSV headers;
@@ -26,13 +25,9 @@ mkdir -p "$out/vcard" "$out/csv" "$out/ndjson" "$out/phone"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The real corpus, file by file.
-if [ -d "$shared" ]; then
-  find "$shared" -type f \( -iname '*.vcf' -o -iname '*.vcard' \) | sort | while read -r f; do
-    rel=${f#"$shared"/}
-    cp "$f" "$out/vcard/real-${rel//\//_}"
-  done
-else
+# The real corpus is not copied: run.sh hands ../shared/corpus/vcard to
+# libFuzzer as a second, read-only seed folder (it reads folders recursively).
+if [ ! -d "$shared" ]; then
   echo "make-seeds.sh: WARNING: $shared is missing; no real-corpus seeds" >&2
 fi
 

@@ -43,7 +43,11 @@ log="findings/$target/last-run.log"
 status=0
 # Swift's own backtracer would run after libFuzzer's handler; not needed.
 export SWIFT_BACKTRACE=enable=no
-nice -n 19 "$bin" "work/$target" "corpus/$target" \
+# The vCard target also reads the real corpus in place (never copied).
+seeds=("corpus/$target")
+shared="$here/../../../shared/corpus/vcard"
+if [ "$target" = vcard ] && [ -d "$shared" ]; then seeds+=("$shared"); fi
+nice -n 19 "$bin" "work/$target" "${seeds[@]}" \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len="$max_len" \
   -dict="dicts/$target.dict" -print_final_stats=1 -artifact_prefix="findings/$target/" "$@" \
   >"$log" 2>&1 || status=$?

@@ -403,6 +403,7 @@ struct VCardCardParser {
   }
 
   /// Handles one property; returns a failure reason or nil.
+  @inline(__always)
   private mutating func property(
     _ p: VCardPropertyLine, kind: VCardPropertyKind, in bytes: Bytes, card: CardLines, legacy: Bool
   ) -> String? {

@@ -157,7 +157,7 @@ struct VCardLexer {
 
     func closeLogical(_ card: inout VCardCard) {
       if curTooLong {
-        card.warnings.append((curLine, "line longer than \(maxLineBytes) bytes; dropped"))
+        card.warnings.append((curLine, Self.tooLong(maxLineBytes)))
       } else if curInChunk.lowerBound >= 0 {
         card.lines.append((curInChunk, curLine))
       } else if curStart >= 0 {
@@ -264,20 +264,23 @@ struct VCardLexer {
       let line = UnsafeBufferPointer(rebasing: buf[lineStart..<lineEnd])
       pos = nl + 1
 
+      var isEnd = Self.isEnd(line)
+      var isBegin = !isEnd && Self.isBegin(line)
       // A BEGIN:VCARD or END:VCARD folded like any other line (RFC 6350
-      // allows it): read with its folds, which are then skipped.
-      var folded: Marker? = nil
+      // allows it): read with its folds, which are then skipped. (Tested
+      // last and rarely: a short line followed by a fold.)
       let markerLine = lineNo
-      if line.count < 11 && pos < buf.count && ASCII.isSpace(buf[pos]), let f = line.first,
-        f | 0x20 == 0x62 || f | 0x20 == 0x65, let m = Self.foldedMarker(line, buf, from: pos)
+      if !isEnd && !isBegin && line.count < 11 && pos < buf.count && ASCII.isSpace(base[pos]),
+        let m = Self.foldedMarker(line, buf, from: pos)
       {
-        folded = m.marker
+        isBegin = m.marker == .begin
+        isEnd = m.marker == .end
         lineNo += m.lines
         pos = m.next
       }
 
       if !inCard {
-        if folded == .begin || Self.isBegin(line) {
+        if isBegin {
           inCard = true
           inGarbage = false
           card.reset(startLine: markerLine)
@@ -286,13 +289,10 @@ struct VCardLexer {
           continue
         } else if !inGarbage {
           inGarbage = true
-          onError(lineNo, "unexpected text outside a card")
+          onError(markerLine, "unexpected text outside a card")
         }
         continue
       }
-
-      let isEnd = folded == .end || (folded == nil && Self.isEnd(line))
-      let isBegin = folded == .begin || (folded == nil && !isEnd && Self.isBegin(line))
 
       if qpSoft && !isEnd && !isBegin {
         if line.isEmpty {
@@ -313,11 +313,11 @@ struct VCardLexer {
       }
       if isEnd {
         closeLogical(&card)
-        emit(&card, warning: nil)
-        if let o = outer.popLast() {
-          card = o
-        } else {
+        onCard(&card)
+        if outer.isEmpty {
           inCard = false
+        } else {
+          card = outer.removeLast()
         }
         continue
       }
@@ -373,6 +373,11 @@ struct VCardLexer {
     return lineNo - (firstLine - 1)
   }
 
+  /// The warning for a dropped line (out of line: the lexer's per-line
+  /// helpers stay small enough to inline).
+  @inline(never)
+  static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; dropped" }
+
   /// Does a logical line accept a following line that has no `:` as its
   /// continuation? When it ends in an odd number of backslashes (2.1's line
   /// continuation: an escaped line break) or its parameters name base64
@@ -410,6 +415,7 @@ struct VCardLexer {
   static func foldedMarker(
     _ line: UnsafeBufferPointer<UInt8>, _ buf: UnsafeBufferPointer<UInt8>, from: Int
   ) -> (marker: Marker, next: Int, lines: Int)? {
+    guard let f = line.first, f | 0x20 == 0x62 || f | 0x20 == 0x65 else { return nil }  // 'b' / 'e'
     var text = Array(line)
     var p = from
     var lines = 0
