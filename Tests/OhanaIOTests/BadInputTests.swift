@@ -129,16 +129,31 @@ import Testing
   }
 
   /// vCard 2.1 nesting (AOSP's v21_nest): each card is a contact, the
-  /// outer one keeps its own properties and comes after its inner ones.
+  /// outer one keeps its own properties; contacts come in BEGIN order.
   @Test func nestedCards() throws {
     let text = card(
       "BEGIN:VCARD", "VERSION:2.1", "N:parent", "BEGIN:VCARD", "VERSION:2.1", "N:nest1", "END:VCARD",
       "BEGIN:VCARD", "VERSION:2.1", "N:nest2", "END:VCARD", "TEL:1", "END:VCARD")
     let r = try read(text)
-    #expect(r.table.contacts.map(\.familyName) == ["nest1", "nest2", "parent"])
-    #expect(r.table.contacts.map(\.sourceLine) == [4, 8, 1])
-    #expect(r.table.contacts[2].fields.map(\.value) == ["1"])
+    #expect(r.table.contacts.map(\.familyName) == ["parent", "nest1", "nest2"])
+    #expect(r.table.contacts.map(\.sourceLine) == [1, 4, 8])
+    #expect(r.table.contacts[0].fields.map(\.value) == ["1"])
     #expect(r.errors.isEmpty)
+  }
+
+  /// A 2.1 card whose END:VCARD is broken swallows the cards after it as
+  /// nested ones; they come out in BEGIN order, whole, and the broken card
+  /// is reported once, however the input is cut into chunks.
+  @Test func brokenEndIn21() throws {
+    let text = card(
+      "BEGIN:VCARD", "VERSION:2.1", "FN:a", "END:VCA!RD", "BEGIN:VCARD", "VERSION:2.1", "FN:b", "END:VCARD",
+      "BEGIN:VCARD", "VERSION:2.1", "FN:c", "END:VCARD")
+    for chunk in [7, 40, 1 << 20] {
+      let r = try read(text, chunkSize: chunk)
+      #expect(r.table.contacts.map(\.fullName) == ["a", "b", "c"], "chunk \(chunk)")
+      #expect(r.errors.map(\.line) == [1], "chunk \(chunk)")
+      #expect(r.errors.first?.reason == VCardLexer.cutOff)
+    }
   }
 
   /// BEGIN:VCARD and END:VCARD may be folded like any line (RFC 6350 3.2).

@@ -61,8 +61,10 @@ struct VCardCard {
 ///   has no property name becomes a warning and is kept verbatim by the
 ///   parser, never glued onto its neighbour.
 /// - BEGIN:VCARD inside a vCard 2.1 card starts a nested card (2.1's AGENT
-///   habit): the inner card is imported when its END:VCARD is read, and the
-///   outer card goes on, so an outer card comes after its inner ones.
+///   habit): the outer card goes on after the inner one's END:VCARD. Cards
+///   come out in the order of their BEGIN:VCARD lines (an outer card before
+///   its inner ones: inner cards wait until their outermost card is done),
+///   so the order is the same however the input is cut into chunks.
 ///   Inside a 3.0 / 4.0 card (where nesting does not exist) BEGIN:VCARD means
 ///   the card before was cut off: it is imported with a warning.
 /// - A card still open at the end of the input is imported with a warning.
@@ -244,9 +246,22 @@ struct VCardLexer {
       return card.bytes.withUnsafeBufferPointer { Self.acceptsContinuation(UnsafeBufferPointer(rebasing: $0[s...])) }
     }
 
-    func emit(_ card: inout VCardCard, warning: String?) {
-      if let warning { card.warnings.append((card.startLine, warning)) }
-      onCard(&card)
+    /// Cards done while an outer card is open, handed on (in BEGIN order)
+    /// when the outermost one is done.
+    var pending: [VCardCard] = []
+
+    /// A card is done: handed on now, or (inside an open card) later.
+    func finish(_ card: inout VCardCard) {
+      if !outer.isEmpty {
+        pending.append(card)
+      } else if pending.isEmpty {
+        onCard(&card)
+      } else {
+        pending.append(card)
+        pending.sort { $0.startLine < $1.startLine }
+        for i in pending.indices { onCard(&pending[i]) }
+        pending.removeAll()
+      }
     }
 
     while pos < buf.count {
@@ -313,10 +328,11 @@ struct VCardLexer {
       }
       if isEnd {
         closeLogical(&card)
-        onCard(&card)
         if outer.isEmpty {
+          finish(&card)
           inCard = false
         } else {
+          pending.append(card)
           card = outer.removeLast()
         }
         continue
@@ -326,7 +342,8 @@ struct VCardLexer {
         if outer.count < Self.maxNesting && Self.isVersion21(card, chunk: buf) {
           outer.append(card)
         } else {
-          emit(&card, warning: Self.cutOff)
+          card.warnings.append((card.startLine, Self.cutOff))
+          finish(&card)
         }
         card.reset(startLine: markerLine)
         continue
@@ -364,11 +381,14 @@ struct VCardLexer {
     }
     if inCard {
       closeLogical(&card)
-      emit(&card, warning: Self.cutOff)
-      while let o = outer.popLast() {
+      // The open card and every card it is nested in were cut off.
+      while true {
+        card.warnings.append((card.startLine, Self.cutOff))
+        guard let o = outer.popLast() else { break }
+        pending.append(card)
         card = o
-        emit(&card, warning: Self.cutOff)
       }
+      finish(&card)
     }
     return lineNo - (firstLine - 1)
   }
