@@ -52,6 +52,36 @@ import Testing
     }
   }
 
+  /// fuzz-vcard, 2026-11-25: `TEL;TYPE="voice,cell:1` (an unterminated
+  /// quote) was one TYPE value; written back quoted and read again it was a
+  /// list (round-trip check). A quoted TYPE value with commas is a list
+  /// whether or not its quote is closed.
+  @Test func vcardUnterminatedQuotedTypeList() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nTEL;TYPE=\"voice,cell:1\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8), format: .vcard4)
+    let f = try #require(r.table.contacts.first?.fields.first)
+    #expect(f.parameters == "TYPE=voice,cell")
+    #expect(f.label == "cell")
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out, format: .vcard4)
+    #expect(back.table.contacts.first?.fields == r.table.contacts.first?.fields)
+  }
+
+  /// fuzz-vcard, 2026-11-25: a 2.1 card whose END:VCARD was broken
+  /// (`END:VCA!RD`) nested the next card; with the chunk cut at that card's
+  /// BEGIN the two came out in the other order (chunk check). Cards come
+  /// out in BEGIN order.
+  @Test func vcardBrokenEndGivesTheSameOrderForAnyChunking() throws {
+    let text =
+      "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Olek\r\nEND:VCA!RD\r\n"
+      + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Diego\r\nEND:VCARD\r\n"
+    for chunk in [5, 60, 1 << 20] {
+      let r = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: chunk))
+      #expect(r.table.contacts.map(\.fullName) == ["Olek", "Diego"], "chunk \(chunk)")
+    }
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

@@ -135,8 +135,9 @@ struct VCardParameters {
     var e = v.endIndex
     while s < e && ASCII.isSpace(v[s]) { s += 1 }
     while e > s && ASCII.isSpace(v[e - 1]) { e -= 1 }
-    guard e - s >= 2, v[s] == ASCII.quote, v[e - 1] == ASCII.quote else { return nil }
-    let inner = v[(s + 1)..<(e - 1)]
+    guard e - s >= 1, v[s] == ASCII.quote else { return nil }
+    // An unterminated quote keeps its text, as `appendValue` does.
+    let inner = e - s >= 2 && v[e - 1] == ASCII.quote ? v[(s + 1)..<(e - 1)] : v[(s + 1)..<e]
     return inner.contains(ASCII.comma) ? inner : nil
   }
 
