@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import _OhanaTestSupport
 @testable import OhanaIO
@@ -353,13 +354,22 @@ import _OhanaTestSupport
   }
 }
 
-/// The word-compare QUOTED-PRINTABLE test agrees with a plain search.
+/// The word-compare QUOTED-PRINTABLE test agrees with a plain reading of
+/// the parameters: a bare `QUOTED-PRINTABLE` parameter or
+/// `ENCODING=QUOTED-PRINTABLE` before the first `:` (the name segment
+/// before the first `;` does not count).
 @Suite struct QuotedPrintableNameTests {
   static func reference(_ b: [UInt8]) -> Bool {
-    let head = b.prefix { $0 != ASCII.colon }
-    let qp = VCardLexer.qp
-    guard head.count >= qp.count else { return false }
-    for s in 0...(head.count - qp.count) where head[s..<(s + qp.count)].map(ASCII.upper) == qp { return true }
+    let head = String(decoding: b.prefix { $0 != ASCII.colon }, as: UTF8.self)
+    let segments = head.split(separator: ";", omittingEmptySubsequences: false).dropFirst()
+    func clean(_ s: Substring) -> String {
+      s.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).uppercased()
+    }
+    for seg in segments {
+      let parts = seg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      if parts.count == 1 && clean(parts[0]) == "QUOTED-PRINTABLE" { return true }
+      if parts.count == 2 && clean(parts[0]) == "ENCODING" && clean(parts[1]) == "QUOTED-PRINTABLE" { return true }
+    }
     return false
   }
 

@@ -82,6 +82,21 @@ import Testing
     }
   }
 
+  /// fuzz-vcard, 2026-11-25: `ADR;ENCO=QUOTED-PRINTABLE:...=D1=81=...`
+  /// is no quoted-printable value (the parser reads only ENCODING or a bare
+  /// 2.1 parameter), but the lexer found the word and took a line ending in
+  /// `=` for a soft break; written back folded after an `=`, the value came
+  /// back changed (round-trip check).
+  @Test func vcardQuotedPrintableOnlyAsAnEncoding() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nADR;X-ENCO=QUOTED-PRINTABLE:;;a=\r\n b;c;;;\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8), format: .vcard4)
+    #expect(r.table.contacts.first?.addresses.first?.street == "a=b")
+    let qp = "BEGIN:VCARD\r\nVERSION:2.1\r\nNOTE;ENCODING=QUOTED-PRINTABLE:a=\r\nb\r\nNOTE;QUOTED-PRINTABLE:c=\r\nd\r\nEND:VCARD\r\n"
+    let q = try ContactIO.read(bytes: Array(qp.utf8), format: .vcard4)
+    #expect(q.table.contacts.first?.note == "ab")
+    #expect(q.table.contacts.first?.extras.first?.value == "cd")
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

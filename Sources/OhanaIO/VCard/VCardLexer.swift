@@ -514,13 +514,36 @@ struct VCardLexer {
     while s + 16 <= end {
       if line[s] | 0x20 == 0x71,  // 'q'
         ByteScan.upper(raw.loadUnaligned(fromByteOffset: s, as: UInt64.self)) == 0x502D_4445_544F_5551,  // "QUOTED-P"
-        ByteScan.upper(raw.loadUnaligned(fromByteOffset: s + 8, as: UInt64.self)) == 0x454C_4241_544E_4952  // "RINTABLE"
+        ByteScan.upper(raw.loadUnaligned(fromByteOffset: s + 8, as: UInt64.self)) == 0x454C_4241_544E_4952,  // "RINTABLE"
+        isEncodingValue(line, s, end: end)
       {
         return true
       }
       s += 1
     }
     return false
+  }
+
+  /// Is the `QUOTED-PRINTABLE` at `s` an encoding, as the parser reads
+  /// parameters: the value of `ENCODING=` or a bare 2.1 parameter (after a
+  /// `;`), ending the parameter? (`X-NOTE=QUOTED-PRINTABLE` is no encoding.)
+  static func isEncodingValue(_ line: UnsafeBufferPointer<UInt8>, _ s: Int, end: Int) -> Bool {
+    var after = s + 16
+    if after < end && line[after] == ASCII.quote { after += 1 }
+    guard after == end || line[after] == ASCII.semicolon || ASCII.isSpace(line[after]) else { return false }
+    var b = s
+    if b > 0 && line[b - 1] == ASCII.quote { b -= 1 }
+    while b > 0 && ASCII.isSpace(line[b - 1]) { b -= 1 }
+    if b > 0 && line[b - 1] == ASCII.semicolon { return true }
+    guard b > 0 && line[b - 1] == ASCII.equals else { return false }
+    var e = b - 1
+    while e > 0 && ASCII.isSpace(line[e - 1]) { e -= 1 }
+    guard e >= 8, UnsafeBufferPointer(rebasing: line[(e - 8)..<e]).asciiEqualsUppercase(encodingWord) else {
+      return false
+    }
+    var n = e - 8
+    while n > 0 && ASCII.isSpace(line[n - 1]) { n -= 1 }
+    return n > 0 && line[n - 1] == ASCII.semicolon
   }
 
   /// The offset of the start of the last line that begins with BEGIN:VCARD
