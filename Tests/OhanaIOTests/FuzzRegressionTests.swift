@@ -1,3 +1,4 @@
+import Foundation
 import OhanaCore
 import OhanaIO
 import Testing
@@ -95,6 +96,23 @@ import Testing
     let q = try ContactIO.read(bytes: Array(qp.utf8), format: .vcard4)
     #expect(q.table.contacts.first?.note == "ab")
     #expect(q.table.contacts.first?.extras.first?.value == "cd")
+  }
+
+  /// fuzz-vcard, 2026-11-25: a quoted-printable LABEL with an unknown
+  /// CHARSET was kept verbatim; written back, the fold at 75 octets fell
+  /// right after an `=`, which the second read took for a soft break
+  /// (round-trip check). The writer never ends a physical line with `=`.
+  @Test func vcardWriterNeverFoldsAfterAnEquals() throws {
+    let value = String(repeating: "=0D", count: 40)
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nLABEL;CHARSET=blabla;ENCODING=QUOTED-PRINTABLE:\(value)\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let lines = String(decoding: out, as: UTF8.self).components(separatedBy: "\r\n")
+    #expect(lines.count > 4)
+    #expect(!lines.contains { $0.hasSuffix("=") })
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {

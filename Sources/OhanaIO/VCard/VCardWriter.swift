@@ -252,6 +252,10 @@ struct VCardWriter {
         var e = end
         while e > start && line[e] & 0xC0 == 0x80 { e -= 1 }
         if e > start { end = e }
+        // Never end a physical line with `=`: a reader (ours included) takes
+        // `=` + line break in a quoted-printable property for a soft break,
+        // and values kept verbatim can be quoted-printable.
+        if end - 1 > start && line[end - 1] == ASCII.equals { end -= 1 }
       }
       if start > 0 { out.append(ASCII.space) }
       line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
