@@ -115,6 +115,21 @@ import Testing
     #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
+  /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the
+  /// second N as an extra property; the writer writes no empty N, so the
+  /// read-back had the extra as the name (round-trip check). An empty first
+  /// occurrence does not count.
+  @Test func vcardEmptyFirstNameDoesNotCount() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\r\nN:\r\nORG:\r\nFN:Ann Smith\r\nN:Smith;Ann\r\nORG:Acme\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.fullName == "Ann Smith")
+    #expect(c.familyName == "Smith")
+    #expect(c.givenName == "Ann")
+    #expect(c.organization == "Acme")
+    #expect(c.extras.isEmpty)
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

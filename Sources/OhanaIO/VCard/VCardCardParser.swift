@@ -66,7 +66,8 @@ enum VCardPropertyKind {
 /// What goes where (see also `VCardParameters` for the parameter text):
 /// - FN, N (family;given;middle;prefix;suffix), NICKNAME, ORG
 ///   (organization;department), TITLE, BDAY, NOTE, UID: their columns,
-///   unescaped. A second occurrence becomes an extra property. Parameters on
+///   unescaped. A second occurrence becomes an extra property (an empty
+///   first one does not count: the next one fills the column). Parameters on
 ///   these properties (LANGUAGE, SORT-AS...) are not kept.
 /// - TEL, EMAIL, URL, IMPP: fields (phone, email, url, impp) with label
 ///   (TYPE values, see `writeLabel`), value (unescaped), group, parameters.
@@ -123,8 +124,10 @@ struct VCardCardParser {
   private func isSet(_ a: ContactAttribute) -> Bool { seen & (1 << UInt32(a.rawValue)) != 0 }
 
   @inline(__always)
+  /// Sets a column; an empty value does not count as set, so a later
+  /// occurrence of the property fills it (what the writer writes back).
   private mutating func set(_ a: ContactAttribute, _ id: StringID) {
-    seen |= 1 << UInt32(a.rawValue)
+    if id.isPresent { seen |= 1 << UInt32(a.rawValue) }
     builder.set(a, id)
   }
 
@@ -509,18 +512,24 @@ struct VCardCardParser {
     case .name:
       if isSet(.familyName) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 5, into: &parts)
+      var any = false
       for k in 0..<min(parts.count, 5) {
-        set(Self.nameColumn(k), internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
+        let id = internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy)
+        any = any || id.isPresent
+        set(Self.nameColumn(k), id)
       }
-      seen |= 1 << UInt32(ContactAttribute.familyName.rawValue)
+      if any { seen |= 1 << UInt32(ContactAttribute.familyName.rawValue) }
       return nil
     case .organization:
       if isSet(.organization) || !p.group.isEmpty { break }
       VCardEscaping.splitStructured(v, maxParts: 2, into: &parts)
+      var any = false
       for k in 0..<min(parts.count, 2) {
-        set(k == 0 ? .organization : .department, internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy))
+        let id = internComponent(Bytes(rebasing: v[parts[k]]), legacy: legacy)
+        any = any || id.isPresent
+        set(k == 0 ? .organization : .department, id)
       }
-      seen |= 1 << UInt32(ContactAttribute.organization.rawValue)
+      if any { seen |= 1 << UInt32(ContactAttribute.organization.rawValue) }
       return nil
     case .photo:
       params.parse(ArraySlice(bytes[p.params]), legacy: legacy)
