@@ -54,9 +54,9 @@ struct VCardCard {
 ///   other writers double every line end).
 /// - Inside a card, an empty line is skipped and a line starting with `#`
 ///   is a comment. A line with no `:` (even after its folds) continues the
-///   previous property only where that is a known exporter habit: the
-///   previous line ends in an odd number of backslashes (vCard 2.1 line
-///   continuation) or carries base64 data (2.1 base64 lines without a
+///   previous property only where that is a known exporter habit, and only
+///   in a 2.1 card: the previous line ends in an odd number of backslashes
+///   (line continuation) or carries base64 data (base64 lines without a
 ///   leading blank). Any other line starts a property of its own; one that
 ///   has no property name becomes a warning and is kept verbatim by the
 ///   parser, never glued onto its neighbour.
@@ -145,6 +145,7 @@ struct VCardLexer {
     var qpSoft = false
     var qpAfterEmpty = false  // a soft break, then an empty line
     var curTooLong = false  // over maxLineBytes: its bytes are dropped as they come
+    var card21: Bool? = nil  // the card's VERSION is 2.1 (looked up when needed)
 
     func hasCurrent() -> Bool { curStart >= 0 || curInChunk.lowerBound >= 0 || curTooLong }
 
@@ -239,6 +240,9 @@ struct VCardLexer {
     /// an odd run of trailing backslashes or in base64 data.
     func continuable(_ card: inout VCardCard) -> Bool {
       if curTooLong { return false }
+      // Both habits are vCard 2.1's (3.0 and 4.0 fold with a leading blank).
+      if card21 == nil { card21 = Self.isVersion21(card, chunk: buf) }
+      if card21 != true { return false }
       if curInChunk.lowerBound >= 0 {
         return Self.acceptsContinuation(UnsafeBufferPointer(rebasing: buf[curInChunk]))
       }
@@ -299,6 +303,7 @@ struct VCardLexer {
           inCard = true
           inGarbage = false
           card.reset(startLine: markerLine)
+          card21 = nil
           resetLogical()
         } else if line.allSatisfy({ ASCII.isSpace($0) }) {
           continue
@@ -334,6 +339,7 @@ struct VCardLexer {
         } else {
           pending.append(card)
           card = outer.removeLast()
+          card21 = nil
         }
         continue
       }
@@ -346,6 +352,7 @@ struct VCardLexer {
           finish(&card)
         }
         card.reset(startLine: markerLine)
+        card21 = nil
         continue
       }
       guard let first = line.first else { continue }  // empty line

@@ -77,6 +77,10 @@ public struct ReaderSpec: Sendable {
   /// sees it (after `ReaderInput.prepared`); nil when this cannot be told
   /// (e.g. UTF-16 input).
   public var recordStarts: @Sendable ([UInt8]) -> [Int]?
+  /// Inputs the chunk check leaves out, for a limit the reader documents:
+  /// vCard 2.1 nesting across a chunk cut (README, "Reading files we did
+  /// not write"). Everything else must give the same table for any chunking.
+  public var chunkDependent: @Sendable ([UInt8]) -> Bool = { _ in false }
 
   public init(
     readFormat: ContactFormat?, writeFormat: ContactFormat, padded: @escaping @Sendable ([UInt8]) -> [UInt8],
@@ -147,6 +151,7 @@ public enum ReaderCheck {
   // MARK: (a) the same table for every chunk size and worker count
 
   static func chunkCheck(_ input: [UInt8], size: Int, _ spec: ReaderSpec) {
+    if spec.chunkDependent(input) { return }
     let padded = spec.padded(input)
     let reference = ReadOutcome.read(padded, format: spec.readFormat, chunkSize: 1 << 20, workers: 1)
     // Chunks of 64-263 bytes on one worker, and of 1-97 bytes (a cut at
@@ -211,10 +216,17 @@ public enum ReaderCheck {
       fuzzFailure("roundtrip", "reading what was written threw \(error)\n  written: \(String(decoding: out, as: UTF8.self))")
     }
     // What the first read kept verbatim (a line it could not read) is
-    // written back as it was, so reading it again warns about exactly those
-    // lines, and about nothing else.
+    // written back as it was, so reading it again may warn about those lines
+    // again (not always: a broken PHOTO written after a good one is just an
+    // extra property), and about nothing else.
     let keptVerbatim = first.errors.filter { $0.reason.hasSuffix("kept verbatim") }.map(\.reason)
-    if back.errors.map(\.reason) != keptVerbatim {
+    var allowed = keptVerbatim
+    let unexpected = back.errors.filter { e in
+      guard let i = allowed.firstIndex(of: e.reason) else { return true }
+      allowed.remove(at: i)
+      return false
+    }
+    if !unexpected.isEmpty {
       fuzzFailure("roundtrip", "reading what was written: errors \(back.errors)\n  written: \(String(decoding: out, as: UTF8.self))")
     }
     let expected = contacts.compactMap(spec.roundTripView)

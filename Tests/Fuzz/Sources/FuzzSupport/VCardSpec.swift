@@ -1,3 +1,4 @@
+import Foundation
 import OhanaCore
 import OhanaIO
 
@@ -32,37 +33,72 @@ public enum VCardSpec {
   /// Where records start. A record is a card or a run of text outside
   /// cards, so every non-blank line belongs to exactly one, and a record
   /// is imported or reported at its first line:
-  /// - every `BEGIN:VCARD` line (any case, trailing blanks; a card nested in
-  ///   a card included: it is a card of its own, whatever becomes of the
-  ///   outer one) starts a record;
-  /// - outside any card (nesting depth 0: `BEGIN:VCARD` opens a level,
-  ///   `END:VCARD` closes one), the first non-blank line of a run of
-  ///   non-blank lines (blank lines do not end a run; a `BEGIN` does) starts
-  ///   one: stray text, reported once per run. An `END:VCARD` at depth 0 is
+  /// - every `BEGIN:VCARD` line (any case, trailing blanks) starts a record.
+  ///   Inside a card whose first VERSION line says 2.1 it nests (a card of
+  ///   its own, the outer one goes on after it; at most 8 deep); inside any
+  ///   other card it ends that card (cut off) and starts the next, as the
+  ///   reader documents;
+  /// - outside any card, the first non-blank line of a run of non-blank
+  ///   lines (blank lines do not end a run; a `BEGIN` does) starts one:
+  ///   stray text, reported once per run. An `END:VCARD` outside a card is
   ///   stray text too.
-  /// Lines inside a nested card's parent after the nested card ends are
-  /// not required (the parent's record started at its own BEGIN).
+  /// Lines of a parent card after a nested card ends are not required (the
+  /// parent's record started at its own BEGIN).
   public static func recordStarts(_ bytes: [UInt8]) -> [Int]? {
     var starts: [Int] = []
-    var depth = 0
+    // Open cards, innermost last: has the card said VERSION (and was it 2.1)?
+    var open: [(sawVersion: Bool, is21: Bool)] = []
     var inStray = false
     for (i, line) in ReaderInput.lines(bytes).enumerated() {
       let n = i + 1
       if isMarker(line, "BEGIN:VCARD") {
         starts.append(n)
-        depth += 1
+        if let top = open.last, !(top.is21 && open.count < 9) { open.removeLast() }
+        open.append((false, false))
         inStray = false
-      } else if depth == 0 {
+      } else if open.isEmpty {
         if isBlank(line) { continue }
         if !inStray {
           starts.append(n)
           inStray = true
         }
       } else if isMarker(line, "END:VCARD") {
-        depth -= 1
+        open.removeLast()
+      } else if !open[open.count - 1].sawVersion, let v = versionValue(line) {
+        open[open.count - 1] = (true, v == "2.1")
       }
     }
     return starts
+  }
+
+  /// Does a card nest in a 2.1 card (the one case where the reader's table
+  /// may depend on where chunks are cut, as it documents)? Same model as
+  /// `recordStarts`.
+  public static func nests(_ bytes: [UInt8]) -> Bool {
+    var open: [(sawVersion: Bool, is21: Bool)] = []
+    for line in ReaderInput.lines(bytes) {
+      if isMarker(line, "BEGIN:VCARD") {
+        if let top = open.last {
+          if top.is21 { return true }
+          open.removeLast()
+        }
+        open.append((false, false))
+      } else if open.isEmpty {
+        continue
+      } else if isMarker(line, "END:VCARD") {
+        open.removeLast()
+      } else if !open[open.count - 1].sawVersion, let v = versionValue(line) {
+        open[open.count - 1] = (true, v == "2.1")
+      }
+    }
+    return false
+  }
+
+  /// The value of a `VERSION:` line (any case, blanks trimmed), else nil.
+  static func versionValue(_ line: ArraySlice<UInt8>) -> String? {
+    let text = String(decoding: line, as: UTF8.self)
+    guard text.uppercased().hasPrefix("VERSION:") else { return nil }
+    return String(text.dropFirst(8)).trimmingCharacters(in: .whitespaces)
   }
 
   /// What vCard 4.0 cannot carry back, by design: the position in the
@@ -91,11 +127,15 @@ public enum VCardSpec {
     return v
   }
 
-  public static let spec = ReaderSpec(
-    readFormat: .vcard4, writeFormat: .vcard4,
-    padded: { padding + $0 },
-    roundTripView: view,
-    recordStarts: recordStarts)
+  public static let spec: ReaderSpec = {
+    var spec = ReaderSpec(
+      readFormat: .vcard4, writeFormat: .vcard4,
+      padded: { padding + $0 },
+      roundTripView: view,
+      recordStarts: recordStarts)
+    spec.chunkDependent = { nests($0) }
+    return spec
+  }()
 }
 
 extension String {
