@@ -241,9 +241,9 @@ struct VCardCardParser {
         let (p, kind, isCopy, lineNo) = props[i]
         let bytes = isCopy ? copy : chunk
         if p.name.isEmpty {
-          keepUnreadable(p, in: bytes, line: lineNo, reason: nil)
+          keepUnreadable(p, in: bytes, line: lineNo, reason: nil, legacy: legacy)
         } else if let reason = property(p, kind: kind, in: bytes, card: lines, legacy: legacy) {
-          keepUnreadable(p, in: bytes, line: lineNo, reason: reason)
+          keepUnreadable(p, in: bytes, line: lineNo, reason: reason, legacy: legacy)
         }
       }
     }
@@ -259,7 +259,9 @@ struct VCardCardParser {
   /// no property name (`reason` nil) or a property that failed for `reason`.
   /// (Out of line: the loop above stays small.)
   @inline(never)
-  private mutating func keepUnreadable(_ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?) {
+  private mutating func keepUnreadable(
+    _ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?, legacy: Bool
+  ) {
     guard let reason else {
       warn(line, "not a property line (no name or no ':'); kept verbatim")
       keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
@@ -267,12 +269,16 @@ struct VCardCardParser {
     }
     let name = Bytes(rebasing: bytes[p.name])
     warn(line, reason + "; kept verbatim", property: name)
-    // The property as written: name, group, parameters (without the
-    // leading `;`) and the undecoded value.
-    let params = p.params.isEmpty ? p.params : (p.params.lowerBound + 1)..<p.params.upperBound
+    // The property as written: name, group, every parameter (ENCODING and
+    // CHARSET included, in the canonical form any extra property gets, so
+    // reading it back gives the same text) and the undecoded value.
+    params.parse(ArraySlice(bytes[p.params]), legacy: legacy)
+    text.removeAll(keepingCapacity: true)
+    params.writeCanonical(skipping: 0, into: &text)
+    let paramsID = text.withUnsafeBufferPointer { keptText($0) }
     keepVerbatim(
-      name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])),
-      parameters: keptText(Bytes(rebasing: bytes[params])), value: Bytes(rebasing: bytes[p.value]))
+      name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])), parameters: paramsID,
+      value: Bytes(rebasing: bytes[p.value]))
   }
 
   /// An extra property holding text as it was written (valid UTF-8 kept as
