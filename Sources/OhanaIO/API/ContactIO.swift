@@ -10,9 +10,11 @@ import OhanaText
 /// Reading streams: input is read in chunks (``ReadOptions/chunkSize``) cut
 /// at record boundaries, chunks are parsed on all cores into partial tables
 /// that are concatenated at the end, so memory grows with the store and not
-/// with the file. A record that cannot be read is skipped and reported in
-/// ``ReadResult/errors`` with its 1-based line; ``ReadOptions/strict`` turns
-/// that into a thrown ``ContactIOError``.
+/// with the file. A bad line costs that line, never the record: it is kept
+/// verbatim where the format allows and reported in ``ReadResult/errors``
+/// (a warning, with its 1-based line); what cannot be a record at all is
+/// skipped and reported; ``ReadOptions/strict`` turns the first problem into
+/// a thrown ``ContactIOError``.
 ///
 /// ```swift
 /// let result = try ContactIO.read(path: "contacts.vcf")

@@ -147,13 +147,17 @@ public struct UndeclaredCharset: Sendable, Hashable, CustomStringConvertible {
 /// What a read produced.
 public struct ReadResult: Sendable {
   public var table: ContactTable
-  /// Records that were skipped, with their line and reason, in file order.
+  /// Every problem of the read, in input order: warnings (a record imported
+  /// with a line kept verbatim, a card cut off) and skips (what could not be
+  /// a record at all), each with its line, property and reason
+  /// (``InputError/severity``).
   public var errors: [InputError]
   public var bytesRead: Int
   /// Records (cards, CSV rows, JSON lines) imported.
   public var recordsRead: Int
-  /// Records skipped (each has an entry in ``errors``; stray text between
-  /// cards has an error but is not a record).
+  /// CSV rows and JSON lines skipped (each has an entry in ``errors``).
+  /// Always 0 for vCard: a card is imported with what can be read, and stray
+  /// text between cards has an error but is not a record.
   public var recordsSkipped: Int
   /// How undeclared 8-bit text was decoded (vCard); nil when the input had
   /// none.

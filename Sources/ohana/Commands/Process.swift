@@ -59,10 +59,7 @@ extension OhanaCommand {
         if let report {
           let (errors, truncated) = ErrorEntry.list(result.errors)
           let r = ProcessReport(
-            input: .init(
-              path: input.input, bytes: result.bytesRead, records: result.recordsRead,
-              warnings: ProblemCounts(result.errors).warnings, skipped: ProblemCounts(result.errors).skipped,
-              charset: CharsetEntry(result.undeclaredCharset)),
+            input: InputSummary(path: input.input, result: result),
             errors: errors, errorsTruncated: truncated, stages: run.stages,
             output: .init(path: output.output, format: format.rawValue, contacts: frame.count),
             timings: .init(

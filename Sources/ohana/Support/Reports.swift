@@ -10,19 +10,8 @@ import Ohana
 /// The JSON report `ohana process --report` writes. Counts, stage names,
 /// line numbers and reasons only: no contact values.
 struct ProcessReport: Encodable {
-  struct Input: Encodable {
-    var path: String
-    var bytes: Int
-    var records: Int
-    var warnings: Int
-    var skipped: Int
-    var charset: CharsetEntry?
-  }
-  struct Output: Encodable {
-    var path: String
-    var format: String
-    var contacts: Int
-  }
+  typealias Input = InputSummary
+  typealias Output = OutputSummary
   struct Timings: Encodable {
     var read: Double
     var pipeline: Double
@@ -86,22 +75,10 @@ struct ErrorEntry: Encodable {
 /// The JSON report of `convert`, `dedupe` and `stats` (`--report FILE`):
 /// what was read, every warning and skip with its line, what was written.
 struct ReadReport: Encodable {
-  struct Input: Encodable {
-    var path: String
-    var bytes: Int
-    var records: Int
-    var warnings: Int
-    var skipped: Int
-    var charset: CharsetEntry?
-  }
-  struct Output: Encodable {
-    var path: String
-    var format: String
-    var contacts: Int
-  }
+  typealias Output = OutputSummary
   var tool = "ohana " + VersionInfo.tool
   var command: String
-  var input: Input
+  var input: InputSummary
   /// Every warning and skip, in input order.
   var problems: [ErrorEntry]
   var output: Output?
@@ -109,14 +86,39 @@ struct ReadReport: Encodable {
 
   init(command: String, path: String, result: ReadResult, output: Output?, seconds: Double) {
     self.command = command
-    let counts = ProblemCounts(result.errors)
-    input = Input(
-      path: path, bytes: result.bytesRead, records: result.recordsRead, warnings: counts.warnings,
-      skipped: counts.skipped, charset: CharsetEntry(result.undeclaredCharset))
+    input = InputSummary(path: path, result: result)
     problems = ErrorEntry.list(result.errors).0
     self.output = output
     self.seconds = seconds
   }
+}
+
+/// What a report says of its input: counts, never contact values.
+struct InputSummary: Encodable {
+  var path: String
+  var bytes: Int
+  var records: Int
+  var warnings: Int
+  var skipped: Int
+  /// How undeclared 8-bit text was decoded, when there was any.
+  var charset: CharsetEntry?
+
+  init(path: String, result: ReadResult) {
+    let counts = ProblemCounts(result.errors)
+    self.path = path
+    bytes = result.bytesRead
+    records = result.recordsRead
+    warnings = counts.warnings
+    skipped = counts.skipped
+    charset = CharsetEntry(result.undeclaredCharset)
+  }
+}
+
+/// What a report says of its output.
+struct OutputSummary: Encodable {
+  var path: String
+  var format: String
+  var contacts: Int
 }
 
 /// Warnings (a record imported with a part kept verbatim) and skips (what
