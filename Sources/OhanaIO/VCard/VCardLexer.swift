@@ -567,12 +567,13 @@ struct VCardLexer {
           match = false
           break
         }
-        // The whole line must be the marker (blanks may follow), as the
-        // lexer reads it: `BEGIN:VCARDX` starts no card.
-        var k = i + n
-        while match && k < buf.count && buf[k] != ASCII.lf {
-          if !ASCII.isSpace(buf[k]) && buf[k] != ASCII.cr { match = false }
-          k += 1
+        // The whole line must be the marker as the lexer reads it: blanks
+        // may follow, then line-end CRs (`BEGIN:VCARDX` starts no card).
+        if match {
+          var e = i + n
+          while e < buf.count && buf[e] != ASCII.lf { e += 1 }
+          while e > i + n && buf[e - 1] == ASCII.cr { e -= 1 }
+          for k in (i + n)..<e where !ASCII.isSpace(buf[k]) { match = false }
         }
         if match { return i }
       }
