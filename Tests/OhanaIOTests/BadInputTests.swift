@@ -141,6 +141,25 @@ import Testing
     #expect(r.errors.isEmpty)
   }
 
+  /// A nested card that begins past the first 4 KiB (the reader peeks at
+  /// them to sniff the format, then reads on) is still nested when the
+  /// whole input fits in one chunk: the peeked head and the short read
+  /// behind it are one chunk, not two cut at that BEGIN:VCARD (a fuzz
+  /// finding: the parent card was reported cut off and the lines after the
+  /// nested card were read as text outside a card).
+  @Test func nestedCardPastThePeekedHead() throws {
+    let notes = (0..<80).map { "NOTE:line \($0) of a long parent card, written out to pass 4 KiB" }
+    let lines = ["BEGIN:VCARD", "VERSION:2.1", "N:parent"] + notes
+      + ["BEGIN:VCARD", "VERSION:2.1", "N:nest1", "END:VCARD", "TEL:1", "END:VCARD"]
+    let text = card(lines)
+    #expect(text.utf8.count > 4096)
+    let r = try read(text)
+    #expect(r.table.contacts.map(\.familyName) == ["parent", "nest1"])
+    #expect(r.table.contacts.map(\.sourceLine) == [1, 84])
+    #expect(r.table.contacts[0].fields.map(\.value) == ["1"])
+    #expect(r.errors.isEmpty)
+  }
+
   /// A 2.1 card whose END:VCARD is broken swallows the cards after it as
   /// nested ones; they come out in BEGIN order, whole, and the broken card
   /// is reported once, however the input is cut into chunks.

@@ -161,7 +161,14 @@ struct ChunkedReader {
         let want = buffer.count >= chunkSize ? buffer.count : max(chunkSize - buffer.count, 1)
         let n = try source.read(into: &buffer, maxCount: want)
         bytesRead += n
-        if n == 0 { atEnd = true }
+        if n == 0 {
+          atEnd = true
+        } else if buffer.count < chunkSize {
+          // A short read (a pipe, or the rest after a peeked head) is not
+          // the end of the input: fill the chunk before cutting it, so a
+          // small input is one chunk however it arrives.
+          continue
+        }
       }
       if atEnd {
         if buffer.isEmpty { return nil }
