@@ -130,6 +130,66 @@ import Testing
     #expect(c.extras.isEmpty)
   }
 
+  /// fuzz-vcard, 2026-11-25: of two CHARSET parameters only the first was
+  /// consumed; the second stayed among the extra property's parameters and
+  /// was written back beside the already decoded value (round-trip check).
+  /// Every CHARSET and ENCODING counts; ENCODINGs that disagree make the
+  /// property unreadable (kept verbatim with a warning).
+  @Test func vcardEveryCharsetAndEncodingParameterCounts() throws {
+    // =E9 in ISO-8859-1 is "é"; the second CHARSET is consumed, not kept.
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:a\r\n"
+      + "LABEL;CHARSET=ISO-8859-1;CHARSET=Windows-1251;QUOTED-PRINTABLE;ENCODING=QUOTED-PRINTABLE:caf=E9\r\n"
+      + "NOTE;ENCODING=QUOTED-PRINTABLE;ENCODING=BASE64:x=41\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    let label = try #require(c.extras.first { $0.name == "LABEL" })
+    #expect(label.value == "café")
+    #expect(label.parameters == nil)
+    #expect(r.errors.map(\.line) == [5])
+    #expect(r.errors.first?.reason == "conflicting ENCODING parameters; kept verbatim")
+    #expect(c.note == nil)
+    // Written as vCard 4.0 and read again: the same extras, no new warning.
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == c.extras)
+    #expect(back.errors.map(\.reason) == ["conflicting ENCODING parameters; kept verbatim"])
+  }
+
+  /// fuzz-vcard, 2026-11-25: `TYPE=PREF,VOIC",;HOME` (a quote inside a
+  /// bare value) was one TYPE word holding a comma and a quote; the writer
+  /// quoted it, and a quoted TYPE text with commas reads back as a list
+  /// (round-trip check). TYPE words split at every comma and never keep a
+  /// raw quote, so whatever the writer writes reads back the same.
+  @Test func vcardTypeWordsNeverHoldCommasOrQuotes() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:a\r\nTEL;TYPE=PREF,VOIC\",;HOME;VOICEWORK:1\r\n"
+      + "TEL;TYPE=\"voice,home\":2\r\nTEL;CELL\";WORK:3\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.fields.map(\.parameters) == ["TYPE=PREF,VOIC,\";HOME;VOICEWORK\"", "TYPE=voice,home", "TYPE=\"CELL;WORK\""])
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.fields == c.fields)
+  }
+
+  /// fuzz-vcard, 2026-11-25: a quoted-printable property that does not
+  /// decode is kept verbatim; when its value ended in `=`, the vCard written
+  /// from it had the `=` at a line end, and reading it back joined the next
+  /// property onto the value (round-trip check). The writer ends such a
+  /// value the Android / Evolution way: one more `=` and an empty line.
+  @Test func vcardVerbatimQuotedPrintableEndingInEquals() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:a\r\nNOTE;ENCODING=QUOTED-PRINTABLE:=ZZ==\r\n\r\nX-A:b\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.extras.map(\.name) == ["NOTE", "X-A"])
+    #expect(c.extras.first?.value == "=ZZ=")
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == c.extras)
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

@@ -331,11 +331,14 @@ struct VCardCardParser {
     var charset: [UInt8]?
     var paramsID = StringID.absent
     var labelID = StringID.absent
+    static let unknownEncoding = "unknown ENCODING parameter"
+    static let conflictingEncodings = "conflicting ENCODING parameters"
 
     /// The trivially copyable part, handed out per property.
     var summary: ParamSummary {
       ParamSummary(
-        isQP: isQP, isBase64: isBase64, unknownEncoding: failure != nil, hasCharset: charset != nil,
+        isQP: isQP, isBase64: isBase64, failure: failure == nil ? 0 : (failure == Self.conflictingEncodings ? 2 : 1),
+        hasCharset: charset != nil,
         paramsID: paramsID, labelID: labelID)
     }
   }
@@ -343,7 +346,10 @@ struct VCardCardParser {
   struct ParamSummary {
     var isQP = false
     var isBase64 = false
-    var unknownEncoding = false
+    /// Why the parameters make the property unreadable: 0 they do not,
+    /// 1 an unknown ENCODING, 2 conflicting ENCODINGs (a code, not a
+    /// string, so the summary stays trivially copyable).
+    var failure: UInt8 = 0
     var hasCharset = false
     var paramsID = StringID.absent
     var labelID = StringID.absent
@@ -379,22 +385,37 @@ struct VCardCardParser {
     var info = ParamInfo(key: Array(raw), legacy: legacy)
     params.parse(info.key[...], legacy: legacy)
     var skip: UInt64 = 0
-    if let i = params.index(of: VCardParameters.encodingName) {
+    // Every ENCODING and CHARSET parameter counts, not just the first: one
+    // left among the extra parameters would be written back beside a value
+    // already decoded, and decoded a second time when read again. Several
+    // ENCODINGs must agree (else the property is kept verbatim with a
+    // warning); of several CHARSETs the first decodes and all are consumed.
+    var encoding: UInt8 = 0  // 0 none yet, 1 quoted-printable, 2 base64, 3 7bit / 8bit
+    for i in params.names.indices where params.bytes[params.names[i]].elementsEqual(VCardParameters.encodingName) {
       let enc = params.valueSpans[i].first.map { params.bytes[params.values[$0]] } ?? []
+      let kind: UInt8
       if enc.asciiEqualsUppercase(Self.qp) {
-        info.isQP = true
-        if i < 64 { skip |= 1 << UInt64(i) }
+        kind = 1
       } else if enc.asciiEqualsUppercase(Self.b) || enc.asciiEqualsUppercase(Self.base64) {
-        info.isBase64 = true
+        kind = 2
       } else if enc.asciiEqualsUppercase(Self.bit7) || enc.asciiEqualsUppercase(Self.bit8) {
-        if i < 64 { skip |= 1 << UInt64(i) }
+        kind = 3
       } else {
-        info.failure = "unknown ENCODING parameter"
+        info.failure = ParamInfo.unknownEncoding
+        continue
       }
+      if encoding != 0 && encoding != kind { info.failure = ParamInfo.conflictingEncodings }
+      encoding = kind
+      // Base64 values of extra properties are kept encoded, with their ENCODING.
+      if kind != 2 && i < 64 { skip |= 1 << UInt64(i) }
     }
-    if let ci = params.index(of: VCardParameters.charsetName) {
-      if ci < 64 { skip |= 1 << UInt64(ci) }
-      if let vi = params.valueSpans[ci].first { info.charset = Array(params.bytes[params.values[vi]]) }
+    if info.failure == nil {
+      info.isQP = encoding == 1
+      info.isBase64 = encoding == 2
+    }
+    for i in params.names.indices where params.bytes[params.names[i]].elementsEqual(VCardParameters.charsetName) {
+      if i < 64 { skip |= 1 << UInt64(i) }
+      if info.charset == nil, let vi = params.valueSpans[i].first { info.charset = Array(params.bytes[params.values[vi]]) }
     }
     text.removeAll(keepingCapacity: true)
     params.writeCanonical(skipping: skip, into: &text)
@@ -418,7 +439,7 @@ struct VCardCardParser {
   ) -> String? {
     if kind == .version && p.group.isEmpty { return nil }
     let info = paramInfo(Bytes(rebasing: bytes[p.params]), legacy: legacy)
-    if info.unknownEncoding { return "unknown ENCODING parameter" }
+    if info.failure != 0 { return info.failure == 2 ? ParamInfo.conflictingEncodings : ParamInfo.unknownEncoding }
     let isQP = info.isQP
     let isBase64 = info.isBase64
     let raw = Bytes(rebasing: bytes[p.value])

@@ -91,7 +91,11 @@ struct VCardParameters {
       while a <= bare.endIndex {
         var z = a
         while z < bare.endIndex && (bare[z] != ASCII.comma || isEncoding) { z += 1 }
-        appendValue(bare[a..<z], legacy: legacy)
+        if !isEncoding && bare[a..<z].contains(ASCII.quote) {
+          appendValue(ArraySlice(bare[a..<z].filter { $0 != ASCII.quote }), legacy: legacy)  // as TYPE= below
+        } else {
+          appendValue(bare[a..<z], legacy: legacy)
+        }
         a = z + 1
       }
     } else {
@@ -100,45 +104,41 @@ struct VCardParameters {
       for b in seg[s..<ne] { bytes.append(ASCII.upper(b)) }
       names.append(nameStart..<bytes.count)
       let isType = bytes[nameStart...].elementsEqual(Self.typeName)
-      // Values: split at ',' outside quotes.
-      var k = eq + 1
-      while true {
-        var m = k
-        var q = false
-        while m < e {
-          let b = seg[m]
-          if b == ASCII.quote { q.toggle() } else if b == ASCII.comma && !q { break }
-          m += 1
-        }
-        if isType, let inner = Self.quotedList(seg[k..<m]) {
-          // TYPE="voice,home" is a value list (RFC 6350 6.4.1's example).
-          var a = inner.startIndex
-          while a <= inner.endIndex {
-            var z = a
-            while z < inner.endIndex && inner[z] != ASCII.comma { z += 1 }
-            appendValue(inner[a..<z], legacy: legacy)
-            a = z + 1
+      if isType {
+        // TYPE is a list of words (RFC 6350 5.6): split at every comma,
+        // quoted or not (`TYPE="voice,home"` is RFC 6350 6.4.1's example of
+        // a list), and a raw `"` is never part of a word (RFC 6868's `^'`
+        // is the way to write one). So a TYPE value never holds a comma or a
+        // raw quote, and any value the writer quotes reads back the same.
+        var a = eq + 1
+        while a <= e {
+          var z = a
+          while z < e && seg[z] != ASCII.comma { z += 1 }
+          if seg[a..<z].contains(ASCII.quote) {
+            appendValue(ArraySlice(seg[a..<z].filter { $0 != ASCII.quote }), legacy: legacy)
+          } else {
+            appendValue(seg[a..<z], legacy: legacy)
           }
-        } else {
-          appendValue(seg[k..<m], legacy: legacy)
+          a = z + 1
         }
-        if m >= e { break }
-        k = m + 1
+      } else {
+        // Values: split at ',' outside quotes.
+        var k = eq + 1
+        while true {
+          var m = k
+          var q = false
+          while m < e {
+            let b = seg[m]
+            if b == ASCII.quote { q.toggle() } else if b == ASCII.comma && !q { break }
+            m += 1
+          }
+          appendValue(seg[k..<m], legacy: legacy)
+          if m >= e { break }
+          k = m + 1
+        }
       }
     }
     valueSpans.append(firstValue..<values.count)
-  }
-
-  /// The inside of a quoted value that holds a comma, else nil.
-  private static func quotedList(_ v: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-    var s = v.startIndex
-    var e = v.endIndex
-    while s < e && ASCII.isSpace(v[s]) { s += 1 }
-    while e > s && ASCII.isSpace(v[e - 1]) { e -= 1 }
-    guard e - s >= 1, v[s] == ASCII.quote else { return nil }
-    // An unterminated quote keeps its text, as `appendValue` does.
-    let inner = e - s >= 2 && v[e - 1] == ASCII.quote ? v[(s + 1)..<(e - 1)] : v[(s + 1)..<e]
-    return inner.contains(ASCII.comma) ? inner : nil
   }
 
   private mutating func appendValue(_ v: ArraySlice<UInt8>, legacy: Bool) {
