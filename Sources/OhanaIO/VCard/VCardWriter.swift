@@ -133,9 +133,7 @@ struct VCardWriter {
       withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
       appendParams(r.extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
-      var endsWithEquals = false
       withPoolBytes(bytes, r.extras.value[i]) { v in
-        endsWithEquals = v.last == ASCII.equals
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           spill.removeAll(keepingCapacity: true)
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
@@ -144,16 +142,7 @@ struct VCardWriter {
           line.append(bytes: v)
         }
       }
-      // A quoted-printable value kept verbatim (it did not decode) that ends
-      // in `=`: a reader takes an `=` at the end of a line for a soft break
-      // and joins the next line onto the value. Written the way Android and
-      // Evolution end such values, one more `=` (the soft break, dropped
-      // when read) and an empty line (the end of the value), it reads back
-      // as it was.
-      let qpEndsWithEquals = endsWithEquals && Self.namesQuotedPrintable(r.extras.parameters[i], bytes)
-      if qpEndsWithEquals { line.append(ASCII.equals) }
       endLine()
-      if qpEndsWithEquals { line.append("\r\n") }
     }
     line.append("END:VCARD\r\n")
   }
@@ -167,24 +156,6 @@ struct VCardWriter {
   }
 
   /// `;` + stored parameters; with none stored, `;TYPE=label` when there is a label.
-  /// Do the stored (canonical, upper-case) parameters say QUOTED-PRINTABLE?
-  private static func namesQuotedPrintable(_ params: StringID, _ bytes: PoolBytes) -> Bool {
-    guard params.isPresent else { return false }
-    var found = false
-    withPoolBytes(bytes, params) { p in
-      let needle = quotedPrintable
-      guard p.count >= needle.count else { return }
-      for s in 0...(p.count - needle.count) where p[s] == needle[0] {
-        if (0..<needle.count).allSatisfy({ p[s + $0] == needle[$0] }) {
-          found = true
-          return
-        }
-      }
-    }
-    return found
-  }
-  private static let quotedPrintable: [UInt8] = Array("QUOTED-PRINTABLE".utf8)
-
   private mutating func appendParams(_ params: StringID, label: StringID) {
     if params.isPresent {
       line.append(ASCII.semicolon)
