@@ -173,6 +173,40 @@ import Testing
     #expect(back.table.contacts.first?.fields == c.fields)
   }
 
+  /// fuzz-vcard, 2026-11-25: a quoted-printable property that does not
+  /// decode is kept verbatim; when its value ended in `=` (here base64
+  /// text mislabelled quoted-printable, `2Q==` whose last `=` the reader
+  /// took for a soft break), the vCard written from it lost one more `=`
+  /// each time it was read (round-trip check). The writer ends such a value
+  /// the Android / Evolution way: one more `=` and an empty line. An
+  /// ENCODING that only starts with QUOTED-PRINTABLE is no such value.
+  @Test func vcardVerbatimQuotedPrintableEndingInEquals() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:a\r\nNOTE;ENCODING=QUOTED-PRINTABLE:=ZZ2Q==\r\n\r\nX-A:b\r\n"
+      + "X-B;ENCODING=QUOTED-PRINTABLEsh:c=\r\nX-C;ENCODING=QUOTED-PRINTABLE:=ZZ=\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.extras.map(\.name) == ["NOTE", "X-A", "X-B", "X-C"])
+    #expect(c.extras.map(\.value) == ["=ZZ2Q=", "b", "c=", "=ZZ"])
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == c.extras)
+  }
+
+  /// fuzz-vcard, 2026-11-25: `..ATEL:1` was read as the name `.ATEL` (an
+  /// empty group), written back as `.ATEL` and read again as `ATEL` (round
+  /// trip). Leading dots are an empty group, not part of the name.
+  @Test func vcardLeadingDotsAreAnEmptyGroup() throws {
+    let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:a\r\n..ATEL;TYPE=WORK:1\r\n.X-B:2\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.extras.map(\.name) == ["ATEL", "X-B"])
+    #expect(c.extras.map(\.group) == [nil, nil])
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    #expect(try ContactIO.read(bytes: out).table.contacts.first?.extras == c.extras)
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

@@ -611,6 +611,10 @@ struct VCardPropertyLine {
     if i >= n { return nil }
     var nameStart = 0
     while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
+    // Leading dots are an empty group (`.TEL`, `..TEL`): no group, and not
+    // part of the name (a name kept as `.TEL` would be written back as an
+    // empty group and read as `TEL`).
+    while nameStart < i && line[nameStart] == ASCII.dot { nameStart += 1 }
     // The group ends at the first dot of the name (`item1.TEL`).
     var dot = -1
     var k = nameStart

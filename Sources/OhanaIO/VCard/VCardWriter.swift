@@ -133,7 +133,9 @@ struct VCardWriter {
       withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
       appendParams(r.extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
+      var endsWithEquals = false
       withPoolBytes(bytes, r.extras.value[i]) { v in
+        endsWithEquals = v.last == ASCII.equals
         if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           spill.removeAll(keepingCapacity: true)
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
@@ -142,7 +144,18 @@ struct VCardWriter {
           line.append(bytes: v)
         }
       }
+      // A quoted-printable value kept verbatim (it did not decode) that
+      // ends in `=`: a reader drops an `=` at the end of a line as a soft
+      // break. One more `=` (the one dropped) and an empty line (the end of
+      // the value, the Android / Evolution way) make it read back as it
+      // was. (Not before a line kept verbatim, which an empty line cannot
+      // keep apart: that rare case stays open, Tests/Fuzz/README.md.)
+      let next = i + 1
+      let guardEquals = endsWithEquals && Self.namesQuotedPrintable(r.extras.parameters[i], bytes)
+        && (next >= table.extraRange(of: row).upperBound || r.extras.name[next].isPresent)
+      if guardEquals { line.append(ASCII.equals) }
       endLine()
+      if guardEquals { line.append("\r\n") }
     }
     line.append("END:VCARD\r\n")
   }
@@ -154,6 +167,28 @@ struct VCardWriter {
     withPoolBytes(bytes, group) { line.append(bytes: $0) }
     line.append(ASCII.dot)
   }
+
+  /// Do the stored (canonical) parameters hold `ENCODING=QUOTED-PRINTABLE`
+  /// as a whole parameter (any case), as the reader's lexer recognizes it?
+  private static func namesQuotedPrintable(_ params: StringID, _ bytes: PoolBytes) -> Bool {
+    guard params.isPresent else { return false }
+    return withPoolBytes(bytes, params) { p in
+      let needle = quotedPrintable
+      var start = 0
+      while start < p.count {
+        var end = start
+        while end < p.count && p[end] != ASCII.semicolon { end += 1 }
+        if end - start == needle.count
+          && (0..<needle.count).allSatisfy({ ASCII.upper(p[start + $0]) == needle[$0] })
+        {
+          return true
+        }
+        start = end + 1
+      }
+      return false
+    }
+  }
+  private static let quotedPrintable: [UInt8] = Array("ENCODING=QUOTED-PRINTABLE".utf8)
 
   /// `;` + stored parameters; with none stored, `;TYPE=label` when there is a label.
   private mutating func appendParams(_ params: StringID, label: StringID) {
