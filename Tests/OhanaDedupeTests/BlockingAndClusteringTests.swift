@@ -45,11 +45,18 @@ import Testing
                     addresses: [PostalAddress(street: "1 Main St", postalCode: "60601")])
     var d = c
     d.uid = "2"
+    let basic = Deduplicator(configuration: DedupeConfiguration(blockingRules: []))
+      .findDuplicates(in: ContactTable(contacts: [c, d]))
+    #expect(basic.statistics.pairsCompared == 1)
+    #expect(basic.statistics.blockingKeys == 8)
+    #expect(basic.pairs.count == 1)
+    #expect(basic.pairs.first?.sharedKeys.description == "phone+email+name+address")
+    // The typo-tolerant rules add phonetic family + postcode and house
+    // number + postcode (no birthday: none of the birthday rules).
     let result = Deduplicator().findDuplicates(in: ContactTable(contacts: [c, d]))
     #expect(result.statistics.pairsCompared == 1)
-    #expect(result.statistics.blockingKeys == 8)
-    #expect(result.pairs.count == 1)
-    #expect(result.pairs.first?.sharedKeys.description == "phone+email+name+address")
+    #expect(result.statistics.blockingKeys == 12)
+    #expect(result.pairs.first?.sharedKeys.description == "phone+email+name+address+phonetic-family+postcode+house+postcode")
   }
 
   @Test func radixSortSorts() {

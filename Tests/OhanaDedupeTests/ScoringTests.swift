@@ -33,8 +33,8 @@ import _OhanaTestSupport
                     fields: [ContactField(kind: .phone, value: "555 123 4567")])
     let b = Contact(givenName: "Zoe", familyName: "Lee", birthday: "1975-01-01")
     let v = vector(a, b)
-    #expect(v[.givenName] == 4)
-    #expect(v[.birthday] == 2)
+    #expect(v[.givenName] == 5)
+    #expect(v[.birthday] == 4)
     #expect(v[.phone] == 0)
     #expect(v[.email] == 0)
     let w = FellegiSunterModel.defaults

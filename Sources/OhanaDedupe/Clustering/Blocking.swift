@@ -1,7 +1,8 @@
 /// Candidate pairs from shared blocking keys.
 ///
 /// Every contact emits one entry per key (phone keys, e-mail keys, the name
-/// key, postcode+street keys), packed as `hash bits | row bits` into one
+/// key, postcode+street keys, and the typo-tolerant rules' keys of
+/// ``BlockingRules.swift``), packed as `hash bits | row bits` into one
 /// `UInt64`; a radix sort brings rows with the same key together, and each
 /// block of at most `maxBlockSize` rows yields its pairs. Larger blocks are
 /// not compared all against all: they are counted as capped, and within
@@ -19,8 +20,15 @@ enum Blocking {
   /// each row is paired with.
   static let neighbours = 4
 
+  /// `bound`: the typo-tolerant rules (``BlockingRules.swift``) skip a
+  /// pair that cannot reach the threshold whatever else it shares: both
+  /// sides have phones (a shared one would have paired them already, so
+  /// for these rules they share none) or both have e-mails, and the model
+  /// says that alone keeps the weight below the threshold. ``ScoreBound/none``
+  /// (EM, explanations) skips nothing.
   static func candidatePairs(
-    keys: ContactKeys, configuration: DedupeConfiguration, statistics: inout DedupeResult.Statistics
+    keys: ContactKeys, configuration: DedupeConfiguration, bound: ScoreBound = .none,
+    statistics: inout DedupeResult.Statistics
   ) -> [UInt64] {
     let n = keys.count
     if n < 2 { return [] }
@@ -28,16 +36,30 @@ enum Blocking {
     let rowMask: UInt64 = (1 << rowBits) - 1
     let threads = configuration.threads
     // Entries, in parallel over ranges of rows.
+    let rules = configuration.blockingRules
+    // The lowest key bit marks the rules' blocks (see `bound` above).
+    let ruleFlag = rowMask + 1
+    let skip = RuleSkip(keys: keys, bound: bound)
     let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
       var out: [UInt64] = []
-      out.reserveCapacity(rows.count * 5)
+      out.reserveCapacity(rows.count * (rules.isEmpty ? 5 : 10))
       @inline(__always) func add(_ key: UInt64, _ kind: BlockingKey, _ row: Int) {
-        let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 61))
-        out.append((h & ~rowMask) | UInt64(row))
+        let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 56))
+        out.append((h & ~rowMask & ~ruleFlag) | UInt64(row))
+      }
+      if !rules.isEmpty {
+        keys.folds.withStorage { arena, ends in
+          for r in rows {
+            forEachRuleKey(keys, r, rules: rules, arena: arena, ends: ends) { key, kind in
+              let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 56))
+              out.append((h & ~rowMask) | ruleFlag | UInt64(r))
+            }
+          }
+        }
       }
       for r in rows {
-        for i in keys.phones(of: r) { add(keys.phones[i], .phone, r) }
-        for i in keys.emails(of: r) { add(keys.emails[i], .email, r) }
+        if configuration.blockOnPhones { for i in keys.phones(of: r) { add(keys.phones[i], .phone, r) } }
+        if configuration.blockOnEmails { for i in keys.emails(of: r) { add(keys.emails[i], .email, r) } }
         if configuration.blockOnNames && keys.nameKey[r] != 0 { add(keys.nameKey[r], .name, r) }
         if configuration.blockOnAddresses {
           var last: UInt64 = 0
@@ -55,7 +77,9 @@ enum Blocking {
     statistics.blockingKeys = entries.count
     RadixSort.sort(&entries, split: 1 << 63, threads: threads)
 
-    var pairParts = blockPairs(entries, keys: keys, keyMask: ~rowMask, cap: max(2, configuration.maxBlockSize), threads: threads)
+    var pairParts = blockPairs(
+      entries, keys: keys, keyMask: ~rowMask, ruleFlag: ruleFlag, skip: skip, cap: max(2, configuration.maxBlockSize),
+      threads: threads)
     entries = []
     var pairs: [UInt64] = []
     pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
@@ -68,6 +92,9 @@ enum Blocking {
       }
     }
     pairParts = []
+    if rules.contains(.sortedNames) {
+      pairs.append(contentsOf: sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads))
+    }
     // Pairs are `low row << 32 | high row`: split at the middle row.
     RadixSort.sort(&pairs, split: UInt64(n / 2) << 32, threads: configuration.threads)
     // Unique in place.
@@ -86,7 +113,9 @@ enum Blocking {
 extension Blocking {
   /// The pairs of sorted `entries`, in parallel over ranges of blocks (the
   /// entries are cut at block starts).
-  static func blockPairs(_ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, cap: Int, threads: Int) -> [[BlockPairs]] {
+  static func blockPairs(
+    _ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int
+  ) -> [[BlockPairs]] {
     let cuts = max(1, min(Parallel.workerCount(threads) * 4, entries.count / 65536))
     var bounds = [0]
     for c in 1..<max(1, cuts) {
@@ -99,7 +128,8 @@ extension Blocking {
     return Parallel.map(count: ranges.count - 1, threads: threads, minimumChunk: 1) { chunks in
       var parts: [BlockPairs] = []
       for c in chunks {
-        parts.append(BlockPairs(entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, cap: cap))
+        parts.append(
+          BlockPairs(entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap))
       }
       return parts
     }
@@ -114,7 +144,9 @@ struct BlockPairs: Sendable {
   var cappedBlocks = 0
   var rowsInCappedBlocks = 0
 
-  init(_ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, cap: Int) {
+  init(
+    _ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int
+  ) {
     let rowMask = ~keyMask
     pairs.reserveCapacity(range.count * 2)
     var start = range.lowerBound
@@ -147,6 +179,14 @@ struct BlockPairs: Sendable {
           }
           i += 1
         }
+      } else if size > 1 && k & ruleFlag != 0 && skip.active {
+        for i in start..<(end - 1) {
+          let a = entries[i] & rowMask
+          for j in (i + 1)..<end {
+            let b = entries[j] & rowMask
+            if a != b && !skip.skips(Int(a), Int(b)) { pairs.append(a << 32 | b) }
+          }
+        }
       } else if size > 1 {
         for i in start..<(end - 1) {
           let a = entries[i] & rowMask
@@ -159,4 +199,32 @@ struct BlockPairs: Sendable {
       start = end
     }
   }
+}
+
+/// Which pairs the typo-tolerant rules leave out (see
+/// ``Blocking/candidatePairs(keys:configuration:bound:statistics:)``):
+/// a class per row (has phones: 1, has e-mails: 2) and, per pair of
+/// classes, whether the model's bound rules the pair out.
+struct RuleSkip: Sendable {
+  private var classes: [UInt8] = []
+  private var table: [Bool] = [Bool](repeating: false, count: 16)
+  /// False when nothing is skipped (no bound).
+  private(set) var active = false
+
+  init(keys: ContactKeys, bound: ScoreBound) {
+    for ca in 0..<4 {
+      for cb in 0..<4 {
+        let p = ca & 1 != 0 && cb & 1 != 0 ? 2 : 0
+        let e = ca & 2 != 0 && cb & 2 != 0 ? 2 : 0
+        table[ca * 4 + cb] = (p != 0 || e != 0) && bound.cannotReach(phone: p, email: e)
+      }
+    }
+    active = table.contains(true)
+    if active {
+      classes = keys.records.map { r in (r.sketch.phoneCount > 0 ? 1 : 0) | (r.sketch.emailCount > 0 ? 2 : 0) }
+    }
+  }
+
+  @inline(__always)
+  func skips(_ a: Int, _ b: Int) -> Bool { active && table[Int(classes[a]) * 4 + Int(classes[b])] }
 }

@@ -13,6 +13,8 @@ import OhanaPhone
 ///  emails       CSR [UInt64]     normalized e-mail hashes per contact, sorted, unique
 ///  addresses    CSR [UInt64]     postcode+street hashes per contact
 ///  postcodes    CSR [UInt64]     postcode hashes per contact (same offsets as addresses)
+///  houses       CSR [UInt64]     house numbers of those addresses (same offsets; 0 = none)
+///  phonetic     [UInt64]         per fold id: phonetic code of the folded name (0 = none)
 ///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
 ///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
 ///  records      [ScoreRecord]    per contact: sketch, name ids, birthday, address prints (64 bytes)
@@ -38,6 +40,9 @@ struct ContactKeys: Sendable {
   var addressOffsets: [UInt32] = [0]
   var addresses: [UInt64] = []
   var postcodes: [UInt64] = []
+  var houses: [UInt64] = []
+  /// Per fold id: ``Phonetic/code(_:)`` of the folded text (0 = none).
+  var phonetic: [UInt64] = []
   var fieldKeys: [UInt64] = []
   var addressKeys: [UInt64] = []
   /// Per fold id: hash sum of its tokens (order-free).
@@ -95,6 +100,7 @@ struct ContactKeys: Sendable {
     emails.reserveCapacity(emailCount)
     addresses.reserveCapacity(addressCount)
     postcodes.reserveCapacity(addressCount)
+    houses.reserveCapacity(addressCount)
     addressKeys.reserveCapacity(addressRowCount)
     birthday.reserveCapacity(n)
     records.reserveCapacity(n)
@@ -110,6 +116,7 @@ struct ContactKeys: Sendable {
       emails.append(contentsOf: p.emails)
       addresses.append(contentsOf: p.addresses)
       postcodes.append(contentsOf: p.postcodes)
+      houses.append(contentsOf: p.houses)
       addressKeys.append(contentsOf: p.addressKeys)
       birthday.append(contentsOf: p.birthday)
       records.append(contentsOf: p.records)
@@ -270,6 +277,12 @@ struct ContactKeys: Sendable {
       }
       tokenSums[id] = sum
     }
+    phonetic = [UInt64](repeating: 0, count: folds.count)
+    folds.withStorage { arena, ends in
+      for id in 1..<max(1, folds.count) {
+        phonetic[id] = Phonetic.code(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
+      }
+    }
     for r in 0..<n {
       let g = given[r], f = family[r]
       // A name key needs two tokens: a lone given name or surname is no block.
@@ -296,6 +309,7 @@ struct RowKeys: Sendable {
   var records: [ScoreRecord] = []
   var addresses: [UInt64] = []
   var postcodes: [UInt64] = []
+  var houses: [UInt64] = []
   var addressEnds: [UInt32] = []
   var addressKeys: [UInt64] = []
 
@@ -315,6 +329,7 @@ struct RowKeys: Sendable {
     emails.reserveCapacity((fieldEnd - fieldBase) / 2)
     addresses.reserveCapacity(addressEnd - addressBase)
     postcodes.reserveCapacity(addressEnd - addressBase)
+    houses.reserveCapacity(addressEnd - addressBase)
     phoneEnds.reserveCapacity(rows.count)
     emailEnds.reserveCapacity(rows.count)
     addressEnds.reserveCapacity(rows.count)
@@ -412,11 +427,13 @@ struct RowKeys: Sendable {
           let key = Hash64.combine(pk, sk)
           addresses.append(key)
           postcodes.append(pk)
+          houses.append(pool.withBytes(of: streets[a]) { KeyFunctions.houseNumber($0) })
           addressKeys[a - addressBase] = key
         } else {
           if pk != 0 {
             addresses.append(0)
             postcodes.append(pk)
+            houses.append(0)
           }
           // Without postcode and street, an address is its columns.
           var h: UInt64 = 0xADD

@@ -250,6 +250,29 @@ enum KeyFunctions {
     return n == 0 ? 0 : h | 1
   }
 
+  /// The house number of a street line: its first run of ASCII digits
+  /// (at most 9, so `12` of `12 wattle grove`, `4` of `unit 4/12 ...`),
+  /// with a letter right after it (`12a`); 0 when there is none.
+  static func houseNumber(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var value: UInt64 = 0
+    var digits = 0
+    var i = 0
+    while i < bytes.count && !(bytes[i] >= 0x30 && bytes[i] <= 0x39) { i += 1 }
+    while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+      if digits < 9 { value = value * 10 + UInt64(bytes[i] - 0x30) }
+      digits += 1
+      i += 1
+    }
+    if digits == 0 { return 0 }
+    var letter: UInt64 = 0
+    if i < bytes.count {
+      let b = bytes[i] | 0x20
+      let next = i + 1 < bytes.count ? bytes[i + 1] : 0x20
+      if b >= 0x61 && b <= 0x7A && !((next | 0x20) >= 0x61 && (next | 0x20) <= 0x7A) { letter = UInt64(b) }
+    }
+    return Hash64.combine(0x4053 ^ value, letter) | 1
+  }
+
   /// Streets compare on their tokens of letters and digits (ASCII lower
   /// case; other scripts byte for byte, no transliteration: both records of
   /// one address are written in the same script).

@@ -121,14 +121,14 @@ extension Deduplicator {
 
   /// `keys=phone+email; agree=given,family,phone; weight=7.42` (weight of
   /// the weakest accepted link in the cluster).
-  static func reasonText(keys: UInt8, agree: UInt8, weight: Float, links: Int) -> String {
+  static func reasonText(keys: UInt16, agree: UInt8, weight: Float, links: Int) -> String {
     var bytes = Array(reasonPrefix(keys: keys, agree: agree).utf8)
     appendWeight(weight, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The reason up to its weight: `keys=phone+email; agree=given,family,phone; weight=`.
-  static func reasonPrefix(keys: UInt8, agree: UInt8) -> String {
+  static func reasonPrefix(keys: UInt16, agree: UInt8) -> String {
     let k = BlockingKey.Set(rawValue: keys).description
     let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)
       .joined(separator: ",")
@@ -213,7 +213,7 @@ struct Provenance: Sendable {
     let clusterOf = result.clusterOf
     pool = table.pool
     // Evidence per cluster.
-    var reasonKeys = [UInt8](repeating: 0, count: n)
+    var reasonKeys = [UInt16](repeating: 0, count: n)
     var agree = [UInt8](repeating: 0, count: n)
     var minWeight = [Float](repeating: .infinity, count: n)
     for p in result.pairs {
@@ -234,7 +234,7 @@ struct Provenance: Sendable {
     // Contacts alone whose uid is a UUID: the texts end to end.
     var soloBytes: [UInt8] = [], soloOffsets: [Int] = [0], soloRows: [Int32] = []
     // The text before the weight, once per (keys, agree).
-    var reasonPrefixes = [[UInt8]](repeating: [], count: 1 << 16)
+    var reasonPrefixes: [Int: [UInt8]] = [:]
     for (k, c32) in reps.enumerated() {
       let c = Int(c32)
       let group = members[Int(counts[c])..<Int(counts[c + 1])]
@@ -257,11 +257,11 @@ struct Provenance: Sendable {
       }
       sourceUIDs[k] = uidBytes.withUnsafeBytes { pool.intern($0) }
       let prefix = Int(reasonKeys[c]) << 8 | Int(agree[c])
-      if reasonPrefixes[prefix].isEmpty {
+      if reasonPrefixes[prefix] == nil {
         reasonPrefixes[prefix] = Array(Deduplicator.reasonPrefix(keys: reasonKeys[c], agree: agree[c]).utf8)
       }
       reasonBytes.removeAll(keepingCapacity: true)
-      reasonBytes.append(contentsOf: reasonPrefixes[prefix])
+      reasonBytes.append(contentsOf: reasonPrefixes[prefix] ?? [])
       Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
       reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
     }

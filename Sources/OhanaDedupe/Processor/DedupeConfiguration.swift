@@ -21,11 +21,27 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// Estimate the m/u probabilities from the candidate pairs (EM, no labels)
   /// instead of using the built-in defaults.
   public var estimateWeights: Bool
+  /// With `estimateWeights` off: estimate anyway when fewer than half the
+  /// contacts have a phone number or an e-mail address (and there are at
+  /// least ``Deduplicator/automaticEMMinimum`` contacts). The built-in
+  /// weights were measured on address books, where duplicates nearly always
+  /// share a phone or an e-mail; on member and customer records (names,
+  /// addresses, birth dates) they reject most true pairs, and EM fits them
+  /// (measured on FEBRL, Benchmarks/README.md "Dedupe without phones").
+  public var automaticWeights: Bool
   /// Block on full-name keys (transliterated, folded, nickname-canonical,
   /// token order ignored).
   public var blockOnNames: Bool
   /// Block on postal code + street.
   public var blockOnAddresses: Bool
+  /// Block on phone numbers and on e-mail addresses.
+  public var blockOnPhones = true
+  public var blockOnEmails = true
+  /// The blocking rules beyond phones, e-mails, names and addresses (which
+  /// the switches above govern): by default every typo-tolerant rule
+  /// (``BlockingKey/Set/typoTolerant``), so that records without phones
+  /// or e-mails, keyed by hand, still meet their duplicates.
+  public var blockingRules: BlockingKey.Set
   /// Worker threads for the column passes (0 = one per core).
   public var threads: Int
 
@@ -36,8 +52,10 @@ public struct DedupeConfiguration: Sendable, Hashable {
     linkThreshold: Double = 0,
     maxClusterSize: Int = 16,
     estimateWeights: Bool = false,
+    automaticWeights: Bool = true,
     blockOnNames: Bool = true,
     blockOnAddresses: Bool = true,
+    blockingRules: BlockingKey.Set = .typoTolerant,
     threads: Int = 0
   ) {
     self.defaultRegion = defaultRegion
@@ -46,8 +64,10 @@ public struct DedupeConfiguration: Sendable, Hashable {
     self.linkThreshold = linkThreshold
     self.maxClusterSize = maxClusterSize
     self.estimateWeights = estimateWeights
+    self.automaticWeights = automaticWeights
     self.blockOnNames = blockOnNames
     self.blockOnAddresses = blockOnAddresses
+    self.blockingRules = blockingRules
     self.threads = threads
   }
 }

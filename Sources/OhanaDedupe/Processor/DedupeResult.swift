@@ -48,6 +48,15 @@ public struct DedupeResult: Sendable {
     /// Clusters of two or more contacts, and the contacts in them.
     public var clusters = 0
     public var contactsInClusters = 0
+    /// Whether the weights were estimated from the data (EM), and the
+    /// contacts with a phone or an e-mail (what the automatic choice reads).
+    public var weightsEstimated = false
+    public var contactsWithPhoneOrEmail = 0
+    /// With a truth (``Deduplicator/truth``): the true pairs (two contacts
+    /// of one entity) and how many of them were candidate pairs (compared
+    /// at all): the recall of blocking, which bounds the recall of dedupe.
+    public var truePairs = 0
+    public var trueCandidatePairs = 0
     /// Seconds per stage (keys, blocking, scoring, em, clustering, merge).
     public var timings: [String: Double] = [:]
     /// CPU seconds of the whole process (every thread) per stage, for
@@ -63,12 +72,33 @@ public struct DedupeResult: Sendable {
   }
 }
 
-/// The kinds of blocking keys.
+/// The kinds of blocking keys (blocking rules): two contacts are compared
+/// when they share a key of any kind (the union of the rules, as Splink's
+/// list of blocking rules), each block capped (see ``Blocking``).
 public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  /// A phone number (normalized key).
   case phone = 0
+  /// An e-mail address (normalized).
   case email = 1
+  /// The whole folded name, token order and nicknames ignored.
   case name = 2
+  /// Postcode and street.
   case address = 3
+  /// Family name and full birth date.
+  case familyBirthday = 4
+  /// Given name (nickname-canonical) and full birth date.
+  case givenBirthday = 5
+  /// Phonetic code of the family name (``Phonetic``) and postcode.
+  case phoneticPostcode = 6
+  /// Birth date and postcode.
+  case birthdayPostcode = 7
+  /// Given-name initial, first three letters of the family name, birth year.
+  case initialsYear = 8
+  /// House number and postcode.
+  case housePostcode = 9
+  /// Sorted neighbourhood: neighbours in the order of folded family then
+  /// given name (each contact with the next ``Blocking/windowNeighbours``).
+  case sortedNames = 10
 
   public var description: String {
     switch self {
@@ -76,14 +106,35 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case .email: "email"
     case .name: "name"
     case .address: "address"
+    case .familyBirthday: "family+birthday"
+    case .givenBirthday: "given+birthday"
+    case .phoneticPostcode: "phonetic-family+postcode"
+    case .birthdayPostcode: "birthday+postcode"
+    case .initialsYear: "initials+birth-year"
+    case .housePostcode: "house+postcode"
+    case .sortedNames: "sorted-names"
     }
+  }
+
+  /// The rule named `text` (its ``description``), if any.
+  public init?(named text: String) {
+    guard let k = BlockingKey.allCases.first(where: { $0.description == text }) else { return nil }
+    self = k
   }
 
   /// A set of key kinds, one bit each.
   public struct Set: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public var rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
     public init(_ key: BlockingKey) { rawValue = 1 << key.rawValue }
+    /// Every rule.
+    public static let all = Set(rawValue: (1 << UInt16(BlockingKey.allCases.count)) - 1)
+    /// The rules that need no phone or e-mail: names, birth dates, addresses.
+    public static let typoTolerant: Set = [
+      .init(.familyBirthday), .init(.givenBirthday), .init(.phoneticPostcode), .init(.birthdayPostcode),
+      .init(.initialsYear), .init(.housePostcode), .init(.sortedNames),
+    ]
+    public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {
       BlockingKey.allCases.filter { contains(.init($0)) }.map(\.description).joined(separator: "+")
     }

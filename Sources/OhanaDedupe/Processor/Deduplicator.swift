@@ -17,9 +17,43 @@ public struct Deduplicator: Sendable {
   /// the starting point of EM when it is on).
   public var model: FellegiSunterModel
 
+  /// For measuring: the true entity of every row (rows with a negative
+  /// entity are left out). With it, ``DedupeResult/Statistics`` counts the
+  /// true pairs and how many were compared (blocking recall).
+  public var truth: [Int32]?
+
   public init(configuration: DedupeConfiguration = DedupeConfiguration(), model: FellegiSunterModel = .defaults) {
     self.configuration = configuration
     self.model = model
+  }
+
+  /// Whether the weights are estimated (EM) for these keys: asked for, or
+  /// chosen because fewer than half the contacts have a phone or an e-mail
+  /// (see ``DedupeConfiguration/automaticWeights``).
+  func estimates(_ keys: ContactKeys, withPhoneOrEmail count: Int) -> Bool {
+    if configuration.estimateWeights { return true }
+    return configuration.automaticWeights && keys.count >= Self.automaticEMMinimum && count * 2 < keys.count
+  }
+
+  /// Fewer contacts than this keep the built-in weights under automatic
+  /// weights: EM needs many candidate pairs to fit anything.
+  public static let automaticEMMinimum = 500
+
+  static func withPhoneOrEmail(_ keys: ContactKeys) -> Int {
+    keys.records.reduce(0) { $0 + ($1.sketch.phoneCount > 0 || $1.sketch.emailCount > 0 ? 1 : 0) }
+  }
+
+  /// True pairs, and those among `pairs` (sorted, unique).
+  static func truthCounts(_ truth: [Int32], pairs: [UInt64]) -> (truePairs: Int, compared: Int) {
+    var sizes: [Int32: Int] = [:]
+    for e in truth where e >= 0 { sizes[e, default: 0] += 1 }
+    let total = sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
+    var compared = 0
+    for p in pairs {
+      let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
+      if a < truth.count && b < truth.count && truth[a] >= 0 && truth[a] == truth[b] { compared += 1 }
+    }
+    return (total, compared)
   }
 
   /// Finds the clusters of `table`'s rows.
@@ -62,7 +96,7 @@ public struct Deduplicator: Sendable {
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
     let scorer = PairScorer(keys: keys)
     var model = self.model
-    if configuration.estimateWeights {
+    if estimates(keys, withPhoneOrEmail: Self.withPhoneOrEmail(keys)) {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for p in pairs { counts[Int(scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue)] += 1 }
       model = model.estimate(from: counts)
@@ -91,15 +125,22 @@ public struct Deduplicator: Sendable {
       t = now
       tCPU = nowCPU
     }
-    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    // Without EM, pairs that cannot reach the threshold are left out of the
+    // typo-tolerant rules' blocks, and stop after phones and e-mails when
+    // scored (their vector keeps only those two levels: never accepted).
+    stats.contactsWithPhoneOrEmail = Self.withPhoneOrEmail(keys)
+    let useEM = estimates(keys, withPhoneOrEmail: stats.contactsWithPhoneOrEmail)
+    stats.weightsEstimated = useEM
+    let bound = useEM ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
+    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, bound: bound, statistics: &stats)
     lap("blocking")
     stats.pairsCompared = pairs.count
+    if let truth {
+      (stats.truePairs, stats.trueCandidatePairs) = Self.truthCounts(truth, pairs: pairs)
+    }
     let scorer = PairScorer(keys: keys)
 
-    // Comparison vectors of every candidate pair, in parallel. Without EM,
-    // pairs that cannot reach the threshold stop after phones and e-mails
-    // (their vector keeps only those two levels: it is never accepted).
-    let bound = configuration.estimateWeights ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
+    // Comparison vectors of every candidate pair, in parallel.
     let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) { range in
       scorer.vectors(pairs, range, bound: bound)
     }
@@ -109,7 +150,7 @@ public struct Deduplicator: Sendable {
 
     lap("scoring")
     var model = self.model
-    if configuration.estimateWeights {
+    if useEM {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for v in vectors { counts[Int(v)] += 1 }
       model = model.estimate(from: counts)
@@ -160,6 +201,10 @@ public struct Deduplicator: Sendable {
     if v[.email] == 1 { s.insert(.init(.email)) }
     if keys.nameKey[a] != 0 && keys.nameKey[a] == keys.nameKey[b] { s.insert(.init(.name)) }
     if v[.address] == 1 { s.insert(.init(.address)) }
+    if !configuration.blockingRules.isEmpty {
+      s.formUnion(Blocking.sharedRuleKeys(keys, a, b, rules: configuration.blockingRules))
+      if configuration.blockingRules.contains(.sortedNames) && s.isEmpty { s.insert(.init(.sortedNames)) }
+    }
     return s
   }
 }

@@ -6,7 +6,8 @@
 /// evidence and carries a negative weight.
 public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
   /// Given names: 1 same (or same canonical nickname), 2 Jaro-Winkler >= 0.92,
-  /// 3 Jaro-Winkler >= 0.80, 4 different.
+  /// 3 Jaro-Winkler >= 0.80, 4 same sound (``Phonetic``) or an initial
+  /// that agrees (`j` / `jasmine`), 5 different.
   case givenName
   /// Family names (or a full name when no structured name): levels as given names.
   case familyName
@@ -14,7 +15,9 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
   case phone
   /// E-mails: 1 a shared normalized address, 2 none shared.
   case email
-  /// Birthdays: 1 same, 2 different.
+  /// Birthdays: 1 same, 2 close (one digit off, or day and month
+  /// swapped), 3 same year only, 4 different. A date without a year
+  /// (`--0312`) agrees with any date on that day.
   case birthday
   /// Addresses: 1 same postcode and street, 2 same postcode, 3 different.
   case address
@@ -22,8 +25,9 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
   /// The number of levels, null level included.
   public var levelCount: Int {
     switch self {
-    case .givenName, .familyName: 5
-    case .phone, .email, .birthday: 3
+    case .givenName, .familyName: 6
+    case .phone, .email: 3
+    case .birthday: 5
     case .address: 4
     }
   }
@@ -46,10 +50,13 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
     case (.givenName, 1), (.familyName, 1): "exact"
     case (.givenName, 2), (.familyName, 2): "jw>=0.92"
     case (.givenName, 3), (.familyName, 3): "jw>=0.80"
+    case (.givenName, 4), (.familyName, 4): "phonetic-or-initial"
     case (.givenName, _), (.familyName, _): "different"
     case (.phone, 1), (.email, 1): "shared"
     case (.phone, _), (.email, _): "none-shared"
     case (.birthday, 1): "same"
+    case (.birthday, 2): "close"
+    case (.birthday, 3): "same-year"
     case (.birthday, _): "different"
     case (.address, 1): "same"
     case (.address, 2): "same-postcode"

@@ -104,12 +104,7 @@ struct PairScorer: Sendable {
     }
     v[.phone] = phone
     v[.email] = email
-    let ba = ra.birthday, bb = rb.birthday
-    if ba != 0 && bb != 0 {
-      // A birthday without a year agrees with one that has the same day.
-      let same = ba == bb || (ba < 10_000 && bb % 10_000 == ba) || (bb < 10_000 && ba % 10_000 == bb)
-      v[.birthday] = same ? 1 : 2
-    }
+    v[.birthday] = Self.birthdayLevel(ra.birthday, rb.birthday)
     if ra.addressCount == 0 || rb.addressCount == 0 {
       v[.address] = 0
     } else if ra.addressCount == 1 && rb.addressCount == 1 && ra.addressPrint != rb.addressPrint
@@ -138,7 +133,44 @@ struct PairScorer: Sendable {
       let qb = UnsafeRawBufferPointer(rebasing: arena[ends[bc.index - 1]..<ends[bc.index]])
       s = max(s, JaroWinkler.similarity(qa, qb))
     }
-    return s >= 0.92 ? 2 : (s >= 0.80 ? 3 : 4)
+    if s >= 0.92 { return 2 }
+    if s >= 0.80 { return 3 }
+    // Same sound, or an initial that agrees (`j` / `jasmine`).
+    if keys.phonetic[a.index] != 0 && keys.phonetic[a.index] == keys.phonetic[b.index] { return 4 }
+    if (pa.count == 1 || pb.count == 1) && pa.first == pb.first { return 4 }
+    return 5
+  }
+
+  /// The ``Comparison/birthday`` level of two birthday keys (`yyyymmdd`,
+  /// or `mmdd` without a year; 0 none): 0 a side has none, 1 same (a date
+  /// without a year agrees with any date on that day), 2 close (one digit
+  /// off, or day and month swapped), 3 same year only, 4 different.
+  static func birthdayLevel(_ a: UInt32, _ b: UInt32) -> Int {
+    if a == 0 || b == 0 { return 0 }
+    if a == b { return 1 }
+    let aYear = a >= 10_000, bYear = b >= 10_000
+    if aYear != bYear {
+      // Compare the day of the year only.
+      let x = a % 10_000, y = b % 10_000
+      if x == y { return 1 }
+      return close(x, y, digits: 4) ? 2 : 4
+    }
+    if close(a, b, digits: aYear ? 8 : 4) { return 2 }
+    if aYear && a / 10_000 == b / 10_000 { return 3 }
+    return 4
+  }
+
+  /// One decimal digit apart, or the same year with month and day swapped.
+  private static func close(_ a: UInt32, _ b: UInt32, digits: Int) -> Bool {
+    var x = a, y = b, differ = 0
+    for _ in 0..<digits {
+      if x % 10 != y % 10 { differ += 1 }
+      x /= 10
+      y /= 10
+    }
+    if differ == 1 { return true }
+    let ma = a / 100 % 100, da = a % 100, mb = b / 100 % 100, db = b % 100
+    return a / 10_000 == b / 10_000 && ma == db && da == mb
   }
 
   /// 0 when a side has no values, 1 when the sorted lists share one, else 2.

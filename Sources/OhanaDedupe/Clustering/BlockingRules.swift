@@ -1,0 +1,127 @@
+import OhanaCore
+
+/// The typo-tolerant blocking rules (``BlockingKey/Set/typoTolerant``):
+/// keys that let two records of one person meet without a phone or an
+/// e-mail in common, through a typo in any one of name, street or postcode.
+///
+/// Each rule needs all its parts present; a contact gives one key per rule
+/// (per postcode, for the postcode rules: its first four). The keys go into
+/// the same sort and the same capped blocks as phones and e-mails, so no
+/// rule can make the job quadratic: a block larger than the cap (a common
+/// name born on a common day) is not compared all against all (see
+/// ``Blocking``). The sorted neighbourhood (``BlockingKey/sortedNames``) is
+/// linear by construction: each contact is paired with the next
+/// ``Blocking/windowNeighbours`` contacts in name order.
+extension Blocking {
+  /// How many following contacts, in folded family-then-given order, each
+  /// contact is compared with (sorted neighbourhood).
+  static let windowNeighbours = 3
+
+  /// Postcodes per contact that the postcode rules use.
+  static let postcodesPerRule = 4
+
+  /// Calls `body(key, kind)` for each rule key of row `r`.
+  @inline(__always)
+  static func forEachRuleKey(
+    _ keys: ContactKeys, _ r: Int, rules: BlockingKey.Set, arena: UnsafeRawBufferPointer, ends: StringPool.Ends,
+    _ body: (UInt64, BlockingKey) -> Void
+  ) {
+    let family = keys.family[r], given = keys.givenCanonical[r]
+    let bday = UInt64(keys.birthday[r])
+    let hasYear = bday >= 10_000
+    if hasYear && family.isPresent && rules.contains(.familyBirthday) {
+      body(Hash64.combine(UInt64(family.rawValue), bday), .familyBirthday)
+    }
+    if hasYear && given.isPresent && rules.contains(.givenBirthday) {
+      body(Hash64.combine(UInt64(given.rawValue), bday), .givenBirthday)
+    }
+    if hasYear && family.isPresent && keys.given[r].isPresent && rules.contains(.initialsYear) {
+      // Initial of the given name as written (not the nickname's), three
+      // letters of the family name, the year.
+      let g = keys.given[r]
+      let initial = UInt64(arena[ends[g.index - 1]])
+      var prefix: UInt64 = 0
+      let fs = ends[family.index - 1], fe = ends[family.index]
+      for i in fs..<min(fe, fs + 3) { prefix = prefix << 8 | UInt64(arena[i]) }
+      body(Hash64.combine(initial << 32 | prefix, bday / 10_000), .initialsYear)
+    }
+    let phonetic = family.isPresent ? keys.phonetic[family.index] : 0
+    let range = keys.addresses(of: r)
+    var seen = 0
+    var last: UInt64 = 0
+    for i in range where seen < postcodesPerRule {
+      let pc = keys.postcodes[i]
+      if pc == 0 || pc == last { continue }
+      last = pc
+      seen += 1
+      if phonetic != 0 && rules.contains(.phoneticPostcode) { body(Hash64.combine(phonetic, pc), .phoneticPostcode) }
+      if bday != 0 && rules.contains(.birthdayPostcode) { body(Hash64.combine(bday, pc), .birthdayPostcode) }
+      let house = keys.houses[i]
+      if house != 0 && rules.contains(.housePostcode) { body(Hash64.combine(house, pc), .housePostcode) }
+    }
+  }
+
+  /// Sorted neighbourhood over folded names: each contact with a name is
+  /// paired with the next ``windowNeighbours`` in the order of its first
+  /// five bytes of family name then three of given name (ties by row).
+  /// Pairs are `low row << 32 | high row`.
+  static func sortedNamePairs(_ keys: ContactKeys, rowBits: UInt64, skip: RuleSkip, threads: Int) -> [UInt64] {
+    let n = keys.count
+    let rowMask: UInt64 = (1 << rowBits) - 1
+    var entries: [UInt64] = []
+    entries.reserveCapacity(n)
+    keys.folds.withStorage { arena, ends in
+      for r in 0..<n {
+        let f = keys.family[r], g = keys.given[r]
+        if f.isAbsent { continue }
+        var key: UInt64 = 0
+        var taken = 0
+        let fs = ends[f.index - 1], fe = ends[f.index]
+        for i in fs..<min(fe, fs + 5) {
+          key = key << 8 | UInt64(arena[i])
+          taken += 1
+        }
+        key <<= UInt64(8 * (5 - taken))
+        var gk: UInt64 = 0
+        if g.isPresent {
+          let gs = ends[g.index - 1], ge = ends[g.index]
+          var gt = 0
+          for i in gs..<min(ge, gs + 3) {
+            gk = gk << 8 | UInt64(arena[i])
+            gt += 1
+          }
+          gk <<= UInt64(8 * (3 - gt))
+        }
+        key = key << 24 | gk
+        // The name's high bits, then the row.
+        entries.append((key & ~rowMask) | UInt64(r))
+      }
+    }
+    RadixSort.sort(&entries, split: 1 << 63, threads: threads)
+    var pairs: [UInt64] = []
+    pairs.reserveCapacity(entries.count * windowNeighbours)
+    for i in entries.indices {
+      let a = entries[i] & rowMask
+      var j = i + 1
+      while j < entries.count && j <= i + windowNeighbours {
+        let b = entries[j] & rowMask
+        if !skip.skips(Int(a), Int(b)) { pairs.append(min(a, b) << 32 | max(a, b)) }
+        j += 1
+      }
+    }
+    return pairs
+  }
+
+  /// The rule kinds two rows share (for explanations).
+  static func sharedRuleKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, rules: BlockingKey.Set) -> BlockingKey.Set {
+    var ka: [(UInt64, BlockingKey)] = []
+    var kb: [(UInt64, BlockingKey)] = []
+    keys.folds.withStorage { arena, ends in
+      forEachRuleKey(keys, a, rules: rules, arena: arena, ends: ends) { ka.append(($0, $1)) }
+      forEachRuleKey(keys, b, rules: rules, arena: arena, ends: ends) { kb.append(($0, $1)) }
+    }
+    var s = BlockingKey.Set()
+    for (k, kind) in ka where kb.contains(where: { $0.0 == k && $0.1 == kind }) { s.insert(.init(kind)) }
+    return s
+  }
+}

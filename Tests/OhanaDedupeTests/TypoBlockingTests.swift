@@ -1,0 +1,214 @@
+import OhanaCore
+import Testing
+
+@testable import OhanaDedupe
+
+/// Dedupe on names, addresses and birth dates alone (no phones, no
+/// e-mails): the typo-tolerant blocking rules, the graded comparisons and
+/// the automatic choice of weights. Expectations are worked out by hand
+/// from the rules' definitions.
+@Suite struct TypoBlockingTests {
+  /// A contact the way hand-keyed records come: no phone, no e-mail.
+  func person(
+    _ uid: String, _ given: String?, _ family: String?, birthday: String? = nil, street: String? = nil,
+    postcode: String? = nil, locality: String? = "ashfield"
+  ) -> Contact {
+    var c = Contact(givenName: given, familyName: family, birthday: birthday)
+    c.uid = uid
+    if street != nil || postcode != nil {
+      c.addresses = [PostalAddress(street: street, locality: locality, postalCode: postcode)]
+    }
+    return c
+  }
+
+  /// Only the rules in `rules`: no phone, e-mail, name or address blocking.
+  func onlyRules(_ rules: BlockingKey.Set) -> DedupeConfiguration {
+    var c = DedupeConfiguration(blockOnNames: false, blockOnAddresses: false, blockingRules: rules)
+    c.blockOnPhones = false
+    c.blockOnEmails = false
+    return c
+  }
+
+  func compared(_ a: Contact, _ b: Contact, _ config: DedupeConfiguration) -> Int {
+    Deduplicator(configuration: config).findDuplicates(in: ContactTable(contacts: [a, b])).statistics.pairsCompared
+  }
+
+  /// The issue's smallest case: one typo in the given name, one in the
+  /// street and one in the extended address; same family name, birth date
+  /// and postcode. It used to be compared by no rule at all.
+  @Test func theIssuesExampleIsOneCluster() throws {
+    var a = person("a", "jasmine", "okafor", birthday: "19740312", street: "12 wattle grove", postcode: "2131")
+    var b = person("b", "jasmnie", "okafor", birthday: "19740312", street: "12 watle grove", postcode: "2131")
+    a.addresses[0].extended = "rosedale"
+    b.addresses[0].extended = "rosedaie"
+    a.fullName = "jasmine okafor"
+    b.fullName = "jasmnie okafor"
+    let table = ContactTable(contacts: [a, b])
+    #expect(Deduplicator(configuration: DedupeConfiguration(blockingRules: [])).findDuplicates(in: table).statistics.pairsCompared == 0)
+    let r = Deduplicator().findDuplicates(in: table)
+    #expect(r.clusterOf == [0, 0])
+    let p = try #require(r.pairs.first)
+    #expect(p.vector[.familyName] == 1)
+    #expect(p.vector[.birthday] == 1)
+    #expect(p.vector[.givenName] == 2)
+    #expect(p.vector[.address] == 2)
+    #expect(p.sharedKeys.contains(.familyBirthday))
+  }
+
+  /// Each rule alone brings together a pair that shares only what that
+  /// rule reads, and nothing else compares them.
+  @Test func eachRuleComparesItsPairs() {
+    let cases: [(BlockingKey, Contact, Contact)] = [
+      (.familyBirthday, person("1", "anna", "okafor", birthday: "1974-03-12"), person("2", "hannah", "okafor", birthday: "19740312")),
+      (.givenBirthday, person("1", "anna", "okafor", birthday: "1974-03-12"), person("2", "anna", "ukafor", birthday: "19740312")),
+      (.phoneticPostcode, person("1", "anna", "okafor", postcode: "2131"), person("2", "hanna", "okafour", postcode: "2131")),
+      (.birthdayPostcode, person("1", "anna", "okafor", birthday: "19740312", postcode: "2131"),
+       person("2", "hanna", "smith", birthday: "19740312", postcode: "2131")),
+      (.initialsYear, person("1", "anna", "okafor", birthday: "19740312"), person("2", "ana", "okafur", birthday: "19741203")),
+      (.housePostcode, person("1", "anna", "okafor", street: "12 wattle grove", postcode: "2131"),
+       person("2", "hanna", "smith", street: "12 wattlegrove st", postcode: "2131")),
+      (.sortedNames, person("1", "anna", "okafor"), person("2", "annette", "okafort")),
+    ]
+    for (rule, a, b) in cases {
+      #expect(compared(a, b, onlyRules([.init(rule)])) == 1, "\(rule)")
+      #expect(compared(a, b, onlyRules([])) == 0, "\(rule) without rules")
+    }
+    // And a rule does not compare what it does not read.
+    let far = person("2", "zed", "quinn", birthday: "19990101", street: "99 other rd", postcode: "9999")
+    for rule in BlockingKey.allCases where BlockingKey.Set.typoTolerant.contains(rule) && rule != .sortedNames {
+      #expect(compared(person("1", "anna", "okafor", birthday: "19740312", street: "12 wattle grove", postcode: "2131"), far,
+                       onlyRules([.init(rule)])) == 0, "\(rule)")
+    }
+  }
+
+  /// 3,000 identical records without phones: every rule's block is far
+  /// over the cap, and the pairs stay linear (each row with a few
+  /// neighbours per rule), never 3,000 × 3,000 / 2.
+  @Test func noRuleGoesQuadratic() {
+    let n = 3000
+    let contacts = (0..<n).map { i in
+      person("\(i)", "john", "smith", birthday: "19700101", street: "1 main st", postcode: "60601")
+    }
+    let r = Deduplicator(configuration: DedupeConfiguration(maxBlockSize: 50, maxClusterSize: 16))
+      .findDuplicates(in: ContactTable(contacts: contacts))
+    #expect(r.statistics.cappedBlocks >= 7)
+    #expect(r.statistics.largestBlock == n)
+    let perRow = Blocking.neighbours + Blocking.windowNeighbours
+    #expect(r.statistics.pairsCompared <= n * perRow)
+    var sizes: [Int32: Int] = [:]
+    for id in r.clusterOf { sizes[id, default: 0] += 1 }
+    #expect(sizes.values.allSatisfy { $0 <= 16 })
+  }
+
+  /// Two contacts that both have phones and share none are not compared by
+  /// the rules under the built-in weights (they cannot reach the
+  /// threshold); with EM nothing is left out.
+  @Test func rulesSkipPairsTheBoundRulesOut() {
+    var a = person("1", "anna", "okafor", birthday: "19740312")
+    var b = person("2", "anna", "okafor", birthday: "19740312")
+    a.fields = [ContactField(kind: .phone, value: "+1 312 644 3332")]
+    b.fields = [ContactField(kind: .phone, value: "+1 415 555 0101")]
+    var rules = onlyRules([.init(.familyBirthday)])
+    #expect(compared(a, b, rules) == 0)
+    rules.estimateWeights = true
+    #expect(compared(a, b, rules) == 1)
+    // One side without a phone: compared.
+    b.fields = []
+    #expect(compared(a, b, onlyRules([.init(.familyBirthday)])) == 1)
+  }
+
+  @Test func birthdayLevels() {
+    func level(_ x: String, _ y: String) -> Int {
+      let kx = x.utf8.withContiguousStorageIfAvailable { KeyFunctions.birthdayKey(UnsafeRawBufferPointer($0)) } ?? 0
+      let ky = y.utf8.withContiguousStorageIfAvailable { KeyFunctions.birthdayKey(UnsafeRawBufferPointer($0)) } ?? 0
+      return PairScorer.birthdayLevel(kx, ky)
+    }
+    // Every form RFC 6350 and vCard 2.1 write for one date.
+    for form in ["1974-03-12", "19740312", "1974-03-12T00:00:00Z", "--0312", "--03-12"] {
+      #expect(level("19740312", form) == 1, "\(form)")
+    }
+    #expect(level("19740312", "19740313") == 2)  // one digit
+    #expect(level("19740312", "19840312") == 2)  // one digit of the year
+    #expect(level("19740312", "19741203") == 2)  // day and month swapped
+    #expect(level("--0312", "19741203") == 2)  // swapped, no year
+    #expect(level("19740312", "19741125") == 3)  // same year only
+    #expect(level("19740312", "19850101") == 4)
+    #expect(level("19740312", "") == 0)
+    #expect(level("not a date", "19740312") == 0)
+  }
+
+  @Test func phoneticCodes() {
+    func code(_ s: String) -> UInt64 {
+      Array(s.utf8).withUnsafeBytes { Phonetic.code($0) }
+    }
+    #expect(code("smith") == code("smyth"))
+    #expect(code("smith") == code("schmidt"))
+    #expect(code("catherine") == code("katherine"))
+    #expect(code("okafor") == code("okafour"))
+    #expect(code("philips") == code("filips"))
+    #expect(code("knight") == code("night"))
+    #expect(code("smith") != code("jones"))
+    #expect(code("anna") != code("hanna"))
+    #expect(code("") == 0)
+    #expect(code("123") == 0)
+    #expect(code("smith") != 0)
+  }
+
+  @Test func houseNumbers() {
+    func house(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBytes { KeyFunctions.houseNumber($0) } }
+    #expect(house("12 wattle grove") == house("12 watle grove"))
+    #expect(house("12 wattle grove") == house("wattlegrove 12"))
+    #expect(house("12a wattle grove") != house("12b wattle grove"))
+    #expect(house("12 wattle grove") != house("13 wattle grove"))
+    #expect(house("12 abbey road") == house("12 abbey rd"))
+    #expect(house("wattle grove") == 0)
+  }
+
+  @Test func nameLevelsForSoundsAndInitials() {
+    func level(_ x: String, _ y: String) -> Int {
+      let keys = ContactKeys(
+        table: ContactTable(contacts: [person("1", x, "okafor"), person("2", y, "okafor")]),
+        configuration: DedupeConfiguration())
+      return PairScorer(keys: keys).vector(0, 1)[.givenName]
+    }
+    #expect(level("jasmine", "jasmine") == 1)
+    #expect(level("jasmine", "jasmnie") == 2)
+    #expect(level("j", "jasmine") == 4)  // an initial
+    #expect(level("jasmine", "yasmine") <= 3)  // close in spelling
+    #expect(level("anna", "zoe") == 5)
+  }
+
+  /// auto: EM when fewer than half the contacts have a phone or an e-mail.
+  @Test func automaticWeights() {
+    let n = Deduplicator.automaticEMMinimum
+    let noPhones = (0..<n).map { person("\($0)", "anna\($0)", "okafor", birthday: "1974031\($0 % 10)") }
+    let withPhones = noPhones.map { c -> Contact in
+      var c = c
+      c.fields = [ContactField(kind: .phone, value: "+1 312 644 \(1000 + (Int(c.uid ?? "0") ?? 0))")]
+      return c
+    }
+    #expect(Deduplicator().findDuplicates(in: ContactTable(contacts: noPhones)).statistics.weightsEstimated)
+    #expect(!Deduplicator().findDuplicates(in: ContactTable(contacts: withPhones)).statistics.weightsEstimated)
+    let fixed = DedupeConfiguration(automaticWeights: false)
+    #expect(!Deduplicator(configuration: fixed).findDuplicates(in: ContactTable(contacts: noPhones)).statistics.weightsEstimated)
+    // Too few contacts for EM: the built-in weights.
+    #expect(!Deduplicator().findDuplicates(in: ContactTable(contacts: Array(noPhones.prefix(n - 1)))).statistics.weightsEstimated)
+  }
+
+  /// Blocking recall against a truth: true pairs and the compared ones.
+  @Test func truthCounts() {
+    let contacts = [
+      person("1", "anna", "okafor", birthday: "19740312"),
+      person("2", "anna", "okafor", birthday: "19740312"),
+      person("3", "zed", "quinn"),
+      person("4", "zed", "quinn", birthday: "19990101"),
+      person("5", "bo", "li"),
+    ]
+    var d = Deduplicator(configuration: DedupeConfiguration(blockOnNames: false, blockingRules: [.init(.familyBirthday)]))
+    // 1 and 2 one person, 3 and 4 another, 5 unknown to the truth.
+    d.truth = [0, 0, 1, 1, -1]
+    let s = d.findDuplicates(in: ContactTable(contacts: contacts)).statistics
+    #expect(s.truePairs == 2)
+    #expect(s.trueCandidatePairs == 1)
+  }
+}
