@@ -36,8 +36,35 @@ extension OhanaCommand {
     @Option(help: "Region for national phone numbers when a contact's country is unknown.")
     var region: String = "US"
 
-    @Flag(help: "Estimate the model's m/u probabilities from the data (EM) instead of the defaults.")
+    @Flag(help: "Estimate the model's m/u probabilities from the data (EM): the same as --weights em.")
     var em = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Model weights: auto, defaults or em.",
+        discussion: """
+          defaults: the built-in weights, measured on address books (duplicates share a phone \
+          or an e-mail). em: estimated from this data's candidate pairs (no labels). auto (the \
+          default): em when fewer than half the contacts have a phone or an e-mail, else defaults.
+          """))
+    var weights: String = "auto"
+
+    @Option(
+      help: ArgumentHelp(
+        "Blocking rules: all, basic, or a comma-separated list.",
+        discussion: """
+          basic: phone, email, name (whole folded name) and address (postcode + street). all (the \
+          default) adds the typo-tolerant rules: family+birthday, given+birthday, \
+          phonetic-family+postcode, birthday+postcode, initials+birth-year, house+postcode and \
+          sorted-names. A list names the rules to use, e.g. phone,email,family+birthday.
+          """))
+    var blocking: String = "all"
+
+    @Option(
+      help: ArgumentHelp(
+        "A CSV of uid,entity (header first) with the true entity of each contact: report blocking recall and pairwise precision, recall and F1.",
+        valueName: "truth.csv"))
+    var truth: String?
 
     @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported.")
     var maxBlock: Int = 50
@@ -58,6 +85,30 @@ extension OhanaCommand {
       if report == "-" && output.output == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
       }
+      guard ["auto", "defaults", "em"].contains(weights) else {
+        throw ValidationError("--weights must be auto, defaults or em")
+      }
+      _ = try blockingRules()
+    }
+
+    /// The configuration's blocking switches from --blocking.
+    func blockingRules() throws -> (names: Bool, addresses: Bool, phones: Bool, emails: Bool, rules: BlockingKey.Set) {
+      switch blocking {
+      case "all": return (true, true, true, true, .typoTolerant)
+      case "basic": return (true, true, true, true, [])
+      default:
+        var rules = BlockingKey.Set()
+        for part in blocking.split(separator: ",") {
+          let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+          guard let k = BlockingKey(named: name) else {
+            throw ValidationError(
+              "--blocking: unknown rule \(name) (rules: \(BlockingKey.allCases.map(\.description).joined(separator: ", ")))")
+          }
+          rules.insert(.init(k))
+        }
+        return (rules.contains(.name), rules.contains(.address), rules.contains(.phone), rules.contains(.email),
+                rules.intersection(.typoTolerant))
+      }
     }
 
     func run() throws {
@@ -67,9 +118,18 @@ extension OhanaCommand {
         let read = try ContactFiles.read(input, quiet: global.quiet)
         let table = read.table
         let readDone = Clock.seconds()
-        var config = DedupeConfiguration(defaultRegion: region.uppercased(), maxBlockSize: maxBlock, estimateWeights: em)
+        var config = DedupeConfiguration(
+          defaultRegion: region.uppercased(), maxBlockSize: maxBlock, estimateWeights: em || weights == "em",
+          automaticWeights: weights == "auto")
+        let b = try blockingRules()
+        config.blockOnNames = b.names
+        config.blockOnAddresses = b.addresses
+        config.blockOnPhones = b.phones
+        config.blockOnEmails = b.emails
+        config.blockingRules = b.rules
         if let threshold { config.threshold = threshold }
-        let dedupe = Deduplicator(configuration: config)
+        var dedupe = Deduplicator(configuration: config)
+        if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
         let (result, merged) = dedupe.deduplicate(table)
         let dedupeDone = Clock.seconds()
         try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
@@ -100,9 +160,32 @@ extension OhanaCommand {
               }
             }
             StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
+            StandardError.write(
+              "weights: \(s.weightsEstimated ? "estimated (EM)" : "built-in defaults") "
+                + "(\(s.contactsWithPhoneOrEmail) of \(table.rowCount) contacts have a phone or an e-mail)\n")
+            if s.weightsEstimated { StandardError.write(Self.describe(result.model)) }
+          }
+          if dedupe.truth != nil {
+            let recall = s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs)
+            let score = TruthFile.pairwise(truth: dedupe.truth ?? [], clusterOf: result.clusterOf)
+            StandardError.write(
+              "truth: blocking recall \(formatRatio(recall)) (\(s.trueCandidatePairs) of \(s.truePairs) true pairs compared); "
+                + "pairwise precision \(formatRatio(score.precision)), recall \(formatRatio(score.recall)), "
+                + "F1 \(formatRatio(score.f1))\n")
           }
         }
       }
+    }
+
+    /// `weights (log2 m/u): given exact 2.00, jw>=0.92 1.50, ...` a line per comparison.
+    static func describe(_ model: FellegiSunterModel) -> String {
+      let w = model.weights
+      var text = "estimated weights (log2 m/u), lambda \(formatRatio(model.lambda)):\n"
+      for c in Comparison.allCases {
+        let levels = (1..<c.levelCount).map { l in "\(c.levelName(l)) \(formatWeight(w[c.rawValue][l]))" }
+        text += "  \(c): " + levels.joined(separator: ", ") + "\n"
+      }
+      return text
     }
 
     private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
