@@ -1,6 +1,10 @@
 import OhanaCore
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import OhanaDedupe
 
 /// Dedupe on names, addresses and birth dates alone (no phones, no
@@ -193,6 +197,26 @@ import Testing
     #expect(!Deduplicator(configuration: fixed).findDuplicates(in: ContactTable(contacts: noPhones)).statistics.weightsEstimated)
     // Too few contacts for EM: the built-in weights.
     #expect(!Deduplicator().findDuplicates(in: ContactTable(contacts: Array(noPhones.prefix(n - 1)))).statistics.weightsEstimated)
+  }
+
+  /// Term frequencies: with 90 contacts named smith and one each of ten
+  /// rare names, Σ share² / Σ share = (90² + 10) / 100² = 0.811; smith's
+  /// share is 0.9 (log2(0.811 / 0.9) = -0.15), a rare name's 0.01
+  /// (log2(81.1) = 6.3, capped at 1).
+  @Test func termFrequencyAdjustments() {
+    var counts = [Int32](repeating: 0, count: 12)
+    counts[1] = 90
+    for i in 2..<12 { counts[i] = 1 }
+    let adj = TermFrequency.adjustments(counts)
+    #expect(abs(adj[1] - Float(log2(0.811 / 0.9))) < 0.001)
+    #expect(adj[2] == TermFrequency.maximum)
+    #expect(adj[0] == 0)
+    // A very common name among many rare ones: clamped at the minimum.
+    var spread = [Int32](repeating: 1, count: 10_001)
+    spread[0] = 0
+    spread[1] = 10_000
+    #expect(TermFrequency.adjustments(spread)[1] < 0)
+    #expect(TermFrequency.adjustments(spread).allSatisfy { $0 >= TermFrequency.minimum && $0 <= TermFrequency.maximum })
   }
 
   /// Blocking recall against a truth: true pairs and the compared ones.

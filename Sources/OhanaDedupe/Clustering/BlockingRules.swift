@@ -29,11 +29,15 @@ extension Blocking {
     let family = keys.family[r], given = keys.givenCanonical[r]
     let bday = UInt64(keys.birthday[r])
     let hasYear = bday >= 10_000
-    if hasYear && family.isPresent && rules.contains(.familyBirthday) {
-      body(Hash64.combine(UInt64(family.rawValue), bday), .familyBirthday)
+    // Names by their sound (a typo in a vowel or a doubled letter keeps
+    // it), or by their folded text when they have no letters to sound.
+    let familySound = family.isPresent ? (keys.phonetic[family.index] != 0 ? keys.phonetic[family.index] : UInt64(family.rawValue)) : 0
+    let givenSound = given.isPresent ? (keys.phonetic[given.index] != 0 ? keys.phonetic[given.index] : UInt64(given.rawValue)) : 0
+    if hasYear && familySound != 0 && rules.contains(.familyBirthday) {
+      body(Hash64.combine(familySound, bday), .familyBirthday)
     }
-    if hasYear && given.isPresent && rules.contains(.givenBirthday) {
-      body(Hash64.combine(UInt64(given.rawValue), bday), .givenBirthday)
+    if hasYear && givenSound != 0 && rules.contains(.givenBirthday) {
+      body(Hash64.combine(givenSound, bday), .givenBirthday)
     }
     if hasYear && family.isPresent && keys.given[r].isPresent && rules.contains(.initialsYear) {
       // Initial of the given name as written (not the nickname's), three
@@ -45,7 +49,9 @@ extension Blocking {
       for i in fs..<min(fe, fs + 3) { prefix = prefix << 8 | UInt64(arena[i]) }
       body(Hash64.combine(initial << 32 | prefix, bday / 10_000), .initialsYear)
     }
-    let phonetic = family.isPresent ? keys.phonetic[family.index] : 0
+    // Given and family name alike: `snell sophie` meets `sophie snell`.
+    let phoneticFamily = family.isPresent ? keys.phonetic[family.index] : 0
+    let phoneticGiven = keys.given[r].isPresent ? keys.phonetic[keys.given[r].index] : 0
     let range = keys.addresses(of: r)
     var seen = 0
     var last: UInt64 = 0
@@ -54,7 +60,10 @@ extension Blocking {
       if pc == 0 || pc == last { continue }
       last = pc
       seen += 1
-      if phonetic != 0 && rules.contains(.phoneticPostcode) { body(Hash64.combine(phonetic, pc), .phoneticPostcode) }
+      if rules.contains(.phoneticPostcode) {
+        if phoneticFamily != 0 { body(Hash64.combine(phoneticFamily, pc), .phoneticPostcode) }
+        if phoneticGiven != 0 && phoneticGiven != phoneticFamily { body(Hash64.combine(phoneticGiven, pc), .phoneticPostcode) }
+      }
       if bday != 0 && rules.contains(.birthdayPostcode) { body(Hash64.combine(bday, pc), .birthdayPostcode) }
       let house = keys.houses[i]
       if house != 0 && rules.contains(.housePostcode) { body(Hash64.combine(house, pc), .housePostcode) }

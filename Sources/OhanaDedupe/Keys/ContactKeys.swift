@@ -43,6 +43,9 @@ struct ContactKeys: Sendable {
   var houses: [UInt64] = []
   /// Per fold id: ``Phonetic/code(_:)`` of the folded text (0 = none).
   var phonetic: [UInt64] = []
+  /// Per fold id: contacts whose family name / canonical given name it is.
+  var familyCount: [Int32] = []
+  var givenCount: [Int32] = []
   var fieldKeys: [UInt64] = []
   var addressKeys: [UInt64] = []
   /// Per fold id: hash sum of its tokens (order-free).
@@ -276,6 +279,14 @@ struct ContactKeys: Sendable {
         sum &+= t.withUTF8 { Hash64.hash(UnsafeRawBufferPointer($0), seed: 0x7E) }
       }
       tokenSums[id] = sum
+    }
+    // Term frequencies: how many contacts carry each folded family name and
+    // each canonical given name (see ``TermFrequency``).
+    familyCount = [Int32](repeating: 0, count: folds.count)
+    givenCount = [Int32](repeating: 0, count: folds.count)
+    for r in 0..<n {
+      if family[r].isPresent { familyCount[family[r].index] += 1 }
+      if givenCanonical[r].isPresent { givenCount[givenCanonical[r].index] += 1 }
     }
     phonetic = [UInt64](repeating: 0, count: folds.count)
     folds.withStorage { arena, ends in

@@ -34,6 +34,9 @@ public struct DedupeConfiguration: Sendable, Hashable {
   public var blockOnNames: Bool
   /// Block on postal code + street.
   public var blockOnAddresses: Bool
+  /// Term-frequency adjustments of exact name agreements (``TermFrequency``),
+  /// applied when the weights are estimated (EM, asked for or automatic).
+  public var termFrequencies = true
   /// Block on phone numbers and on e-mail addresses.
   public var blockOnPhones = true
   public var blockOnEmails = true

@@ -84,11 +84,12 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   case name = 2
   /// Postcode and street.
   case address = 3
-  /// Family name and full birth date.
+  /// Family name (its sound, ``Phonetic``) and full birth date.
   case familyBirthday = 4
-  /// Given name (nickname-canonical) and full birth date.
+  /// Given name (nickname-canonical, its sound) and full birth date.
   case givenBirthday = 5
-  /// Phonetic code of the family name (``Phonetic``) and postcode.
+  /// The sound (``Phonetic``) of the family name, or of the given name, and
+  /// postcode (so names written the other way round meet).
   case phoneticPostcode = 6
   /// Birth date and postcode.
   case birthdayPostcode = 7
@@ -108,7 +109,7 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case .address: "address"
     case .familyBirthday: "family+birthday"
     case .givenBirthday: "given+birthday"
-    case .phoneticPostcode: "phonetic-family+postcode"
+    case .phoneticPostcode: "phonetic-name+postcode"
     case .birthdayPostcode: "birthday+postcode"
     case .initialsYear: "initials+birth-year"
     case .housePostcode: "house+postcode"

@@ -214,6 +214,8 @@ struct ScoreBound: Sendable {
     for c in Comparison.allCases where c != .phone && c != .email {
       rest += max(0, w[c.rawValue].max() ?? 0)
     }
+    // Term-frequency adjustments of given and family names.
+    rest += Double(TermFrequency.maximum) * 2
     reachable = [Bool](repeating: true, count: 9)
     for p in 0..<3 {
       for e in 0..<3 {
