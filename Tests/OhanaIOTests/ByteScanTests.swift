@@ -259,14 +259,18 @@ import _OhanaTestSupport
 @Suite struct PropertyLineSplitTests {
   static func reference(_ b: [UInt8]) -> (group: [UInt8], name: [UInt8], params: [UInt8], value: [UInt8])? {
     var i = 0
-    var dot = -1
-    while i < b.count && b[i] != ASCII.semicolon && b[i] != ASCII.colon {
-      if b[i] == ASCII.dot && dot < 0 { dot = i }
-      i += 1
-    }
+    while i < b.count && b[i] != ASCII.semicolon && b[i] != ASCII.colon { i += 1 }
     if i >= b.count { return nil }
     var nameStart = 0
     while nameStart < i && ASCII.isSpace(b[nameStart]) { nameStart += 1 }
+    // Leading dots are an empty group (`.TEL`, `..TEL`): skipped; the group
+    // is what stands before the first dot after them.
+    while nameStart < i && b[nameStart] == ASCII.dot { nameStart += 1 }
+    var dot = -1
+    for k in nameStart..<i where b[k] == ASCII.dot {
+      dot = k
+      break
+    }
     var group: [UInt8] = []
     if dot >= nameStart {
       group = Array(b[nameStart..<dot])
