@@ -115,6 +115,28 @@ import Testing
     #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
+  /// fuzz-vcard, 2026-11-27: the fold backed off one `=` only, so a value
+  /// kept verbatim with `==` where the fold fell still ended a physical line
+  /// with `=`; reading back took it for a soft break and decoded the value.
+  @Test func vcardWriterNeverFoldsAfterDoubleEquals() throws {
+    // 71 octets of `NOTE;ENCODING=QUOTED-PRINTABLE:` and text put `==` at
+    // octets 74 and 75 of the written line; `==` does not decode (kept verbatim).
+    let head = "NOTE;ENCODING=QUOTED-PRINTABLE:"
+    let value = String(repeating: "a", count: 75 - head.utf8.count - 2) + "==96C6 =C3=A4"
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:x\r\n\(head)\(value)\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.note == nil)
+    #expect(c.extras.first?.value == value)
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let lines = String(decoding: out, as: UTF8.self).components(separatedBy: "\r\n")
+    #expect(!lines.contains { $0.hasSuffix("=") })
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
+    #expect(back.table.contacts.first?.note == nil)
+  }
+
   /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the
   /// second N as an extra property; the writer writes no empty N, so the
   /// read-back had the extra as the name (round-trip check). An empty first

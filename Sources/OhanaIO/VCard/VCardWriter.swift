@@ -289,8 +289,9 @@ struct VCardWriter {
         if e > start { end = e }
         // Never end a physical line with `=`: a reader (ours included) takes
         // `=` + line break in a quoted-printable property for a soft break,
-        // and values kept verbatim can be quoted-printable.
-        if end - 1 > start && line[end - 1] == ASCII.equals { end -= 1 }
+        // and values kept verbatim can be quoted-printable. Back off over
+        // every `=` (`==` too); a segment of nothing but `=` cannot avoid it.
+        while end - 1 > start && line[end - 1] == ASCII.equals { end -= 1 }
       }
       if start > 0 { out.append(ASCII.space) }
       line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
