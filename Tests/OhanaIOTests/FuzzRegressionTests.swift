@@ -137,6 +137,24 @@ import Testing
     #expect(back.table.contacts.first?.note == nil)
   }
 
+  /// fuzz-vcard, 2026-11-27: a line kept verbatim holds lone CRs (the
+  /// file's lines end in LF); the writer folded it right after one, and
+  /// reading back dropped that CR with the line break's.
+  @Test func vcardWriterNeverFoldsAfterACR() throws {
+    // Cut at 75 octets, the first physical line would end in a CR.
+    let body = "x\u{0}D\r\u{0}i" + String(repeating: "\u{0}D\r", count: 40) + "b"
+    let text = "BEGIN:VCARD\r\n" + body + "\nEND:VCARD\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let c = try #require(r.table.contacts.first)
+    #expect(c.extras.first?.name == "")
+    #expect(c.extras.first?.value == body)
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    #expect(!String(decoding: out, as: UTF8.self).contains("\r\r\n"))
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
+  }
+
   /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the
   /// second N as an extra property; the writer writes no empty N, so the
   /// read-back had the extra as the name (round-trip check). An empty first

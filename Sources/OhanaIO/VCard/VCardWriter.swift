@@ -289,9 +289,11 @@ struct VCardWriter {
         if e > start { end = e }
         // Never end a physical line with `=`: a reader (ours included) takes
         // `=` + line break in a quoted-printable property for a soft break,
-        // and values kept verbatim can be quoted-printable. Back off over
-        // every `=` (`==` too); a segment of nothing but `=` cannot avoid it.
-        while end - 1 > start && line[end - 1] == ASCII.equals { end -= 1 }
+        // and values kept verbatim can be quoted-printable. Nor with a CR:
+        // a reader drops the CRs before a line break, and a line kept
+        // verbatim can hold a lone CR. Back off over every such byte (`==`
+        // too); a segment of nothing but them cannot avoid it.
+        while end - 1 > start && (line[end - 1] == ASCII.equals || line[end - 1] == ASCII.cr) { end -= 1 }
       }
       if start > 0 { out.append(ASCII.space) }
       line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
