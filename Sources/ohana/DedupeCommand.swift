@@ -55,8 +55,8 @@ extension OhanaCommand {
         discussion: """
           basic: phone, email, name (whole folded name) and address (postcode + street). all (the \
           default) adds the typo-tolerant rules: family+birthday, given+birthday, \
-          phonetic-name+postcode, birthday+postcode, initials+birth-year, house+postcode and \
-          sorted-names. A list names the rules to use, e.g. phone,email,family+birthday.
+          phonetic-name+postcode, birthday+postcode, initials+birth-year, house+postcode, \
+          house+locality, birthday+locality and sorted-names. A list names the rules to use, e.g. phone,email,family+birthday.
           """))
     var blocking: String = "all"
 

@@ -72,6 +72,10 @@ import Testing
       (.housePostcode, person("1", "anna", "okafor", street: "12 wattle grove", postcode: "2131"),
        person("2", "hanna", "smith", street: "12 wattlegrove st", postcode: "2131")),
       (.sortedNames, person("1", "anna", "okafor"), person("2", "annette", "okafort")),
+      (.houseLocality, person("1", "anna", "okafor", street: "12 wattle grove", postcode: "2131", locality: "ashfield"),
+       person("2", "hanna", "smith", street: "12 kent st", postcode: "2969", locality: "Ash-field")),
+      (.birthdayLocality, person("1", "anna", "okafor", birthday: "19740312", postcode: "2131"),
+       person("2", "hanna", "smith", birthday: "19740312", postcode: "4000")),
     ]
     for (rule, a, b) in cases {
       #expect(compared(a, b, onlyRules([.init(rule)])) == 1, "\(rule)")
@@ -135,10 +139,66 @@ import Testing
     #expect(level("19740312", "19840312") == 2)  // one digit of the year
     #expect(level("19740312", "19741203") == 2)  // day and month swapped
     #expect(level("--0312", "19741203") == 2)  // swapped, no year
+    #expect(level("19450603", "19405603") == 2)  // two neighbouring digits swapped
+    #expect(level("19901111", "19091111") == 2)  // the same, in the year
+    #expect(level("19450612", "19450216") == 3)  // two digits apart swapped: same year only
     #expect(level("19740312", "19741125") == 3)  // same year only
     #expect(level("19740312", "19850101") == 4)
     #expect(level("19740312", "") == 0)
     #expect(level("not a date", "19740312") == 0)
+  }
+
+  /// The graded address levels, worked out by hand from
+  /// ``AddressText/level(_:house:_:house:)``'s definition.
+  @Test func addressLevels() {
+    func level(
+      _ x: (street: String, postcode: String, locality: String, extended: String?),
+      _ y: (street: String, postcode: String, locality: String, extended: String?)
+    ) -> Int {
+      var a = person("a", "ann", "lee", street: x.street, postcode: x.postcode, locality: x.locality)
+      var b = person("b", "ann", "lee", street: y.street, postcode: y.postcode, locality: y.locality)
+      a.addresses[0].extended = x.extended
+      b.addresses[0].extended = y.extended
+      let keys = ContactKeys(table: ContactTable(contacts: [a, b]), configuration: DedupeConfiguration())
+      return PairScorer(keys: keys).addressLevel(0, 1)
+    }
+    let home = (street: "12 wattle grove", postcode: "2131", locality: "ashfield", extended: String?.none)
+    #expect(level(home, home) == 1)
+    // Close: a typo, the lines swapped. The same: a split word, another case.
+    #expect(level(home, ("12 watle grove", "2131", "ashfield", nil)) == 2)
+    #expect(level(home, ("12 wattlegrove", "2131", "ashfield", nil)) == 1)  // the street key has no spaces
+    #expect(level(home, ("12 WATTLE GROVE", "2131", "ashfield", nil)) == 1)
+    #expect(level(("12 rosedale", "2131", "ashfield", "wattle grove"), ("12 wattle grove", "2131", "ashfield", "rosedale")) == 2)
+    // Close with a postcode one digit off or two neighbours swapped.
+    #expect(level(home, ("12 watle grove", "2132", "ashfield", nil)) == 2)
+    #expect(level(home, ("12 wattle grove", "1231", "ashfield", nil)) == 2)
+    // Another house number: the same street.
+    #expect(level(home, ("14 wattle grove", "2131", "ashfield", nil)) == 3)
+    #expect(level(home, ("14 watle grove", "2132", "ashfield", nil)) == 3)
+    // Another street: the same postcode only.
+    #expect(level(home, ("3 kent street", "2131", "ashfield", nil)) == 4)
+    // Near: the postcode typed wrong (two digits), street, house and
+    // locality right; or one digit off in a close locality.
+    #expect(level(home, ("12 wattle grove", "2969", "ashfeild", nil)) == 5)
+    #expect(level(home, ("3 kent street", "2132", "ashfield", nil)) == 5)
+    // Different: another postcode and locality, or the street alone.
+    #expect(level(home, ("12 wattle grove", "2969", "parramatta", nil)) == 6)
+    #expect(level(home, ("3 kent street", "4000", "ashfield", nil)) == 6)
+    // A house number missing on one side is not a difference.
+    #expect(level(home, ("wattle grove", "2131", "ashfield", nil)) == 2)
+  }
+
+  @Test func postcodeLevels() {
+    func print(_ s: String) -> UInt64 { s.utf8.withContiguousStorageIfAvailable { AddressText.postcodePrint(UnsafeRawBufferPointer($0)) } ?? 0 }
+    #expect(AddressText.postcodeLevel(print("2131"), print("2131")) == 0)
+    #expect(AddressText.postcodeLevel(print("SW1A 1AA"), print("sw1a1aa")) == 0)
+    #expect(AddressText.postcodeLevel(print("2131"), print("2181")) == 1)
+    #expect(AddressText.postcodeLevel(print("4217"), print("4127")) == 1)
+    #expect(AddressText.postcodeLevel(print("6076"), print("0676")) == 1)
+    #expect(AddressText.postcodeLevel(print("2131"), print("1312")) == 2)
+    #expect(AddressText.postcodeLevel(print("2131"), print("21310")) == 1)  // one more digit
+    #expect(AddressText.postcodeLevel(print("2131"), print("3141")) == 2)
+    #expect(AddressText.postcodeLevel(print("2131"), 0) == 3)
   }
 
   @Test func phoneticCodes() {

@@ -67,6 +67,13 @@ extension Blocking {
       if bday != 0 && rules.contains(.birthdayPostcode) { body(Hash64.combine(bday, pc), .birthdayPostcode) }
       let house = keys.houses[i]
       if house != 0 && rules.contains(.housePostcode) { body(Hash64.combine(house, pc), .housePostcode) }
+      // The locality, for a postcode typed wrong.
+      let locality = keys.addressTexts[i].locality
+      if !locality.isEmpty && (rules.contains(.houseLocality) || rules.contains(.birthdayLocality)) {
+        let lk = Hash64.combine(Hash64.combine(locality.lo, locality.hi), 0x10CA1)
+        if house != 0 && rules.contains(.houseLocality) { body(Hash64.combine(house, lk), .houseLocality) }
+        if bday != 0 && rules.contains(.birthdayLocality) { body(Hash64.combine(bday, lk), .birthdayLocality) }
+      }
     }
   }
 

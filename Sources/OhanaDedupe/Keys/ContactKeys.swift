@@ -14,6 +14,7 @@ import OhanaPhone
 ///  addresses    CSR [UInt64]     postcode+street hashes per contact
 ///  postcodes    CSR [UInt64]     postcode hashes per contact (same offsets as addresses)
 ///  houses       CSR [UInt64]     house numbers of those addresses (same offsets; 0 = none)
+///  addressTexts CSR [AddressText] street, extended line, locality letters and postcode (same offsets)
 ///  phonetic     [UInt64]         per fold id: phonetic code of the folded name (0 = none)
 ///  fieldKeys    [UInt64]         per field row: its phone or e-mail key (0 = none)
 ///  addressKeys  [UInt64]         per address row: postcode+street (or all columns) hash
@@ -41,6 +42,7 @@ struct ContactKeys: Sendable {
   var addresses: [UInt64] = []
   var postcodes: [UInt64] = []
   var houses: [UInt64] = []
+  var addressTexts: [AddressText] = []
   /// Per fold id: ``Phonetic/code(_:)`` of the folded text (0 = none).
   var phonetic: [UInt64] = []
   /// Per fold id: contacts whose family name / canonical given name it is.
@@ -104,6 +106,7 @@ struct ContactKeys: Sendable {
     addresses.reserveCapacity(addressCount)
     postcodes.reserveCapacity(addressCount)
     houses.reserveCapacity(addressCount)
+    addressTexts.reserveCapacity(addressCount)
     addressKeys.reserveCapacity(addressRowCount)
     birthday.reserveCapacity(n)
     records.reserveCapacity(n)
@@ -120,6 +123,7 @@ struct ContactKeys: Sendable {
       addresses.append(contentsOf: p.addresses)
       postcodes.append(contentsOf: p.postcodes)
       houses.append(contentsOf: p.houses)
+      addressTexts.append(contentsOf: p.addressTexts)
       addressKeys.append(contentsOf: p.addressKeys)
       birthday.append(contentsOf: p.birthday)
       records.append(contentsOf: p.records)
@@ -321,6 +325,7 @@ struct RowKeys: Sendable {
   var addresses: [UInt64] = []
   var postcodes: [UInt64] = []
   var houses: [UInt64] = []
+  var addressTexts: [AddressText] = []
   var addressEnds: [UInt32] = []
   var addressKeys: [UInt64] = []
 
@@ -341,6 +346,7 @@ struct RowKeys: Sendable {
     addresses.reserveCapacity(addressEnd - addressBase)
     postcodes.reserveCapacity(addressEnd - addressBase)
     houses.reserveCapacity(addressEnd - addressBase)
+    addressTexts.reserveCapacity(addressEnd - addressBase)
     phoneEnds.reserveCapacity(rows.count)
     emailEnds.reserveCapacity(rows.count)
     addressEnds.reserveCapacity(rows.count)
@@ -349,6 +355,7 @@ struct RowKeys: Sendable {
     let kinds = table.fields.kind, values = table.fields.value
     let countryCol = table.addresses[.country]
     let pcs = table.addresses[.postalCode], streets = table.addresses[.street]
+    let extendeds = table.addresses[.extended], localities = table.addresses[.locality]
     let cols = table.addresses.columns
     let bdays = table[.birthday]
     // The values' bytes are scattered over the pool: touch those of the
@@ -434,6 +441,9 @@ struct RowKeys: Sendable {
       for a in table.addressRange(of: r) {
         let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
         let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
+        if pk != 0 {
+          addressTexts.append(Self.addressText(pool, street: streets[a], extended: extendeds[a], locality: localities[a], postcode: pcs[a]))
+        }
         if pk != 0 && sk != 0 {
           let key = Hash64.combine(pk, sk)
           addresses.append(key)
@@ -454,10 +464,6 @@ struct RowKeys: Sendable {
       }
       addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
       record.addressCount = UInt8(min(addresses.count - as0, 255))
-      if addresses.count > as0 {
-        record.addressPrint = UInt32(truncatingIfNeeded: addresses[as0] >> 32)
-        record.postcodePrint = UInt32(truncatingIfNeeded: postcodes[as0] >> 32)
-      }
       records.append(record)
     }
     // Keeps the touching loads alive (never true of real keys).
@@ -476,8 +482,6 @@ struct ScoreRecord: Sendable {
   var givenCanonical: StringID = .absent
   var family: StringID = .absent
   var birthday: UInt32 = 0
-  var addressPrint: UInt32 = 0
-  var postcodePrint: UInt32 = 0
   /// Addresses with a postcode (the scorer's list), at most 255.
   var addressCount: UInt8 = 0
   var nonLatinName = false
@@ -539,5 +543,22 @@ struct ContactSketch: Sendable {
   ) -> Bool {
     func has(_ x: UInt32) -> Bool { x == b0 || (nb > 1 && x == b1) || (nb > 2 && x == b2) }
     return has(a0) || (na > 1 && has(a1)) || (na > 2 && has(a2))
+  }
+}
+
+extension RowKeys {
+  /// The ``AddressText`` of one address row.
+  static func addressText(
+    _ pool: StringPool, street: StringID, extended: StringID, locality: StringID, postcode: StringID
+  ) -> AddressText {
+    func letters(_ id: StringID) -> Letters16 {
+      id.isAbsent ? Letters16() : pool.withBytes(of: id) { Letters16($0) }
+    }
+    var t = AddressText()
+    t.street = letters(street)
+    t.extended = letters(extended)
+    t.locality = letters(locality)
+    if postcode.isPresent { t.postcode = pool.withBytes(of: postcode) { AddressText.postcodePrint($0) } }
+    return t
   }
 }

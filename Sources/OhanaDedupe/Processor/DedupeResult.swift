@@ -100,6 +100,10 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   /// Sorted neighbourhood: neighbours in the order of folded family then
   /// given name (each contact with the next ``Blocking/windowNeighbours``).
   case sortedNames = 10
+  /// House number and locality (a postcode typed wrong).
+  case houseLocality = 11
+  /// Birth date and locality.
+  case birthdayLocality = 12
 
   public var description: String {
     switch self {
@@ -114,6 +118,8 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case .initialsYear: "initials+birth-year"
     case .housePostcode: "house+postcode"
     case .sortedNames: "sorted-names"
+    case .houseLocality: "house+locality"
+    case .birthdayLocality: "birthday+locality"
     }
   }
 
@@ -133,7 +139,8 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     /// The rules that need no phone or e-mail: names, birth dates, addresses.
     public static let typoTolerant: Set = [
       .init(.familyBirthday), .init(.givenBirthday), .init(.phoneticPostcode), .init(.birthdayPostcode),
-      .init(.initialsYear), .init(.housePostcode), .init(.sortedNames),
+      .init(.initialsYear), .init(.housePostcode), .init(.sortedNames), .init(.houseLocality),
+      .init(.birthdayLocality),
     ]
     public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {

@@ -15,11 +15,15 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
   case phone
   /// E-mails: 1 a shared normalized address, 2 none shared.
   case email
-  /// Birthdays: 1 same, 2 close (one digit off, or day and month
-  /// swapped), 3 same year only, 4 different. A date without a year
+  /// Birthdays: 1 same, 2 close (one digit off, two neighbouring digits
+  /// swapped, or day and month swapped), 3 same year only, 4 different. A date without a year
   /// (`--0312`) agrees with any date on that day.
   case birthday
-  /// Addresses: 1 same postcode and street, 2 same postcode, 3 different.
+  /// Addresses: 1 same postcode and street, 2 close (postcode the same or
+  /// one character off, street close, house number not different), 3 same
+  /// street (another house number), 4 same postcode, 5 near (street and
+  /// house number, or a close postcode, in a close locality), 6 different
+  /// (see ``AddressText``).
   case address
 
   /// The number of levels, null level included.
@@ -28,7 +32,7 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
     case .givenName, .familyName: 6
     case .phone, .email: 3
     case .birthday: 5
-    case .address: 4
+    case .address: 7
     }
   }
 
@@ -59,7 +63,10 @@ public enum Comparison: Int, CaseIterable, Sendable, Hashable, CustomStringConve
     case (.birthday, 3): "same-year"
     case (.birthday, _): "different"
     case (.address, 1): "same"
-    case (.address, 2): "same-postcode"
+    case (.address, 2): "close"
+    case (.address, 3): "same-street"
+    case (.address, 4): "same-postcode"
+    case (.address, 5): "near"
     case (.address, _): "different"
     }
   }

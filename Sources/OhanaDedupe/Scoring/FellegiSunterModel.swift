@@ -51,7 +51,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
     [0, 0.98, 0.02],  // phone: shared, none shared
     [0, 0.95, 0.05],  // email: shared, none shared
     [0, 0.90, 0.04, 0.02, 0.04],  // birthday: same, close, same year, different
-    [0, 0.95, 0.02, 0.03],  // address: same, same postcode, different
+    [0, 0.90, 0.05, 0.01, 0.01, 0.01, 0.02],  // address: same, close, same street, same postcode, near, different
   ]
   // Weights log2(m/u) per level, set from measurements (pairwise F1 on
   // labelled candidate pairs, kept on a plateau rather than a peak) and
@@ -72,13 +72,17 @@ public struct FellegiSunterModel: Sendable, Hashable {
   //   that only sound alike or share an initial count as different (-6):
   //   in a household (shared phone, address and family name) they are
   //   mostly other people (at 0.5, 142 false merges in generated 1M).
+  // - an address close to the other (a typo in the street) counts as the
+  //   same; the same street with another house number as the same
+  //   postcode; a near one (the postcode typed wrong) as different: in
+  //   address books it is mostly a neighbour.
   private static let defaultWeights: [[Double]] = [
     [0, 2, 2, 1, -6, -6],
     [0, 1, 1, 1, 0.5, -1],
     [0, 6, -9],
     [0, 6, -5.5],
     [0, 4.5, 2, 0.5, -1.5],
-    [0, 0.5, 0, -3],
+    [0, 0.5, 0.5, 0, 0, -3, -3],
   ]
 
   /// The built-in model (see the comments on its tables in the source).

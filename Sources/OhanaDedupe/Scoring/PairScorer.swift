@@ -105,16 +105,7 @@ struct PairScorer: Sendable {
     v[.phone] = phone
     v[.email] = email
     v[.birthday] = Self.birthdayLevel(ra.birthday, rb.birthday)
-    if ra.addressCount == 0 || rb.addressCount == 0 {
-      v[.address] = 0
-    } else if ra.addressCount == 1 && rb.addressCount == 1 && ra.addressPrint != rb.addressPrint
-      && ra.postcodePrint != rb.postcodePrint
-    {
-      // One address each, sharing neither key nor postcode.
-      v[.address] = 3
-    } else {
-      v[.address] = addressLevel(a, b)
-    }
+    v[.address] = ra.addressCount == 0 || rb.addressCount == 0 ? 0 : addressLevel(a, b)
     return v
   }
 
@@ -169,8 +160,25 @@ struct PairScorer: Sendable {
       y /= 10
     }
     if differ == 1 { return true }
+    if differ == 2 && adjacentSwap(a, b, digits: digits) { return true }
     let ma = a / 100 % 100, da = a % 100, mb = b / 100 % 100, db = b % 100
     return a / 10_000 == b / 10_000 && ma == db && da == mb
+  }
+
+  /// Whether `a` and `b` differ by two neighbouring decimal digits swapped
+  /// (`19450603` / `19405603`).
+  private static func adjacentSwap(_ a: UInt32, _ b: UInt32, digits: Int) -> Bool {
+    var x = a, y = b
+    for _ in 0..<(digits - 1) {
+      if x % 10 != y % 10 {
+        // The lowest digit that differs and the one above it are swapped,
+        // and everything above those is the same.
+        return x % 10 == y / 10 % 10 && y % 10 == x / 10 % 10 && x / 100 == y / 100
+      }
+      x /= 10
+      y /= 10
+    }
+    return false
   }
 
   /// 0 when a side has no values, 1 when the sorted lists share one, else 2.
@@ -186,19 +194,23 @@ struct PairScorer: Sendable {
     return 2
   }
 
-  /// Compares the first 16 addresses of each side (a bound, so that two
-  /// contacts with thousands of addresses cannot make one pair quadratic).
+  /// The ``Comparison/address`` level: the best over the first 16
+  /// addresses of each side (a bound, so that two contacts with thousands
+  /// of addresses cannot make one pair quadratic): 1 when postcode and
+  /// street keys agree, else ``AddressText/level(_:house:_:house:)``.
   func addressLevel(_ a: Int, _ b: Int) -> Int {
     let ra = keys.addresses(of: a), rb = keys.addresses(of: b)
     if ra.isEmpty || rb.isEmpty { return 0 }
-    var samePostcode = false
+    var best = 6
     for i in ra.prefix(16) {
       for j in rb.prefix(16) {
         if keys.addresses[i] != 0 && keys.addresses[i] == keys.addresses[j] { return 1 }
-        if keys.postcodes[i] == keys.postcodes[j] && keys.postcodes[i] != 0 { samePostcode = true }
+        if best > 2 {
+          best = min(best, AddressText.level(keys.addressTexts[i], house: keys.houses[i], keys.addressTexts[j], house: keys.houses[j]))
+        }
       }
     }
-    return samePostcode ? 2 : 3
+    return best
   }
 }
 
