@@ -161,9 +161,10 @@ extension OhanaCommand {
             }
             StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
             StandardError.write(
-              "weights: \(s.weightsEstimated ? "estimated (EM)" : "built-in defaults") "
+              "weights: \(s.weightsEstimated ? "estimated (EM)" : s.estimateRejected ? "built-in defaults (EM's fit was not plausible: an exact name, birth date or address did not weigh for a match)" : "built-in defaults") "
                 + "(\(s.contactsWithPhoneOrEmail) of \(table.rowCount) contacts have a phone or an e-mail)\n")
             if s.weightsEstimated { StandardError.write(Self.describe(result.model)) }
+            if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
           }
           if dedupe.truth != nil {
             let recall = s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs)

@@ -251,12 +251,84 @@ import Testing
       c.fields = [ContactField(kind: .phone, value: "+1 312 644 \(1000 + (Int(c.uid ?? "0") ?? 0))")]
       return c
     }
-    #expect(Deduplicator().findDuplicates(in: ContactTable(contacts: noPhones)).statistics.weightsEstimated)
+    // EM runs (these 500 namesakes hold no duplicates, so its fit is not
+    // plausible and the built-in weights stand: see plausibleFits).
+    let s = Deduplicator().findDuplicates(in: ContactTable(contacts: noPhones)).statistics
+    #expect(s.weightsEstimated || s.estimateRejected)
     #expect(!Deduplicator().findDuplicates(in: ContactTable(contacts: withPhones)).statistics.weightsEstimated)
     let fixed = DedupeConfiguration(automaticWeights: false)
     #expect(!Deduplicator(configuration: fixed).findDuplicates(in: ContactTable(contacts: noPhones)).statistics.weightsEstimated)
     // Too few contacts for EM: the built-in weights.
     #expect(!Deduplicator().findDuplicates(in: ContactTable(contacts: Array(noPhones.prefix(n - 1)))).statistics.weightsEstimated)
+  }
+
+  /// An EM fit is used only when agreement weighs for a match: the
+  /// built-in weights are plausible; a model where an exact given name or
+  /// the same address weighs against, or a different family name for, is
+  /// not, and the deduplicator then keeps its own model.
+  @Test func plausibleFits() {
+    // Every level occurs.
+    var every = [Int](repeating: 0, count: ComparisonVector.space)
+    for l in 1..<7 {
+      var v = ComparisonVector(rawValue: 0)
+      for c in Comparison.allCases { v[c] = min(l, c.levelCount - 1) }
+      every[Int(v.rawValue)] = 1
+    }
+    #expect(FellegiSunterModel.defaults.isPlausible(for: every))
+    func with(_ c: Comparison, level: Int, weight: Double) -> FellegiSunterModel {
+      var w = FellegiSunterModel.defaults.weights
+      w[c.rawValue][level] = weight
+      return FellegiSunterModel(m: FellegiSunterModel.defaults.m, weights: w, lambda: 0.1)
+    }
+    #expect(with(.givenName, level: 1, weight: 1).isPlausible(for: every))
+    #expect(!with(.givenName, level: 1, weight: -1.5).isPlausible(for: every))
+    #expect(!with(.givenName, level: 1, weight: -8).isPlausible(for: every))  // below "different" (-6)
+    #expect(!with(.familyName, level: 5, weight: 18).isPlausible(for: every))
+    #expect(!with(.birthday, level: 4, weight: 4.6).isPlausible(for: every))  // above "same" (4.5)
+    #expect(!with(.address, level: 1, weight: -1).isPlausible(for: every))
+    #expect(!with(.address, level: 6, weight: 2).isPlausible(for: every))
+    // A level that never occurs is not judged.
+    var noDifferentFamily = every
+    for raw in noDifferentFamily.indices where ComparisonVector(rawValue: UInt32(raw))[.familyName] == 5 { noDifferentFamily[raw] = 0 }
+    #expect(with(.familyName, level: 5, weight: 18).isPlausible(for: noDifferentFamily))
+    // EM on pairs drawn from a known model (matches from m, the rest from
+    // u, independent comparisons): the fit is plausible, is used, and
+    // recovers the sign of every weight that is clearly away from 0.
+    let mTrue: [[Double]] = [
+      [0, 0.85, 0.08, 0.03, 0.02, 0.02], [0, 0.85, 0.08, 0.03, 0.02, 0.02], [0, 0.5, 0.5], [0, 0.5, 0.5],
+      [0, 0.85, 0.08, 0.03, 0.04], [0, 0.7, 0.15, 0.05, 0.04, 0.03, 0.03],
+    ]
+    let uTrue: [[Double]] = [
+      [0, 0.05, 0.03, 0.07, 0.05, 0.80], [0, 0.30, 0.05, 0.10, 0.05, 0.50], [0, 0.5, 0.5], [0, 0.5, 0.5],
+      [0, 0.02, 0.03, 0.10, 0.85], [0, 0.02, 0.02, 0.02, 0.30, 0.04, 0.60],
+    ]
+    var state: UInt64 = 42  // a fixed LCG: the same draws every run
+    func uniform() -> Double {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return Double(state >> 11) / Double(1 << 53)
+    }
+    func draw(_ p: [Double]) -> Int {
+      var x = uniform(), l = 1
+      while l < p.count - 1 && x >= p[l] { x -= p[l]; l += 1 }
+      return l
+    }
+    var counts = [Int](repeating: 0, count: ComparisonVector.space)
+    for i in 0..<40_000 {
+      let probabilities = i % 5 == 0 ? mTrue : uTrue
+      var v = ComparisonVector(rawValue: 0)
+      for c in Comparison.allCases where c != .phone && c != .email { v[c] = draw(probabilities[c.rawValue]) }
+      counts[Int(v.rawValue)] += 1
+    }
+    let fit = Deduplicator().fittedModel(counts)
+    #expect(fit.rejected == nil)
+    let w = fit.model.weights
+    for c in Comparison.allCases where c != .phone && c != .email {
+      for l in 1..<c.levelCount {
+        let truth = log2(mTrue[c.rawValue][l] / uTrue[c.rawValue][l])
+        if abs(truth) > 1 { #expect((w[c.rawValue][l] > 0) == (truth > 0), "\(c) level \(l): \(w[c.rawValue][l]) vs \(truth)") }
+      }
+    }
+    #expect(abs(fit.model.lambda - 0.2) < 0.05)
   }
 
   /// Term frequencies: with 90 contacts named smith and one each of ten

@@ -11,12 +11,16 @@ public struct GeneratorOptions: Sendable {
   public var version: VersionMode
   /// Share of people (0...1) who get 1-3 duplicate records.
   public var dupRate: Double
+  /// Customer / member records typed by hand instead of synced address
+  /// books (see `Person+HandKeyed.swift`).
+  public var handKeyed: Bool
 
-  public init(contacts: Int, seed: UInt64, version: VersionMode = .mixed, dupRate: Double = 0) {
+  public init(contacts: Int, seed: UInt64, version: VersionMode = .mixed, dupRate: Double = 0, handKeyed: Bool = false) {
     self.contacts = contacts
     self.seed = seed
     self.version = version
     self.dupRate = dupRate
+    self.handKeyed = handKeyed
   }
 }
 
@@ -72,14 +76,15 @@ public struct DatasetGenerator: Sendable {
       let dup = Int(slot & 3)
       // Regenerating the person is cheaper than caching it: the order is
       // shuffled, so a person's records are rarely next to each other.
-      let base = factory.person(personIndex)
+      var base = factory.person(personIndex)
+      if options.handKeyed { base = factory.handKeyed(base, index: personIndex) }
       var cardRNG = SplitMix64(seed: options.seed, stream: Stream.card, index: slot)
       let person: Person
       if dup == 0 {
         person = base
       } else {
         var r = SplitMix64(seed: options.seed, stream: Stream.duplicate, index: slot)
-        person = factory.duplicate(of: base, &r)
+        person = options.handKeyed ? factory.handKeyedDuplicate(of: base, &r) : factory.duplicate(of: base, &r)
       }
       let version: VCardVersion
       switch options.version {

@@ -74,6 +74,7 @@ enum Stream {
   static let slots: UInt64 = 4
   static let household: UInt64 = 5
   static let householdFlag: UInt64 = 6
+  static let handKeyed: UInt64 = 7
 }
 
 /// Builds people deterministically from (seed, index).

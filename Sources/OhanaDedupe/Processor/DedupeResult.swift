@@ -28,6 +28,9 @@ public struct DedupeResult: Sendable {
   public var pairs: [MatchedPair]
   /// The model that scored the pairs (the defaults, or the EM estimate).
   public var model: FellegiSunterModel
+  /// EM's fit when it was not plausible and the defaults scored instead
+  /// (see ``DedupeResult/Statistics/estimateRejected``).
+  public var rejectedModel: FellegiSunterModel? = nil
   public var statistics: Statistics
 
   public struct Statistics: Sendable, Hashable {
@@ -51,6 +54,9 @@ public struct DedupeResult: Sendable {
     /// Whether the weights were estimated from the data (EM), and the
     /// contacts with a phone or an e-mail (what the automatic choice reads).
     public var weightsEstimated = false
+    /// EM ran but its fit was not plausible (``FellegiSunterModel/isPlausible``),
+    /// so the built-in weights were used.
+    public var estimateRejected = false
     public var contactsWithPhoneOrEmail = 0
     /// With a truth (``Deduplicator/truth``): the true pairs (two contacts
     /// of one entity) and how many of them were candidate pairs (compared

@@ -35,6 +35,13 @@ public struct Deduplicator: Sendable {
     return configuration.automaticWeights && keys.count >= Self.automaticEMMinimum && count * 2 < keys.count
   }
 
+  /// The model fitted by EM to `counts` (pairs per comparison vector),
+  /// or this deduplicator's own model when the fit is not plausible.
+  func fittedModel(_ counts: [Int]) -> (model: FellegiSunterModel, rejected: FellegiSunterModel?) {
+    let fitted = model.estimate(from: counts)
+    return fitted.isPlausible(for: counts) ? (fitted, nil) : (model, fitted)
+  }
+
   /// Fewer contacts than this keep the built-in weights under automatic
   /// weights: EM needs many candidate pairs to fit anything.
   public static let automaticEMMinimum = 500
@@ -96,11 +103,13 @@ public struct Deduplicator: Sendable {
     let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
     let scorer = PairScorer(keys: keys)
     var model = self.model
-    let estimated = estimates(keys, withPhoneOrEmail: Self.withPhoneOrEmail(keys))
+    var estimated = estimates(keys, withPhoneOrEmail: Self.withPhoneOrEmail(keys))
     if estimated {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for p in pairs { counts[Int(scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue)] += 1 }
-      model = model.estimate(from: counts)
+      let fit = fittedModel(counts)
+      model = fit.model
+      estimated = fit.rejected == nil
     }
     let table = model.weightTable()
     let tf = configuration.termFrequencies && estimated ? TermFrequency(keys: keys) : nil
@@ -153,17 +162,22 @@ public struct Deduplicator: Sendable {
 
     lap("scoring")
     var model = self.model
+    var rejected: FellegiSunterModel? = nil
     if useEM {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
-      for v in vectors { counts[Int(v)] += 1 }
-      model = model.estimate(from: counts)
+      for v in vectors where v != Self.unreachable { counts[Int(v)] += 1 }
+      let fit = fittedModel(counts)
+      model = fit.model
+      rejected = fit.rejected
+      stats.estimateRejected = fit.rejected != nil
+      stats.weightsEstimated = fit.rejected == nil
       lap("em")
     }
     let table = model.weightTable()
     // Term frequencies go with fitted weights only: the built-in weights
     // were measured without them (with them, generated 1M: F1 0.9845 →
     // 0.9838; on FEBRL with EM they add 0.001-0.01).
-    let tf = configuration.termFrequencies && useEM ? TermFrequency(keys: keys) : nil
+    let tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
 
     // Accepted pairs, strongest first.
     let threshold = Float(configuration.threshold)
@@ -204,7 +218,9 @@ public struct Deduplicator: Sendable {
       stats.clusters += 1
       stats.contactsInClusters += Int(s)
     }
-    return DedupeResult(clusterOf: clusterOf, pairs: joined, model: model, statistics: stats)
+    var result = DedupeResult(clusterOf: clusterOf, pairs: joined, model: model, statistics: stats)
+    result.rejectedModel = rejected
+    return result
   }
 
   private func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {

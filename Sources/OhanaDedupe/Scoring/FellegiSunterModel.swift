@@ -133,6 +133,36 @@ public struct FellegiSunterModel: Sendable, Hashable {
     return odds / (1 + odds)
   }
 
+  /// Whether the weights say what agreement means, judged on the levels
+  /// that occur in `counts` (pairs per comparison vector): for given name,
+  /// family name and birthday, the first level (exact, same) weighs more
+  /// than the last (different), the first not clearly against a match
+  /// (at least -1) and the last not clearly for one (at most 1); the same
+  /// address weighs for a match and a different one not (at most 1). EM on
+  /// candidate pairs can settle on another split of the pairs (households,
+  /// which agree on phone, address and family name, or namesakes) and then
+  /// breaks these; such a fit is not used (see
+  /// ``Deduplicator/findDuplicates(in:)``).
+  public func isPlausible(for counts: [Int]) -> Bool {
+    var seen = Comparison.allCases.map { [Bool](repeating: false, count: $0.levelCount) }
+    for raw in counts.indices where counts[raw] > 0 {
+      let v = ComparisonVector(rawValue: UInt32(raw))
+      for c in Comparison.allCases where v[c] < c.levelCount { seen[c.rawValue][v[c]] = true }
+    }
+    let w = weights
+    for c in [Comparison.givenName, .familyName, .birthday] {
+      let last = c.levelCount - 1
+      let first = w[c.rawValue][1], different = w[c.rawValue][last]
+      if seen[c.rawValue][1] && first < -1 { return false }
+      if seen[c.rawValue][last] && different > 1 { return false }
+      if seen[c.rawValue][1] && seen[c.rawValue][last] && first <= different { return false }
+    }
+    let a = Comparison.address
+    if seen[a.rawValue][1] && w[a.rawValue][1] <= 0 { return false }
+    if seen[a.rawValue][a.levelCount - 1] && w[a.rawValue][a.levelCount - 1] > 1 { return false }
+    return true
+  }
+
   /// Fits m, u and lambda to the comparison vectors of the candidate pairs
   /// by expectation-maximization (no labels), starting from this model.
   /// `counts[v]` is the number of pairs with vector `v`.

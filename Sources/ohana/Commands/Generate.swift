@@ -36,6 +36,12 @@ extension OhanaCommand {
     @Option(name: .customLong("dup-rate"), help: "Share of people (0-1) who get 1-3 duplicates.")
     var dupRate: Double = 0
 
+    @Option(
+      help: ArgumentHelp(
+        "address-book (synced contacts: phones and e-mails) or hand-keyed (customer and member records: most people without phone or e-mail, typos in names, streets, postcodes and birth dates).",
+        valueName: "style"))
+    var style: String = "address-book"
+
     @Option(name: [.short, .customLong("output")], help: "Output .vcf file, or - for standard output.")
     var output: String
 
@@ -50,6 +56,9 @@ extension OhanaCommand {
     func validate() throws {
       guard contacts >= 0 else { throw ValidationError("--contacts must be 0 or more") }
       guard (0...1).contains(dupRate) else { throw ValidationError("--dup-rate must be between 0 and 1") }
+      guard style == "address-book" || style == "hand-keyed" else {
+        throw ValidationError("--style must be address-book or hand-keyed")
+      }
       if truth == "-" && output == "-" {
         throw ValidationError("--truth and --output cannot both be standard output")
       }
@@ -74,7 +83,8 @@ extension OhanaCommand {
       case .mixed: mode = .mixed
       }
       let generator = DatasetGenerator(
-        options: GeneratorOptions(contacts: contacts, seed: seed, version: mode, dupRate: dupRate))
+        options: GeneratorOptions(
+          contacts: contacts, seed: seed, version: mode, dupRate: dupRate, handKeyed: style == "hand-keyed"))
       let truthFile = try truth.map { try OutputFile(path: $0) }
       let bar = ProgressBar(label: "generate", total: contacts, quiet: global.quiet)
       let summary = try generator.generate(
