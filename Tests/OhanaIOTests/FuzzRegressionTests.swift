@@ -155,6 +155,34 @@ import Testing
     #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
+  /// fuzz-vcard, 2026-11-27: `END;:VCARD` inside a card (CR-only lines)
+  /// is no card marker (the lexer takes only the plain line), so it was
+  /// kept as an extra property END; written back canonically it became
+  /// `END:VCARD`, ending the card early on reading back. Such a line is
+  /// now kept verbatim, whole.
+  @Test func vcardMarkerWithParametersIsKeptWhole() throws {
+    for line in ["END;:VCARD", "END;X-A=1:VCARD", "begin;type=x:vcard"] {
+      let text = "BEGIN:VCARD\rFN:a\r\(line)\rEND:VCARD\r"
+      let r = try ContactIO.read(bytes: Array(text.utf8))
+      let c = try #require(r.table.contacts.first, "\(line)")
+      #expect(r.table.rowCount == 1)
+      #expect(c.fullName == "a")
+      #expect(c.extras.map(\.name) == [""], "\(line)")
+      #expect(c.extras.first?.value == line)
+      #expect(r.errors.map(\.line) == [3])
+      var out: [UInt8] = []
+      try ContactIO.write(r.table, format: .vcard4, to: &out)
+      let back = try ContactIO.read(bytes: out)
+      #expect(back.table.rowCount == 1)
+      #expect(back.table.contacts.first?.extras == c.extras, "\(line)")
+      #expect(back.errors.count == 1)
+    }
+    // With a group it is an ordinary extra property.
+    let r = try ContactIO.read(bytes: Array("BEGIN:VCARD\r\nFN:a\r\nitem1.END:VCARD\r\nEND:VCARD\r\n".utf8))
+    #expect(r.table.contacts.first?.extras.map(\.name) == ["END"])
+    #expect(r.errors.isEmpty)
+  }
+
   /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the
   /// second N as an extra property; the writer writes no empty N, so the
   /// read-back had the extra as the name (round-trip check). An empty first

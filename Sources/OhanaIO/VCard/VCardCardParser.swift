@@ -9,12 +9,15 @@ import OhanaCore
 enum VCardPropertyKind {
   case version, uid, fullName, name, nickname, organization, title, birthday, note, photo
   case tel, email, url, impp, address, otherField, extra
+  /// BEGIN or END as a property name: the card markers themselves never
+  /// reach the parser, so this is one with parameters (`END;X=1:VCARD`).
+  case marker
 
   private static let names: [(String, VCardPropertyKind)] = [
     ("TEL", .tel), ("EMAIL", .email), ("FN", .fullName), ("N", .name), ("ADR", .address),
     ("VERSION", .version), ("UID", .uid), ("ORG", .organization), ("TITLE", .title),
     ("NOTE", .note), ("BDAY", .birthday), ("URL", .url), ("NICKNAME", .nickname),
-    ("PHOTO", .photo), ("IMPP", .impp), ("X-OHANA-OTHER", .otherField),
+    ("PHOTO", .photo), ("IMPP", .impp), ("X-OHANA-OTHER", .otherField), ("BEGIN", .marker), ("END", .marker),
   ]
   private static let table: [([UInt8], VCardPropertyKind)] = names.map { (Array($0.0.utf8), $0.1) }
 
@@ -48,6 +51,7 @@ enum VCardPropertyKind {
     case (8, 0x454D414E4B43494E): return .nickname  // NICKNAME
     case (5, 0x4F544F4850): return .photo  // PHOTO
     case (4, 0x50504D49): return .impp  // IMPP
+    case (3, 0x444E45), (5, 0x4E49474542): return .marker  // END, BEGIN
     default: return .extra
     }
   }
@@ -227,6 +231,13 @@ struct VCardCardParser {
           continue
         }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
+        if p.group.isEmpty && kind == .marker {
+          // `END;X=1:VCARD` (no group): written back with its parameters in
+          // the canonical form it could become the marker itself, so the
+          // whole line is kept as it was.
+          props.append((VCardPropertyLine(unreadable: range), .marker, isCopy, l.number))
+          continue
+        }
         if p.group.isEmpty && kind == .version {
           let v = UnsafeBufferPointer(rebasing: buf[p.value])
           legacy = v.count == 3 && v[0] == 0x32 && v[1] == 0x2E && v[2] == 0x31  // "2.1"
@@ -241,7 +252,7 @@ struct VCardCardParser {
         let (p, kind, isCopy, lineNo) = props[i]
         let bytes = isCopy ? copy : chunk
         if p.name.isEmpty {
-          keepUnreadable(p, in: bytes, line: lineNo, reason: nil, legacy: legacy)
+          keepUnreadable(p, in: bytes, line: lineNo, reason: nil, marker: kind == .marker, legacy: legacy)
         } else if let reason = property(p, kind: kind, in: bytes, card: lines, legacy: legacy) {
           keepUnreadable(p, in: bytes, line: lineNo, reason: reason, legacy: legacy)
         }
@@ -260,10 +271,10 @@ struct VCardCardParser {
   /// (Out of line: the loop above stays small.)
   @inline(never)
   private mutating func keepUnreadable(
-    _ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?, legacy: Bool
+    _ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?, marker: Bool = false, legacy: Bool
   ) {
     guard let reason else {
-      warn(line, "not a property line (no name or no ':'); kept verbatim")
+      warn(line, marker ? "BEGIN or END with parameters is not a card marker; kept verbatim" : "not a property line (no name or no ':'); kept verbatim")
       keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
       return
     }
@@ -602,7 +613,7 @@ struct VCardCardParser {
         label: info.labelID, street: street, locality: locality, region: region, postalCode: code,
         country: country, poBox: pobox, extended: extended, group: groupID, parameters: info.paramsID)
       return nil
-    case .extra:
+    case .extra, .marker:
       break
     }
 
