@@ -119,7 +119,7 @@ extension Deduplicator {
     return merged
   }
 
-  /// `keys=phone+email; agree=given,family,phone; weight=7.42` (weight of
+  /// `keys=phone,email; agree=given,family,phone; weight=7.42` (weight of
   /// the weakest accepted link in the cluster).
   static func reasonText(keys: UInt16, agree: UInt8, weight: Float, links: Int) -> String {
     var bytes = Array(reasonPrefix(keys: keys, agree: agree).utf8)
@@ -127,7 +127,7 @@ extension Deduplicator {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// The reason up to its weight: `keys=phone+email; agree=given,family,phone; weight=`.
+  /// The reason up to its weight: `keys=phone,email; agree=given,family,phone; weight=`.
   static func reasonPrefix(keys: UInt16, agree: UInt8) -> String {
     let k = BlockingKey.Set(rawValue: keys).description
     let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)

@@ -150,7 +150,7 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     ]
     public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {
-      BlockingKey.allCases.filter { contains(.init($0)) }.map(\.description).joined(separator: "+")
+      BlockingKey.allCases.filter { contains(.init($0)) }.map(\.description).joined(separator: ",")
     }
   }
 }
