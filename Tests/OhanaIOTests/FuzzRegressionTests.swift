@@ -1,6 +1,6 @@
 import Foundation
 import OhanaCore
-import OhanaIO
+@testable import OhanaIO
 import Testing
 
 /// Findings of the libFuzzer targets (Tests/Fuzz), each kept as a test
@@ -181,6 +181,32 @@ import Testing
     let r = try ContactIO.read(bytes: Array("BEGIN:VCARD\r\nFN:a\r\nitem1.END:VCARD\r\nEND:VCARD\r\n".utf8))
     #expect(r.table.contacts.first?.extras.map(\.name) == ["END"])
     #expect(r.errors.isEmpty)
+  }
+
+  /// fuzz-vcard, 2026-11-27: the chunk splitter took `BEGIN:VCARD` at the
+  /// very end of its buffer for a card start, though the line went on
+  /// (`BEGIN:VCARDSET...`, stray text); the stray run was then reported
+  /// twice when a read ended there (chunk check). A marker line counts only
+  /// once its line end is in the buffer.
+  @Test func vcardSplitterWaitsForTheMarkersLineEnd() throws {
+    func cut(_ text: String) -> Int? {
+      Array(text.utf8).withUnsafeBufferPointer { VCardLexer.lastCardStart(in: $0) }
+    }
+    #expect(cut("S\nBEGIN:VCARD") == nil)
+    #expect(cut("S\nBEGIN:VCARD  \r") == nil)
+    #expect(cut("S\nBEGIN:VCARD\n") == 2)
+    #expect(cut("S\nBEGIN:VCARD \r\nFN:a") == 2)
+    #expect(cut("S\nBEGIN:VCARDSET\n") == nil)
+    // End to end: 8 KiB of cards, then a stray run whose second line starts
+    // with BEGIN:VCARD; one warning for the run whatever the chunk size.
+    let padding = String(repeating: "BEGIN:VCARD\nVERSION:4.0\nFN:p\nEND:VCARD\n", count: 230)
+    let text = padding + "S\nBEGIN:VCARDSET\u{7f}\nEND:VCARD\n"
+    let strayLine = 230 * 4 + 1
+    for chunk in [200, 213, 244, 1000, 1 << 20] {
+      let r = try ContactIO.read(bytes: Array(text.utf8), options: ReadOptions(chunkSize: chunk, workers: 1))
+      #expect(r.table.rowCount == 230, "chunk \(chunk)")
+      #expect(r.errors.map(\.line) == [strayLine], "chunk \(chunk)")
+    }
   }
 
   /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the

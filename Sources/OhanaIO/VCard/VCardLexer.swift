@@ -572,6 +572,9 @@ struct VCardLexer {
         if match {
           var e = i + n
           while e < buf.count && buf[e] != ASCII.lf { e += 1 }
+          // A line not ended inside the buffer may go on past it
+          // (`BEGIN:VCARD` + `SET...` in the next read): not a card start yet.
+          if e == buf.count { match = false }
           while e > i + n && buf[e - 1] == ASCII.cr { e -= 1 }
           for k in (i + n)..<e where !ASCII.isSpace(buf[k]) { match = false }
         }
