@@ -209,6 +209,29 @@ import Testing
     }
   }
 
+  /// fuzz-vcard, 2026-11-27: a 2.1 PHOTO with a TYPE of 8-bit bytes
+  /// (`PHOTO;B;\xF6:`) became the media type `image/\xF6`; written into a
+  /// data: URI it read back as Windows-1252 text (`image/ö`, round-trip
+  /// check). A media type must be printable ASCII, else the PHOTO stays an
+  /// extra property, whole.
+  @Test func vcardPhotoMediaTypeIsASCII() throws {
+    var bytes = Array("BEGIN:VCARD\nVERSION:2.1\nFN:a\nPHOTO;B;".utf8) + [0xF6] + Array(":qgE=\nEND:VCARD\n".utf8)
+    let r = try ContactIO.read(bytes: bytes)
+    let c = try #require(r.table.contacts.first)
+    #expect(c.photo == nil)
+    #expect(c.extras.map(\.name) == ["PHOTO"])
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.table.contacts.first?.photo == nil)
+    #expect(back.table.contacts.first?.extras == c.extras)
+    // An ASCII type is a media type as before.
+    bytes = Array("BEGIN:VCARD\nVERSION:2.1\nFN:a\nPHOTO;B;JPEG:qgE=\nEND:VCARD\n".utf8)
+    let j = try ContactIO.read(bytes: bytes)
+    #expect(j.table.contacts.first?.photo?.mediaType == "image/jpeg")
+    #expect(j.table.contacts.first?.photo?.data == [0xAA, 0x01])
+  }
+
   /// fuzz-vcard, 2026-11-25: `N:` (empty) then `N:Smith;Ann` kept the
   /// second N as an extra property; the writer writes no empty N, so the
   /// read-back had the extra as the name (round-trip check). An empty first

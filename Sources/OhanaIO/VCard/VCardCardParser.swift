@@ -642,6 +642,9 @@ struct VCardCardParser {
     if isBase64 {
       guard Base64.decode(value, into: &scratch) else { return "invalid base64 data" }
       if let t = params.firstValue(of: VCardParameters.typeName) {
+        // A media type is printable ASCII (RFC 6838); other bytes would be
+        // read as text in another charset once written into a data: URI.
+        guard Self.isMediaTypeText(t) else { return "" }
         Self.mediaType(fromType: t, into: &text)
       }
     } else if value.asciiHasPrefixUppercase(Self.dataScheme) {
@@ -649,7 +652,7 @@ struct VCardCardParser {
       guard let comma = value.firstIndex(of: ASCII.comma) else { return "" }
       let head = value[(value.startIndex + 5)..<comma]
       let isB64 = head.count >= 7 && head.suffix(7).asciiEqualsUppercase(Array(";BASE64".utf8))
-      guard isB64 else { return "" }
+      guard isB64, Self.isMediaTypeText(head.dropLast(7)) else { return "" }
       for b in head.dropLast(7) { text.append(ASCII.lower(b)) }
       guard Base64.decode(value[(comma + 1)...], into: &scratch) else { return "invalid base64 data" }
     } else {
@@ -658,6 +661,11 @@ struct VCardCardParser {
     let mediaID = intern(text)
     builder.setPhoto(scratch, mediaType: mediaID)
     return nil
+  }
+
+  /// Printable ASCII only (no space): what a media type can hold.
+  static func isMediaTypeText<C: Collection<UInt8>>(_ t: C) -> Bool {
+    t.allSatisfy { $0 > 0x20 && $0 < 0x7F }
   }
 
   /// `JPEG` → `image/jpeg`; a value that already has a `/` is lower-cased.
