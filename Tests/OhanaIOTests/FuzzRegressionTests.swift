@@ -177,10 +177,12 @@ import Testing
       #expect(back.table.contacts.first?.extras == c.extras, "\(line)")
       #expect(back.errors.count == 1)
     }
-    // With a group it is an ordinary extra property.
-    let r = try ContactIO.read(bytes: Array("BEGIN:VCARD\r\nFN:a\r\nitem1.END:VCARD\r\nEND:VCARD\r\n".utf8))
-    #expect(r.table.contacts.first?.extras.map(\.name) == ["END"])
-    #expect(r.errors.isEmpty)
+    // With a group, or with another value, it is an ordinary extra property.
+    for line in ["item1.END:VCARD", "END:VCA!RD", "END;X=1:VCARDS"] {
+      let r = try ContactIO.read(bytes: Array("BEGIN:VCARD\r\nFN:a\r\n\(line)\r\nEND:VCARD\r\n".utf8))
+      #expect(r.table.contacts.first?.extras.map(\.name) == ["END"], "\(line)")
+      #expect(r.errors.isEmpty)
+    }
   }
 
   /// fuzz-vcard, 2026-11-27: the chunk splitter took `BEGIN:VCARD` at the

@@ -231,7 +231,7 @@ struct VCardCardParser {
           continue
         }
         let kind = VCardPropertyKind.of(UnsafeBufferPointer(rebasing: buf[p.name]))
-        if p.group.isEmpty && kind == .marker {
+        if p.group.isEmpty && kind == .marker && Self.isVCARD(UnsafeBufferPointer(rebasing: buf[p.value])) {
           // `END;X=1:VCARD` (no group): written back with its parameters in
           // the canonical form it could become the marker itself, so the
           // whole line is kept as it was.
@@ -662,6 +662,16 @@ struct VCardCardParser {
     builder.setPhoto(scratch, mediaType: mediaID)
     return nil
   }
+
+  /// `VCARD` in any case, blanks after it allowed (what makes a BEGIN or
+  /// END line a card marker).
+  static func isVCARD(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+    var n = v.count
+    while n > 5 && ASCII.isSpace(v[n - 1]) { n -= 1 }
+    return n == 5 && UnsafeBufferPointer(rebasing: v[0..<5]).asciiEqualsUppercase(vcardWord)
+  }
+
+  private static let vcardWord: [UInt8] = Array("VCARD".utf8)
 
   /// Printable ASCII only (no space): what a media type can hold.
   static func isMediaTypeText<C: Collection<UInt8>>(_ t: C) -> Bool {
