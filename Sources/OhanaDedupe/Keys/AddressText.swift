@@ -73,14 +73,23 @@ struct AddressText: Sendable, Equatable {
   /// lines are often written the other way round).
   static func level(_ x: AddressText, house hx: UInt64, _ y: AddressText, house hy: UInt64) -> Int {
     let pc = postcodeLevel(x.postcode, y.postcode)
-    let streets =
-      x.street.isClose(to: y.street) || x.street.isClose(to: y.extended) || x.extended.isClose(to: y.street)
-    let houses = hx == 0 || hy == 0 || hx == hy
-    if pc <= 1 && streets { return houses ? 2 : 3 }
+    if pc >= 2 {
+      // Most candidate pairs (sharing a phone or a name) live elsewhere:
+      // with other postcodes only "near" is left, which needs the same
+      // house number (checked first, it is free), then close localities
+      // and streets.
+      if hx == 0 || hx != hy || !x.locality.isClose(to: y.locality) { return 6 }
+      return Self.streetsClose(x, y) ? 5 : 6
+    }
+    if Self.streetsClose(x, y) { return hx == 0 || hy == 0 || hx == hy ? 2 : 3 }
     if pc == 0 { return 4 }
-    let localities = x.locality.isClose(to: y.locality)
-    if localities && ((streets && hx != 0 && hx == hy) || pc == 1) { return 5 }
-    return 6
+    return x.locality.isClose(to: y.locality) ? 5 : 6
+  }
+
+  /// The streets are close, or one's street is close to the other's
+  /// extended line.
+  private static func streetsClose(_ x: AddressText, _ y: AddressText) -> Bool {
+    x.street.isClose(to: y.street) || x.street.isClose(to: y.extended) || x.extended.isClose(to: y.street)
   }
 }
 

@@ -464,6 +464,10 @@ struct RowKeys: Sendable {
       }
       addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
       record.addressCount = UInt8(min(addresses.count - as0, 255))
+      if addresses.count > as0 {
+        record.postcode = addressTexts[as0].postcode
+        record.house = UInt32(truncatingIfNeeded: houses[as0])
+      }
       records.append(record)
     }
     // Keeps the touching loads alive (never true of real keys).
@@ -471,17 +475,20 @@ struct RowKeys: Sendable {
   }
 }
 
-/// What the scorer reads first of one contact, in one record: the phone and
-/// e-mail sketch, the folded name ids, the birthday, and prints (high 32
-/// bits) of the first postcode+street key and postcode. Prints only prove
-/// a difference: equal prints, or more than one address, send the scorer
-/// to the exact lists.
+/// What the scorer reads first of one contact, in one record (64 bytes):
+/// the first address's postcode text (``AddressText/postcode``) and house
+/// number (low 32 bits), the phone and e-mail sketch, the folded name ids
+/// and the birthday. The address part only proves a difference: two
+/// contacts with one address each, other postcodes and no house number in
+/// common are "different" without a look at the address lists.
 struct ScoreRecord: Sendable {
+  var postcode: UInt64 = 0
   var sketch = ContactSketch()
   var given: StringID = .absent
   var givenCanonical: StringID = .absent
   var family: StringID = .absent
   var birthday: UInt32 = 0
+  var house: UInt32 = 0
   /// Addresses with a postcode (the scorer's list), at most 255.
   var addressCount: UInt8 = 0
   var nonLatinName = false

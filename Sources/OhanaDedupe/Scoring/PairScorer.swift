@@ -105,7 +105,17 @@ struct PairScorer: Sendable {
     v[.phone] = phone
     v[.email] = email
     v[.birthday] = Self.birthdayLevel(ra.birthday, rb.birthday)
-    v[.address] = ra.addressCount == 0 || rb.addressCount == 0 ? 0 : addressLevel(a, b)
+    if ra.addressCount == 0 || rb.addressCount == 0 {
+      v[.address] = 0
+    } else if ra.addressCount == 1 && rb.addressCount == 1 && (ra.house == 0 || ra.house != rb.house)
+      && AddressText.postcodeLevel(ra.postcode, rb.postcode) == 2
+    {
+      // One address each, other postcodes, no house number in common: only
+      // "different" is left (see AddressText.level), without the lists.
+      v[.address] = 6
+    } else {
+      v[.address] = addressLevel(a, b)
+    }
     return v
   }
 
