@@ -155,6 +155,25 @@ import Testing
     #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
+  /// fuzz-vcard, 2026-11-27 (campaign): 75 lone CRs in a row in a line
+  /// kept verbatim: every 74-octet segment of the fold was nothing but CRs,
+  /// so the back-off could not avoid ending a physical line with one, and
+  /// reading back lost two. Such a segment now goes on past the run.
+  @Test func vcardWriterFoldsPastARunOfCRs() throws {
+    for run in [74, 75, 160] {
+      let body = "VERSI" + String(repeating: "\r", count: run) + "98e01"
+      let text = "BEGIN:VCARD\nFN:a\n" + body + "\nEND:VCARD\n"
+      let r = try ContactIO.read(bytes: Array(text.utf8))
+      let c = try #require(r.table.contacts.first)
+      #expect(c.extras.first?.value == body)
+      var out: [UInt8] = []
+      try ContactIO.write(r.table, format: .vcard4, to: &out)
+      #expect(!String(decoding: out, as: UTF8.self).contains("\r\r\n"))
+      let back = try ContactIO.read(bytes: out)
+      #expect(back.table.contacts.first?.extras == c.extras, "run \(run)")
+    }
+  }
+
   /// fuzz-vcard, 2026-11-27: `END;:VCARD` inside a card (CR-only lines)
   /// is no card marker (the lexer takes only the plain line), so it was
   /// kept as an extra property END; written back canonically it became

@@ -292,8 +292,16 @@ struct VCardWriter {
         // and values kept verbatim can be quoted-printable. Nor with a CR:
         // a reader drops the CRs before a line break, and a line kept
         // verbatim can hold a lone CR. Back off over every such byte (`==`
-        // too); a segment of nothing but them cannot avoid it.
-        while end - 1 > start && (line[end - 1] == ASCII.equals || line[end - 1] == ASCII.cr) { end -= 1 }
+        // too); a segment of nothing but them goes on past them instead (a
+        // line longer than 75 octets is better than a changed value).
+        func guarded(_ i: Int) -> Bool { line[i] == ASCII.equals || line[i] == ASCII.cr }
+        var b = end
+        while b - 1 > start && guarded(b - 1) { b -= 1 }
+        if !guarded(b - 1) {
+          end = b
+        } else {
+          while end < n && guarded(end - 1) { end += 1 }
+        }
       }
       if start > 0 { out.append(ASCII.space) }
       line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
