@@ -52,11 +52,11 @@ nice -n 19 "$bin" "work/$target" "${seeds[@]}" \
   -dict="dicts/$target.dict" -print_final_stats=1 -artifact_prefix="findings/$target/" "$@" \
   >"$log" 2>&1 || status=$?
 
-grep -E '^#[0-9]+ +(INITED|DONE)' "$log" | tail -2 || true
-grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
+grep -a -E '^#[0-9]+ +(INITED|DONE)' "$log" | tail -2 || true
+grep -a -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
 if [ "$status" -ne 0 ]; then
   echo "FUZZ $target: FINDING (libFuzzer exit $status); log $here/$log" >&2
-  grep -E 'FUZZ FINDING|ERROR: (libFuzzer|AddressSanitizer)|Fatal error|artifact_prefix|Test unit written' "$log" | head -20 >&2 || true
+  grep -a -E 'FUZZ FINDING|ERROR: (libFuzzer|AddressSanitizer)|Fatal error|artifact_prefix|Test unit written' "$log" | head -20 >&2 || true
   exit 1
 fi
 echo "FUZZ $target: no finding in $seconds s"

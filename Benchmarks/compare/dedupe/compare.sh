@@ -6,6 +6,9 @@
 #   defaults: 100000 0.2 7; issue 6's scale run: 1000000 0.1 11
 # env:   WORK=/tmp/ohana-dedupe-compare   SPLINK_THRESHOLDS=0.99,0.9999,0.999999 SPLINK_MEMORY_LIMIT=6GB
 #        SKIP_SPLINK=1 to run ohana only
+#        STYLE=hand-keyed for `ohana generate --style hand-keyed` (customer
+#        records, mostly without phones and e-mails; default address-book)
+#        OHANA=path/to/ohana (default: the repo's release build)
 #
 # Prints pairwise precision/recall/F1, wall time and peak memory
 # (/usr/bin/time -v) of each tool. Timings on a shared machine are noisy.
@@ -19,13 +22,18 @@ WORK=${WORK:-/tmp/ohana-dedupe-compare}
 THRESHOLDS=${SPLINK_THRESHOLDS:-0.99,0.9999,0.999999}
 mkdir -p "$WORK"
 
-(cd "$ROOT" && swift build -c release --product ohana >/dev/null)
-OHANA="$ROOT/.build/release/ohana"
+STYLE=${STYLE:-address-book}
+if [ -z "${OHANA:-}" ]; then
+  (cd "$ROOT" && swift build -c release --product ohana >/dev/null)
+  OHANA="$ROOT/.build/release/ohana"
+fi
 
-DATA="$WORK/contacts-$N-$DUP-$SEED.vcf"
-TRUTH="$WORK/truth-$N-$DUP-$SEED.csv"
+TAG="$N-$DUP-$SEED"
+[ "$STYLE" = address-book ] || TAG="$TAG-$STYLE"
+DATA="$WORK/contacts-$TAG.vcf"
+TRUTH="$WORK/truth-$TAG.csv"
 if [ ! -f "$DATA" ]; then
-  "$OHANA" generate --contacts "$N" --seed "$SEED" --dup-rate "$DUP" -o "$DATA" --truth "$TRUTH"
+  "$OHANA" generate --contacts "$N" --seed "$SEED" --dup-rate "$DUP" --style "$STYLE" -o "$DATA" --truth "$TRUTH"
 fi
 
 measure() {  # measure LOG -- command...: wall seconds and peak RSS (MiB) from /usr/bin/time -v
@@ -37,7 +45,7 @@ measure() {  # measure LOG -- command...: wall seconds and peak RSS (MiB) from /
   echo "$wall $rss"
 }
 
-echo "== ohana dedupe ($N contacts, dup rate $DUP, seed $SEED)"
+echo "== ohana dedupe ($N contacts, dup rate $DUP, seed $SEED, style $STYLE)"
 read -r O_WALL O_RSS < <(measure "$WORK/ohana.time" -- "$OHANA" dedupe "$DATA" -o "$WORK/merged.vcf" \
   --clusters "$WORK/ohana-clusters.csv" --verbose)
 grep -E "^(deduped|stages)" "$WORK/ohana.time" || true
