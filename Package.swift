@@ -4,9 +4,9 @@
 // Layers (arrows point down only; see README "Architecture"):
 //   L4 ohana (CLI)
 //   L3 Ohana (API: data source, providers, selection, signals; re-exports the rest)
-//   L2 OhanaProcessors, OhanaIO, OhanaDedupe
+//   L2 OhanaProcessors, OhanaIO, OhanaDedupe; OhanaStore (entity store: dedupe over time, SQLite)
 //   L1 OhanaCore (store), OhanaPhone (phone numbers), OhanaText (ICU text services)
-//   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU helpers)
+//   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU helpers), CSQLite (system SQLite)
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "OhanaProcessors", targets: ["OhanaProcessors"]),
     .library(name: "OhanaIO", targets: ["OhanaIO"]),
     .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
+    .library(name: "OhanaStore", targets: ["OhanaStore"]),
     .executable(name: "ohana", targets: ["ohana"]),
     // Unstable: seeded data and the array-of-objects reference, for tests and Benchmarks/.
     .library(name: "_OhanaTestSupport", targets: ["_OhanaTestSupport"]),
@@ -39,6 +40,9 @@ let package = Package(
       name: "COhanaICU",
       linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
     ),
+
+    // MARK: L0 — the system SQLite (libsqlite3-dev), for the entity store
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
     // MARK: L1 — leaves
     // Header-only CPU helpers (prefetch) for the store's bulk paths.
@@ -60,10 +64,17 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // Dedupe over time: contacts and clusters kept in SQLite (stable cluster ids).
+    .target(
+      name: "OhanaStore",
+      dependencies: ["OhanaCore", "OhanaDedupe", "OhanaIO", "CSQLite"],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: L3 — the Ohana API
     .target(
       name: "Ohana",
-      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors", "OhanaIO", "OhanaDedupe"],
+      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors", "OhanaIO", "OhanaDedupe", "OhanaStore"],
       swiftSettings: swiftSettings
     ),
 
@@ -85,6 +96,7 @@ let package = Package(
     .testTarget(name: "OhanaProcessorsTests", dependencies: ["OhanaProcessors", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets"], swiftSettings: swiftSettings),
   ]

@@ -4,3 +4,4 @@
 @_exported import OhanaProcessors
 @_exported import OhanaIO
 @_exported import OhanaDedupe
+@_exported import OhanaStore

@@ -15,6 +15,15 @@ extension OhanaCommand {
         the uid of the cluster's first contact; a contact alone has its own);
         --explain writes one JSON line per accepted pair with its evidence (uids,
         weight, comparison levels; no other personal data).
+
+        With --store FILE the clusters persist in an SQLite entity store: the first
+        run makes it from INPUT; a later run links INPUT's contacts to the stored
+        clusters (a contact whose uid is stored replaces it; --remove takes contacts
+        out), keeps cluster ids stable, and writes what changed to --changes. Then
+        -o writes the merged contacts of the whole store (--changed-only: of the
+        clusters this run changed) and --clusters writes uid,cluster_id with the
+        store's integer cluster ids. The dedupe settings (--threshold, --weights,
+        --blocking, --max-block, --region) are fixed when the store is made.
         """
     )
 
@@ -33,8 +42,8 @@ extension OhanaCommand {
     @Option(help: "Match weight (log2 Bayes factor) at or above which a pair is a match.")
     var threshold: Double?
 
-    @Option(help: "Region for national phone numbers when a contact's country is unknown.")
-    var region: String = "US"
+    @Option(help: "Region for national phone numbers when a contact's country is unknown (default US).")
+    var region: String?
 
     @Flag(help: "Estimate the model's m/u probabilities from the data (EM): the same as --weights em.")
     var em = false
@@ -47,7 +56,7 @@ extension OhanaCommand {
           or an e-mail). em: estimated from this data's candidate pairs (no labels). auto (the \
           default): em when fewer than half the contacts have a phone or an e-mail, else defaults.
           """))
-    var weights: String = "auto"
+    var weights: String?
 
     @Option(
       help: ArgumentHelp(
@@ -58,7 +67,7 @@ extension OhanaCommand {
           phonetic-name+postcode, birthday+postcode, initials+birth-year, house+postcode, \
           house+locality, birthday+locality and sorted-names. A list names the rules to use, e.g. phone,email,family+birthday.
           """))
-    var blocking: String = "all"
+    var blocking: String?
 
     @Option(
       help: ArgumentHelp(
@@ -66,8 +75,23 @@ extension OhanaCommand {
         valueName: "truth.csv"))
     var truth: String?
 
-    @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported.")
-    var maxBlock: Int = 50
+    @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported (default 50).")
+    var maxBlock: Int?
+
+    @Option(help: ArgumentHelp("Keep contacts and clusters in this SQLite entity store (made on the first run).", valueName: "entities.sqlite"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("With --store: write every change of this run (contacts added, updated, removed; clusters created, merged, split, deleted; with evidence) to this NDJSON file.", valueName: "changes.ndjson"))
+    var changes: String?
+
+    @Flag(name: .customLong("changed-only"), help: "With --store: -o and --clusters cover only the clusters this run made or changed.")
+    var changedOnly = false
+
+    @Option(help: ArgumentHelp("With --store: take out the stored contacts whose uids this file lists, one a line.", valueName: "uids.txt"))
+    var remove: String?
+
+    @Option(help: ArgumentHelp("With --store: the name stored as the contacts' source (default: the input's path).", valueName: "name"))
+    var source: String?
 
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
@@ -78,14 +102,20 @@ extension OhanaCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      guard region.count == 2, region.allSatisfy({ $0.isLetter && $0.isASCII }) else {
+      if let region, !(region.count == 2 && region.allSatisfy({ $0.isLetter && $0.isASCII })) {
         throw ValidationError("--region must be a two-letter region code such as US")
       }
-      guard maxBlock >= 2 else { throw ValidationError("--max-block must be 2 or more") }
+      if let maxBlock, maxBlock < 2 { throw ValidationError("--max-block must be 2 or more") }
+      if store == nil && (changes != nil || changedOnly || remove != nil || source != nil) {
+        throw ValidationError("--changes, --changed-only, --remove and --source need --store")
+      }
+      if store != nil && (explain != nil || explainCandidates != nil || truth != nil) {
+        throw ValidationError("--explain and --truth are not available with --store (--changes gives each change's evidence)")
+      }
       if report == "-" && output.output == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
       }
-      guard ["auto", "defaults", "em"].contains(weights) else {
+      if let weights, !["auto", "defaults", "em"].contains(weights) {
         throw ValidationError("--weights must be auto, defaults or em")
       }
       _ = try blockingRules()
@@ -93,12 +123,12 @@ extension OhanaCommand {
 
     /// The configuration's blocking switches from --blocking.
     func blockingRules() throws -> (names: Bool, addresses: Bool, phones: Bool, emails: Bool, rules: BlockingKey.Set) {
-      switch blocking {
+      switch blocking ?? "all" {
       case "all": return (true, true, true, true, .typoTolerant)
       case "basic": return (true, true, true, true, [])
       default:
         var rules = BlockingKey.Set()
-        for part in blocking.split(separator: ",") {
+        for part in (blocking ?? "").split(separator: ",") {
           let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
           guard let k = BlockingKey(named: name) else {
             throw ValidationError(
@@ -111,23 +141,31 @@ extension OhanaCommand {
       }
     }
 
+    /// The configuration the options ask for.
+    func configuration() throws -> DedupeConfiguration {
+      let weights = self.weights ?? "auto"
+      var config = DedupeConfiguration(
+        defaultRegion: (region ?? "US").uppercased(), maxBlockSize: maxBlock ?? 50, estimateWeights: em || weights == "em",
+        automaticWeights: weights == "auto")
+      let b = try blockingRules()
+      config.blockOnNames = b.names
+      config.blockOnAddresses = b.addresses
+      config.blockOnPhones = b.phones
+      config.blockOnEmails = b.emails
+      config.blockingRules = b.rules
+      if let threshold { config.threshold = threshold }
+      return config
+    }
+
     func run() throws {
+      if store != nil { return try runWithStore() }
       try CLIError.reporting {
         let start = Clock.seconds()
         let format = try output.format()
         let read = try ContactFiles.read(input, quiet: global.quiet)
         let table = read.table
         let readDone = Clock.seconds()
-        var config = DedupeConfiguration(
-          defaultRegion: region.uppercased(), maxBlockSize: maxBlock, estimateWeights: em || weights == "em",
-          automaticWeights: weights == "auto")
-        let b = try blockingRules()
-        config.blockOnNames = b.names
-        config.blockOnAddresses = b.addresses
-        config.blockOnPhones = b.phones
-        config.blockOnEmails = b.emails
-        config.blockingRules = b.rules
-        if let threshold { config.threshold = threshold }
+        let config = try configuration()
         var dedupe = Deduplicator(configuration: config)
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
         let (result, merged) = dedupe.deduplicate(table)

@@ -43,30 +43,18 @@ enum Blocking {
     let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
       var out: [UInt64] = []
       out.reserveCapacity(rows.count * (rules.isEmpty ? 5 : 10))
-      @inline(__always) func add(_ key: UInt64, _ kind: BlockingKey, _ row: Int) {
-        let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 56))
-        out.append((h & ~rowMask & ~ruleFlag) | UInt64(row))
-      }
       if !rules.isEmpty {
         keys.folds.withStorage { arena, ends in
           for r in rows {
             forEachRuleKey(keys, r, rules: rules, arena: arena, ends: ends) { key, kind in
-              let h = Hash64.mix(key ^ (UInt64(kind.rawValue) << 56))
-              out.append((h & ~rowMask) | ruleFlag | UInt64(r))
+              out.append((blockKey(key, kind) & ~rowMask) | ruleFlag | UInt64(r))
             }
           }
         }
       }
       for r in rows {
-        if configuration.blockOnPhones { for i in keys.phones(of: r) { add(keys.phones[i], .phone, r) } }
-        if configuration.blockOnEmails { for i in keys.emails(of: r) { add(keys.emails[i], .email, r) } }
-        if configuration.blockOnNames && keys.nameKey[r] != 0 { add(keys.nameKey[r], .name, r) }
-        if configuration.blockOnAddresses {
-          var last: UInt64 = 0
-          for i in keys.addresses(of: r) where keys.addresses[i] != 0 && keys.addresses[i] != last {
-            last = keys.addresses[i]
-            add(last, .address, r)
-          }
+        forEachBasicKey(keys, r, configuration: configuration) { key, kind in
+          out.append((blockKey(key, kind) & ~rowMask & ~ruleFlag) | UInt64(r))
         }
       }
       return out
@@ -107,6 +95,31 @@ enum Blocking {
       pairs.removeSubrange(w...)
     }
     return pairs
+  }
+}
+
+extension Blocking {
+  /// The hash that names a block: the key and its kind. (The entity store
+  /// keeps these, so a change here must raise ``StoreKeys/version``.)
+  @inline(__always)
+  static func blockKey(_ key: UInt64, _ kind: BlockingKey) -> UInt64 { Hash64.mix(key ^ (UInt64(kind.rawValue) << 56)) }
+
+  /// Calls `body(key, kind)` for each phone, e-mail, name and address key
+  /// of row `r` that `configuration` blocks on.
+  @inline(__always)
+  static func forEachBasicKey(
+    _ keys: ContactKeys, _ r: Int, configuration: DedupeConfiguration, _ body: (UInt64, BlockingKey) -> Void
+  ) {
+    if configuration.blockOnPhones { for i in keys.phones(of: r) { body(keys.phones[i], .phone) } }
+    if configuration.blockOnEmails { for i in keys.emails(of: r) { body(keys.emails[i], .email) } }
+    if configuration.blockOnNames && keys.nameKey[r] != 0 { body(keys.nameKey[r], .name) }
+    if configuration.blockOnAddresses {
+      var last: UInt64 = 0
+      for i in keys.addresses(of: r) where keys.addresses[i] != 0 && keys.addresses[i] != last {
+        last = keys.addresses[i]
+        body(last, .address)
+      }
+    }
   }
 }
 
@@ -212,13 +225,7 @@ struct RuleSkip: Sendable {
   private(set) var active = false
 
   init(keys: ContactKeys, bound: ScoreBound) {
-    for ca in 0..<4 {
-      for cb in 0..<4 {
-        let p = ca & 1 != 0 && cb & 1 != 0 ? 2 : 0
-        let e = ca & 2 != 0 && cb & 2 != 0 ? 2 : 0
-        table[ca * 4 + cb] = (p != 0 || e != 0) && bound.cannotReach(phone: p, email: e)
-      }
-    }
+    table = Self.classTable(bound)
     active = table.contains(true)
     if active {
       classes = keys.records.map { r in (r.sketch.phoneCount > 0 ? 1 : 0) | (r.sketch.emailCount > 0 ? 2 : 0) }
@@ -227,4 +234,17 @@ struct RuleSkip: Sendable {
 
   @inline(__always)
   func skips(_ a: Int, _ b: Int) -> Bool { active && table[Int(classes[a]) * 4 + Int(classes[b])] }
+
+  /// Per pair of classes (`a * 4 + b`): whether the bound rules it out.
+  static func classTable(_ bound: ScoreBound) -> [Bool] {
+    var table = [Bool](repeating: false, count: 16)
+    for ca in 0..<4 {
+      for cb in 0..<4 {
+        let p = ca & 1 != 0 && cb & 1 != 0 ? 2 : 0
+        let e = ca & 2 != 0 && cb & 2 != 0 ? 2 : 0
+        table[ca * 4 + cb] = (p != 0 || e != 0) && bound.cannotReach(phone: p, email: e)
+      }
+    }
+    return table
+  }
 }

@@ -31,8 +31,16 @@ extension Blocking {
     let hasYear = bday >= 10_000
     // Names by their sound (a typo in a vowel or a doubled letter keeps
     // it), or by their folded text when they have no letters to sound.
-    let familySound = family.isPresent ? (keys.phonetic[family.index] != 0 ? keys.phonetic[family.index] : UInt64(family.rawValue)) : 0
-    let givenSound = given.isPresent ? (keys.phonetic[given.index] != 0 ? keys.phonetic[given.index] : UInt64(given.rawValue)) : 0
+    // (The folded text's hash, not its id: ids differ from table to table,
+    // and the entity store keeps these keys.)
+    @inline(__always) func sound(_ id: StringID) -> UInt64 {
+      if id.isAbsent { return 0 }
+      if keys.phonetic[id.index] != 0 { return keys.phonetic[id.index] }
+      let s = ends[id.index - 1], e = ends[id.index]
+      return Hash64.hash(UnsafeRawBufferPointer(rebasing: arena[s..<e])) | 1
+    }
+    let familySound = sound(family)
+    let givenSound = sound(given)
     if hasYear && familySound != 0 && rules.contains(.familyBirthday) {
       body(Hash64.combine(familySound, bday), .familyBirthday)
     }
@@ -88,29 +96,8 @@ extension Blocking {
     entries.reserveCapacity(n)
     keys.folds.withStorage { arena, ends in
       for r in 0..<n {
-        let f = keys.family[r], g = keys.given[r]
-        if f.isAbsent { continue }
-        var key: UInt64 = 0
-        var taken = 0
-        let fs = ends[f.index - 1], fe = ends[f.index]
-        for i in fs..<min(fe, fs + 5) {
-          key = key << 8 | UInt64(arena[i])
-          taken += 1
-        }
-        key <<= UInt64(8 * (5 - taken))
-        var gk: UInt64 = 0
-        if g.isPresent {
-          let gs = ends[g.index - 1], ge = ends[g.index]
-          var gt = 0
-          for i in gs..<min(ge, gs + 3) {
-            gk = gk << 8 | UInt64(arena[i])
-            gt += 1
-          }
-          gk <<= UInt64(8 * (3 - gt))
-        }
-        key = key << 24 | gk
         // The name's high bits, then the row.
-        entries.append((key & ~rowMask) | UInt64(r))
+        if let key = sortedNameKey(keys, r, arena: arena, ends: ends) { entries.append((key & ~rowMask) | UInt64(r)) }
       }
     }
     RadixSort.sort(&entries, split: 1 << 63, threads: threads)
@@ -126,6 +113,34 @@ extension Blocking {
       }
     }
     return pairs
+  }
+
+  /// Row `r`'s place in the sorted neighbourhood: the first five bytes of
+  /// its folded family name, then three of its given name (nil without a
+  /// family name).
+  @inline(__always)
+  static func sortedNameKey(_ keys: ContactKeys, _ r: Int, arena: UnsafeRawBufferPointer, ends: StringPool.Ends) -> UInt64? {
+    let f = keys.family[r], g = keys.given[r]
+    if f.isAbsent { return nil }
+    var key: UInt64 = 0
+    var taken = 0
+    let fs = ends[f.index - 1], fe = ends[f.index]
+    for i in fs..<min(fe, fs + 5) {
+      key = key << 8 | UInt64(arena[i])
+      taken += 1
+    }
+    key <<= UInt64(8 * (5 - taken))
+    var gk: UInt64 = 0
+    if g.isPresent {
+      let gs = ends[g.index - 1], ge = ends[g.index]
+      var gt = 0
+      for i in gs..<min(ge, gs + 3) {
+        gk = gk << 8 | UInt64(arena[i])
+        gt += 1
+      }
+      gk <<= UInt64(8 * (3 - gt))
+    }
+    return key << 24 | gk
   }
 
   /// The rule kinds two rows share (for explanations).

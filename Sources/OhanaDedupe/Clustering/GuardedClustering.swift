@@ -55,13 +55,26 @@ struct GuardedClustering {
       } while x != ra
     }
     // Union by size; splice the rings.
+    splice(ra, rb)
+    return true
+  }
+
+  /// Joins the clusters of `a` and `b` without the guard (the entity
+  /// store's clusters, joined when they were made).
+  mutating func unite(_ a: Int, _ b: Int) {
+    let ra = find(a), rb = find(b)
+    if ra == rb { return }
+    splice(ra, rb)
+  }
+
+  private mutating func splice(_ ra: Int, _ rb: Int) {
+    let sa = Int(size[ra]), sb = Int(size[rb])
     let (big, small) = sa >= sb ? (ra, rb) : (rb, ra)
     parent[small] = Int32(big)
     size[big] = Int32(sa + sb)
     let t = next[big]
     next[big] = next[small]
     next[small] = t
-    return true
   }
 
   /// For every row, its cluster's smallest row.

@@ -2,7 +2,7 @@ import OhanaCore
 
 extension DedupeResult {
   /// The uid of `row` (`row-N`, 1-based, when it has none).
-  static func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
+  package static func uid(_ table: ContactTable, _ row: Int) -> [UInt8] {
     if !table.hasUID(at: row) { return Array("row-\(row + 1)".utf8) }
     return table.withUID(at: row) { Array($0) }
   }
@@ -35,25 +35,35 @@ extension DedupeResult {
     var buf: [UInt8] = []
     buf.reserveCapacity(1 << 20)
     for p in pairs {
-      buf.append(contentsOf: "{\"a\":".utf8)
-      appendJSONString(uid(table, p.first), to: &buf)
-      buf.append(contentsOf: ",\"b\":".utf8)
-      appendJSONString(uid(table, p.second), to: &buf)
-      buf.append(contentsOf: ",\"cluster\":".utf8)
-      appendJSONString(uid(table, Int(clusterOf[p.first])), to: &buf)
-      buf.append(contentsOf: ",\"weight\":\(Deduplicator.formatWeight(p.weight)),\"keys\":[".utf8)
-      let keys = BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map { "\"\($0)\"" }
-      buf.append(contentsOf: keys.joined(separator: ",").utf8)
-      buf.append(contentsOf: "],\"levels\":{".utf8)
-      let levels = Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
-      buf.append(contentsOf: levels.joined(separator: ",").utf8)
-      buf.append(contentsOf: "}}\n".utf8)
+      appendExplanation(p, table: table, cluster: uid(table, Int(clusterOf[p.first])), to: &buf)
+      buf.append(0x0A)
       if buf.count >= 1 << 20 {
         try sink(buf)
         buf.removeAll(keepingCapacity: true)
       }
     }
     try sink(buf)
+  }
+
+  /// One pair's evidence as a JSON object (no line end): uids `a` and `b`,
+  /// `cluster` when given, `weight`, shared blocking `keys` and the
+  /// comparison `levels`.
+  public static func appendExplanation(_ p: MatchedPair, table: ContactTable, cluster: [UInt8]?, to buf: inout [UInt8]) {
+    buf.append(contentsOf: "{\"a\":".utf8)
+    appendJSONString(uid(table, p.first), to: &buf)
+    buf.append(contentsOf: ",\"b\":".utf8)
+    appendJSONString(uid(table, p.second), to: &buf)
+    if let cluster {
+      buf.append(contentsOf: ",\"cluster\":".utf8)
+      appendJSONString(cluster, to: &buf)
+    }
+    buf.append(contentsOf: ",\"weight\":\(Deduplicator.formatWeight(p.weight)),\"keys\":[".utf8)
+    let keys = BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map { "\"\($0)\"" }
+    buf.append(contentsOf: keys.joined(separator: ",").utf8)
+    buf.append(contentsOf: "],\"levels\":{".utf8)
+    let levels = Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
+    buf.append(contentsOf: levels.joined(separator: ",").utf8)
+    buf.append(contentsOf: "}}".utf8)
   }
 
   /// The accepted pairs as JSON lines (see ``writeExplanation(_:clusterOf:table:to:)``).
@@ -74,7 +84,10 @@ extension DedupeResult {
     }
   }
 
-  static func appendJSONString(_ bytes: [UInt8], to buf: inout [UInt8]) {
+  /// Appends `text` as a JSON string.
+  public static func appendJSONText(_ text: String, to buf: inout [UInt8]) { appendJSONString(Array(text.utf8), to: &buf) }
+
+  package static func appendJSONString(_ bytes: [UInt8], to buf: inout [UInt8]) {
     buf.append(0x22)
     for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
       switch scalar {

@@ -223,7 +223,7 @@ public struct Deduplicator: Sendable {
     return result
   }
 
-  private func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {
+  func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {
     var s = BlockingKey.Set()
     if v[.phone] == 1 { s.insert(.init(.phone)) }
     if v[.email] == 1 { s.insert(.init(.email)) }

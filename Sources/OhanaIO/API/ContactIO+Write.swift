@@ -203,3 +203,26 @@ private final class BlockOutputs: @unchecked Sendable {
     condition.unlock()
   }
 }
+
+extension ContactIO {
+  /// Encodes `rows` of `table` as vCard 4.0, one card each, laid end to
+  /// end: card `i` is `bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]]`. For
+  /// stores that keep each contact as its own text (the entity store).
+  /// Single-threaded; callers split the rows.
+  public static func encodeVCards(_ table: ContactTable, rows: Range<Int>) -> (bytes: [UInt8], ends: [Int]) {
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+    ends.reserveCapacity(rows.count)
+    bytes.reserveCapacity(rows.count * 400)
+    table.withPoolBytes { poolBytes in
+      table.withStringReaders { readers in
+        var w = VCardWriter(table: table, bytes: poolBytes, readers: readers, version4: true)
+        for r in rows {
+          w.write(row: r, into: &bytes)
+          ends.append(bytes.count)
+        }
+      }
+    }
+    return (bytes, ends)
+  }
+}

@@ -1,0 +1,400 @@
+import OhanaCore
+import OhanaDedupe
+import OhanaIO
+
+extension EntityStore {
+  /// A stored contact read back for a run.
+  struct Loaded {
+    var id: Int64
+    var cluster: Int64
+    var card: [UInt8]
+  }
+
+  /// Reads contacts `ids` (their clusters and vCard text), in id order.
+  func load(_ ids: [Int64]) throws(StoreError) -> [Loaded] {
+    let q = try db.prepare("SELECT cluster, vcard FROM contacts WHERE id = ?")
+    var out: [Loaded] = []
+    out.reserveCapacity(ids.count)
+    for id in ids.sorted() {
+      q.bind(1, id)
+      if try q.step() { out.append(Loaded(id: id, cluster: q.int64(0), card: q.bytes(1))) }
+      q.reset()
+    }
+    return out
+  }
+
+  /// Parses stored cards back into a table, one row per card, in order.
+  static func table(of cards: [[UInt8]], extra: [UInt8] = [], extraCount: Int = 0) throws(StoreError) -> ContactTable {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(cards.reduce(extra.count) { $0 + $1.count })
+    for c in cards { bytes.append(contentsOf: c) }
+    bytes.append(contentsOf: extra)
+    let result: ReadResult
+    do {
+      result = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions())
+    } catch {
+      throw StoreError("stored contacts could not be read back: \(error)")
+    }
+    guard result.table.rowCount == cards.count + extraCount else {
+      throw StoreError(
+        "stored contacts read back as \(result.table.rowCount) contacts, not \(cards.count + extraCount): the store is damaged")
+    }
+    return result.table
+  }
+
+  // MARK: A later batch
+
+  func laterRun(_ input: ContactTable, source: String, removing: [String]) throws(StoreError) -> StoreRun {
+    let clock = ContinuousClock()
+    var t = clock.now
+    var run = StoreRun()
+    func lap(_ name: String) {
+      let now = clock.now
+      run.timings[name] = Self.seconds(now - t)
+      t = now
+    }
+    run.id = try beginRun(source: source)
+    let config = configuration
+    let cap = max(2, config.maxBlockSize)
+
+    // The batch as it will be stored: vCard 4.0, read back (so its keys
+    // are those a later run computes from the stored text).
+    let (keep, repeated) = Self.lastOfEachUID(input)
+    run.repeatedInInput = repeated
+    let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
+    let newCards = Self.encode(kept)
+    var newBytes: [UInt8] = []
+    var newEnds: [Int] = []
+    for part in newCards {
+      let base = newBytes.count
+      newBytes.append(contentsOf: part.bytes)
+      for e in part.ends { newEnds.append(base + e) }
+    }
+    let newCount = newEnds.count
+    let batch = try Self.table(of: [], extra: newBytes, extraCount: newCount)
+    let uids = (0..<newCount).map { batch.uid(at: $0) }
+
+    // Updates (a stored uid) and removals.
+    let byUID = try db.prepare("SELECT id, cluster FROM contacts WHERE uid = ?")
+    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64)? {
+      byUID.bind(1, text: uid)
+      defer { byUID.reset() }
+      return try byUID.step() ? (byUID.int64(0), byUID.int64(1)) : nil
+    }
+    var previous = [(id: Int64, cluster: Int64)?](repeating: nil, count: newCount)
+    for r in 0..<newCount {
+      if let u = uids[r] { previous[r] = try stored(u) }
+    }
+    var removedIDs: [(id: Int64, cluster: Int64, uid: String)] = []
+    var removingSet = Set<String>()
+    for u in removing where !removingSet.contains(u) {
+      removingSet.insert(u)
+      if let s = try stored(u) { removedIDs.append((s.id, s.cluster, u)) } else { run.removeNotFound += 1 }
+    }
+    // A uid both removed and in the batch: the batch's version wins (an update).
+    let updatedIDs = Set(previous.compactMap { $0?.id })
+    removedIDs.removeAll { updatedIDs.contains($0.id) }
+    var affected = Set<Int64>()
+    for p in previous { if let p { affected.insert(p.cluster) } }
+    for r in removedIDs { affected.insert(r.cluster) }
+
+    // Old versions and removed contacts leave the key tables.
+    let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
+    if !goneIDs.isEmpty {
+      let gone = try load(goneIDs)
+      let goneTable = try Self.table(of: gone.map(\.card))
+      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: gone.map(\.id))
+      let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
+      for r in removedIDs {
+        del.bind(1, r.id)
+        try del.run()
+      }
+    }
+    lap("updates")
+
+    // Stored contacts that share a block with a new one (the full run's
+    // cap: a block larger than it pairs only on the neighbourhood key),
+    // or are near one in name order.
+    let newKeys = LinkKeys(table: batch, configuration: config)
+    let skip = LinkRuleSkip(model: model, threshold: config.threshold)
+    var blockRows: [UInt64: [Int]] = [:]
+    newKeys.forEachBlockingKey(0..<newCount) { r, k in blockRows[k, default: []].append(r) }
+    var candidates = Set<Int64>()
+    let inBlock = try db.prepare("SELECT contact, class FROM block_keys WHERE key = ? LIMIT ?")
+    let byNeighbourhood = try db.prepare("SELECT id FROM contacts WHERE nb = ? ORDER BY id LIMIT ?")
+    var neighbourhoodsAsked = Set<UInt64>()
+    for (key, rows) in blockRows {
+      inBlock.bind(1, Int64(bitPattern: key))
+      inBlock.bind(2, cap + 1)
+      var members: [(Int64, Int)] = []
+      while try inBlock.step() { members.append((inBlock.int64(0), inBlock.int(1))) }
+      inBlock.reset()
+      if members.isEmpty { continue }
+      if members.count + Set(rows).count <= cap {
+        let rule = key & 1 == 1
+        for (id, cls) in members {
+          if rule && rows.allSatisfy({ skip.skips(newKeys.contactClass($0), cls) }) { continue }
+          candidates.insert(id)
+        }
+      } else {
+        for r in rows {
+          let nb = newKeys.neighbourhoodKey(r)
+          if nb == 0 || neighbourhoodsAsked.contains(nb) { continue }
+          neighbourhoodsAsked.insert(nb)
+          byNeighbourhood.bind(1, Int64(bitPattern: nb))
+          byNeighbourhood.bind(2, LinkKeys.cappedNeighbours)
+          while try byNeighbourhood.step() { candidates.insert(byNeighbourhood.int64(0)) }
+          byNeighbourhood.reset()
+        }
+      }
+    }
+    let before = try db.prepare(
+      "SELECT contact FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
+    let after = try db.prepare("SELECT contact FROM name_order WHERE name >= ? ORDER BY name, contact LIMIT ?")
+    for r in 0..<newCount {
+      guard let k = newKeys.sortedNameKey(r) else { continue }
+      for q in [before, after] {
+        q.bind(1, Self.nameOrder(k))
+        q.bind(2, LinkKeys.sortedNameNeighbours)
+        while try q.step() { candidates.insert(q.int64(0)) }
+        q.reset()
+      }
+    }
+    // Whole clusters: those of the candidates and the affected ones (whose
+    // other members are compared again: an update or removal can split them).
+    let clusterOfID = try db.prepare("SELECT cluster FROM contacts WHERE id = ?")
+    var clusters = affected
+    for id in candidates {
+      clusterOfID.bind(1, id)
+      if try clusterOfID.step() { clusters.insert(clusterOfID.int64(0)) }
+      clusterOfID.reset()
+    }
+    let members = try db.prepare("SELECT id FROM contacts WHERE cluster = ?")
+    var loadIDs: [Int64] = []
+    for c in clusters {
+      members.bind(1, c)
+      while try members.step() {
+        let id = members.int64(0)
+        if !updatedIDs.contains(id) { loadIDs.append(id) }
+      }
+      members.reset()
+    }
+    let stored = try load(loadIDs)
+    run.storedLoaded = stored.count
+    lap("lookup")
+
+    // One table: the stored contacts, then the batch.
+    let table = try Self.table(of: stored.map(\.card), extra: newBytes, extraCount: newCount)
+    let base = stored.count
+    let n = table.rowCount
+    let keys = LinkKeys(table: table, configuration: config)
+    var pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
+    // Rows of affected clusters (survivors and new versions) are compared
+    // among themselves again.
+    var prevCluster = [Int64](repeating: 0, count: n)
+    var age = [Int64](repeating: 0, count: n)
+    for (i, s) in stored.enumerated() {
+      prevCluster[i] = s.cluster
+      age[i] = s.id
+    }
+    var nextContact: Int64
+    if let text = try meta("next_contact"), let v = Int64(text) { nextContact = v } else {
+      nextContact = try scalar("SELECT max(id) FROM contacts") + 1
+    }
+    var newIDs = [Int64](repeating: 0, count: newCount)
+    for r in 0..<newCount {
+      if let p = previous[r] {
+        newIDs[r] = p.id
+        prevCluster[base + r] = p.cluster
+      } else {
+        newIDs[r] = nextContact
+        nextContact += 1
+      }
+      age[base + r] = newIDs[r]
+    }
+    var affectedRows: [Int64: [Int]] = [:]
+    for r in 0..<n where prevCluster[r] != 0 && affected.contains(prevCluster[r]) {
+      affectedRows[prevCluster[r], default: []].append(r)
+    }
+    for rows in affectedRows.values where rows.count > 1 {
+      for i in 0..<(rows.count - 1) {
+        for j in (i + 1)..<rows.count { pairs.append(UInt64(rows[i]) << 32 | UInt64(rows[j])) }
+      }
+    }
+    pairs.sort()
+    var w = 0
+    for i in pairs.indices where i == 0 || pairs[i] != pairs[w - 1] {
+      pairs[w] = pairs[i]
+      w += 1
+    }
+    pairs.removeSubrange(w...)
+    run.pairsCompared = pairs.count
+
+    let scorer = LinkScorer(keys: keys, model: model)
+    var accepted: [(pair: UInt64, weight: Double, vector: ComparisonVector)] = []
+    for p in pairs {
+      guard let s = scorer.score(Int(p >> 32), Int(p & 0xFFFF_FFFF)), s.weight >= config.threshold else { continue }
+      accepted.append((p, s.weight, s.vector))
+    }
+    run.pairsAccepted = accepted.count
+    accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
+    lap("scoring")
+
+    var clustering = LinkClustering(count: n, configuration: config)
+    var firstOfCluster: [Int64: Int] = [:]
+    for r in 0..<base where !affected.contains(prevCluster[r]) {
+      if let f = firstOfCluster[prevCluster[r]] { clustering.unite(f, r) } else { firstOfCluster[prevCluster[r]] = r }
+    }
+    var joined: [MatchedPair] = []
+    for e in accepted {
+      let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
+      if clustering.join(a, b, scorer: scorer) {
+        joined.append(scorer.matchedPair(a, b, weight: e.weight, vector: e.vector))
+      } else {
+        run.pairsRefusedByGuard += 1
+      }
+    }
+    let rep = clustering.clusterIDs()
+    lap("clustering")
+
+    // Ids: a component holding the oldest remaining contact of a stored
+    // cluster claims that cluster's id; of several claims the oldest id
+    // stays (ids grow with time, so the smallest) and the others become its
+    // aliases; a component without a claim gets a new id.
+    var oldest: [Int64: Int] = [:]  // stored cluster → row of its oldest remaining contact
+    for r in 0..<n where prevCluster[r] != 0 {
+      if let o = oldest[prevCluster[r]], age[o] <= age[r] { continue }
+      oldest[prevCluster[r]] = r
+    }
+    var claims: [Int: [Int64]] = [:]  // component → stored clusters it claims
+    for (c, r) in oldest { claims[Int(rep[r]), default: []].append(c) }
+    var components: [Int: [Int]] = [:]
+    for r in 0..<n { components[Int(rep[r]), default: []].append(r) }
+    var nextCluster: Int64 = 1
+    if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
+    var finalID = [Int: Int64]()
+    var evidenceOf: [Int: [MatchedPair]] = [:]
+    for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
+    var changed = Set<Int64>()
+    var absorbedInto: [(Int64, Int64)] = []
+    var createdIDs = Set<Int64>()
+    for (c, rows) in components.sorted(by: { $0.key < $1.key }) {
+      let hasNew = rows.contains { $0 >= base }
+      let touched = hasNew || rows.contains { affected.contains(prevCluster[$0]) }
+      let claimed = (claims[c] ?? []).sorted()
+      let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], table: table)
+      let id: Int64
+      if let keepID = claimed.first {
+        id = keepID
+        for other in claimed.dropFirst() {
+          absorbedInto.append((other, keepID))
+          run.changes.append(StoreChange(kind: .merged, cluster: keepID, other: other, evidence: evidence))
+          run.clustersMerged += 1
+        }
+      } else {
+        id = nextCluster
+        nextCluster += 1
+        createdIDs.insert(id)
+        let from = Set(rows.compactMap { prevCluster[$0] != 0 ? prevCluster[$0] : nil }).sorted()
+        if let parent = from.first {
+          run.changes.append(StoreChange(kind: .split, cluster: parent, other: id, evidence: evidence))
+          run.clustersSplit += 1
+        } else if rows.count > 1 {
+          run.changes.append(StoreChange(kind: .created, cluster: id, evidence: evidence))
+          run.clustersCreated += 1
+        }
+      }
+      finalID[c] = id
+      if touched || !claimed.dropFirst().isEmpty || claimed.isEmpty { changed.insert(id) }
+    }
+    // Clusters whose every contact left.
+    let survivingClaims = Set(claims.values.flatMap { $0 })
+    for c in affected where !survivingClaims.contains(c) {
+      run.changes.append(StoreChange(kind: .deleted, cluster: c))
+      run.clustersDeleted += 1
+    }
+    for r in removedIDs {
+      run.changes.append(StoreChange(kind: .removed, cluster: r.cluster, uid: r.uid))
+    }
+    run.removed = removedIDs.count
+    for r in 0..<newCount {
+      let row = base + r
+      let c = Int(rep[row])
+      let mine = (evidenceOf[c] ?? []).filter { $0.first == row || $0.second == row }
+      let kind: StoreChange.Kind = previous[r] == nil ? .added : .updated
+      if kind == .added { run.added += 1 } else { run.updated += 1 }
+      run.changes.append(
+        StoreChange(kind: kind, cluster: finalID[c] ?? 0, uid: uids[r], evidence: Self.evidenceJSON(mine, table: table)))
+    }
+    lap("ids")
+
+    // The store: stored contacts whose cluster changed, the batch, the
+    // clusters and aliases.
+    let setCluster = try db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
+    for r in 0..<base {
+      let id = finalID[Int(rep[r])] ?? prevCluster[r]
+      if id != prevCluster[r] {
+        setCluster.bind(1, id)
+        setCluster.bind(2, age[r])
+        try setCluster.run()
+      }
+    }
+    try insertContacts(
+      keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
+      cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
+      uids: uids, source: source, run: run.id)
+    let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
+    let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
+    let dropCluster = try db.prepare("DELETE FROM clusters WHERE id = ?")
+    for (gone, keepID) in absorbedInto {
+      moveAliases.bind(1, keepID)
+      moveAliases.bind(2, gone)
+      try moveAliases.run()
+      addAlias.bind(1, gone)
+      addAlias.bind(2, keepID)
+      addAlias.bind(3, run.id)
+      try addAlias.run()
+      dropCluster.bind(1, gone)
+      try dropCluster.run()
+    }
+    for c in affected where !survivingClaims.contains(c) {
+      dropCluster.bind(1, c)
+      try dropCluster.run()
+    }
+    // Merged contacts of the changed clusters, from this table.
+    var clusterOf = [Int32](repeating: 0, count: n)
+    for r in 0..<n { clusterOf[r] = rep[r] }
+    let result = DedupeResult.linked(clusterOf: clusterOf, pairs: joined, model: model)
+    let dedupe = Deduplicator(configuration: config, model: model)
+    let merged = dedupe.merge(table, result, linkKeys: keys)
+    // Merged rows follow the components' first rows in row order.
+    let reps = (0..<n).filter { Int(rep[$0]) == $0 }
+    let mergedCards = Self.encode(merged)
+    var mergedRow = 0
+    let upsert = try db.prepare(
+      "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
+        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
+    for part in mergedCards {
+      var from = 0
+      for end in part.ends {
+        let c = reps[mergedRow]
+        mergedRow += 1
+        defer { from = end }
+        guard let id = finalID[c], changed.contains(id) else { continue }
+        let size = components[c]?.count ?? 1
+        upsert.bind(1, id)
+        upsert.bind(2, run.id)
+        upsert.bind(3, size)
+        if size > 1 { upsert.bind(4, bytes: Array(part.bytes[from..<end]), blob: true) } else { upsert.bindNull(4) }
+        try upsert.run()
+      }
+    }
+    try setMeta("next_cluster", String(nextCluster))
+    try setMeta("next_contact", String(nextContact))
+    run.changedClusters = changed.sorted()
+    _ = createdIDs
+    try finishRun(run)
+    lap("store")
+    return run
+  }
+}

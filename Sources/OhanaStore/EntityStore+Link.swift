@@ -1,0 +1,385 @@
+import Dispatch
+import OhanaCore
+import OhanaDedupe
+import OhanaIO
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What one run of ``EntityStore/link(_:source:removing:)`` did.
+public struct StoreRun: Sendable {
+  /// The run's id (`runs.id`).
+  public var id: Int64 = 0
+  /// Contacts stored for the first time, replaced (same uid), removed.
+  public var added = 0, updated = 0, removed = 0
+  /// Uids given to remove that the store does not hold.
+  public var removeNotFound = 0
+  /// Input contacts left out because a later contact of the same input has
+  /// the same uid (the later one is the update).
+  public var repeatedInInput = 0
+  public var clustersCreated = 0, clustersMerged = 0, clustersSplit = 0, clustersDeleted = 0
+  /// Stored contacts read back to be compared (with their whole clusters).
+  public var storedLoaded = 0
+  public var pairsCompared = 0, pairsAccepted = 0, pairsRefusedByGuard = 0
+  /// Every change, in the order of ``StoreChange``'s kinds per cluster.
+  public var changes: [StoreChange] = []
+  /// The ids of the clusters this run made or changed (sorted).
+  public var changedClusters: [Int64] = []
+  /// Seconds per stage.
+  public var timings: [String: Double] = [:]
+  /// The first run only: the merged contacts, one per cluster in id order
+  /// (later runs read them from the store).
+  public var merged: ContactTable? = nil
+}
+
+/// One change to the store's clusters.
+public struct StoreChange: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    /// A contact stored for the first time, in `cluster`.
+    case added
+    /// A contact replaced by a new version (same uid), now in `cluster`.
+    case updated
+    /// A contact taken out (it was in `cluster`).
+    case removed
+    /// A cluster made from new contacts only.
+    case created
+    /// `other` was merged into `cluster` (it stays as an alias of it).
+    case merged
+    /// Part of `cluster` split off as the new cluster `other`.
+    case split
+    /// Every contact of `cluster` was removed.
+    case deleted
+  }
+  public var kind: Kind
+  public var cluster: Int64
+  public var uid: String? = nil
+  public var other: Int64? = nil
+  /// The accepted pairs behind the change, as `--explain` writes them (a
+  /// JSON array, `[]` when there are none).
+  public var evidence: String = "[]"
+}
+
+extension EntityStore {
+  /// Links `input` to the store: its contacts are blocked and scored
+  /// against the stored contacts and each other (never the stored
+  /// contacts among themselves), join or make clusters, and are stored. A
+  /// contact whose uid the store holds replaces that contact (an update);
+  /// `removing` takes contacts out by uid. The first batch of an empty
+  /// store is clustered as a full run is (and fixes the model). One
+  /// transaction: on any error nothing is changed.
+  public func link(_ input: ContactTable, source: String, removing: [String] = []) throws(StoreError) -> StoreRun {
+    try db.execute("BEGIN IMMEDIATE")
+    do throws(StoreError) {
+      let stored = try scalar("SELECT count(*) FROM contacts")
+      let fitted = try meta("model")
+      let empty = stored == 0 && fitted == nil
+      let run = empty ? try firstRun(input, source: source) : try laterRun(input, source: source, removing: removing)
+      try db.execute("COMMIT")
+      return run
+    } catch {
+      try? db.execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  func scalar(_ sql: String) throws(StoreError) -> Int64 {
+    let q = try db.prepare(sql)
+    return try q.step() ? q.int64(0) : 0
+  }
+
+  func meta(_ key: String) throws(StoreError) -> String? {
+    let q = try db.prepare("SELECT value FROM meta WHERE key = ?")
+    q.bind(1, text: key)
+    return try q.step() ? q.text(0) : nil
+  }
+
+  func setMeta(_ key: String, _ value: String) throws(StoreError) {
+    let q = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)")
+    q.bind(1, text: key)
+    q.bind(2, text: value)
+    try q.run()
+  }
+
+  func beginRun(source: String) throws(StoreError) -> Int64 {
+    let q = try db.prepare("INSERT INTO runs(started, source) VALUES(?, ?)")
+    q.bind(1, text: Self.now())
+    q.bind(2, text: source)
+    try q.run()
+    return db.lastInsertRowID
+  }
+
+  func finishRun(_ run: StoreRun) throws(StoreError) {
+    let q = try db.prepare(
+      "UPDATE runs SET added=?, updated=?, removed=?, clusters_created=?, clusters_merged=?, clusters_split=? WHERE id=?")
+    q.bind(1, run.added)
+    q.bind(2, run.updated)
+    q.bind(3, run.removed)
+    q.bind(4, run.clustersCreated)
+    q.bind(5, run.clustersMerged)
+    q.bind(6, run.clustersSplit)
+    q.bind(7, run.id)
+    try q.run()
+  }
+
+  /// Rows of `table` to keep: the last of each uid (earlier ones are
+  /// replaced within the input), and how many were left out.
+  static func lastOfEachUID(_ table: ContactTable) -> (rows: [Int], repeated: Int) {
+    var last: [String: Int] = [:]
+    var uids = [String?](repeating: nil, count: table.rowCount)
+    for r in 0..<table.rowCount {
+      if let u = table.uid(at: r) {
+        uids[r] = u
+        last[u] = r
+      }
+    }
+    var rows: [Int] = []
+    rows.reserveCapacity(table.rowCount)
+    for r in 0..<table.rowCount where uids[r] == nil || last[uids[r]!] == r { rows.append(r) }
+    return (rows, table.rowCount - rows.count)
+  }
+
+  /// vCard 4.0 text of every row, encoded in parallel.
+  static func encode(_ table: ContactTable) -> [(bytes: [UInt8], ends: [Int])] {
+    let n = table.rowCount
+    let chunks = max(1, min(64, n / 8192))
+    let out = Slots<(bytes: [UInt8], ends: [Int])>(count: chunks)
+    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+      out.set(c, ContactIO.encodeVCards(table, rows: (n * c / chunks)..<(n * (c + 1) / chunks)))
+    }
+    return out.values
+  }
+
+  /// Every (block key, row) of `keys`' rows, sorted and unique.
+  static func blockEntries(_ keys: LinkKeys, rows: Range<Int>) -> [(key: UInt64, row: Int32, cls: UInt8)] {
+    let n = rows.count
+    let chunks = max(1, min(64, n / 16384))
+    let out = Slots<[(key: UInt64, row: Int32, cls: UInt8)]>(count: chunks)
+    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+      var part: [(key: UInt64, row: Int32, cls: UInt8)] = []
+      part.reserveCapacity(n / chunks * 12)
+      let lo = rows.lowerBound + n * c / chunks, hi = rows.lowerBound + n * (c + 1) / chunks
+      keys.forEachBlockingKey(lo..<hi) { r, k in part.append((k, Int32(r), UInt8(keys.contactClass(r)))) }
+      out.set(c, part)
+    }
+    var all = out.values.flatMap { $0 }
+    all.sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
+    var w = 0
+    for i in all.indices where i == 0 || all[i].key != all[w - 1].key || all[i].row != all[w - 1].row {
+      all[w] = all[i]
+      w += 1
+    }
+    all.removeSubrange(w...)
+    return all
+  }
+
+  /// The sorted-names key as a signed integer with the same order.
+  static func nameOrder(_ k: UInt64) -> Int64 { Int64(bitPattern: k ^ (1 << 63)) }
+
+  /// Stores rows `rows` of `table` (whose keys are `keys`) as contacts
+  /// `ids` in `clusters` (by position in `rows`), with their vCard text,
+  /// blocking keys and place in name order. An id already stored is
+  /// replaced (its keys must have been deleted first).
+  func insertContacts(
+    keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
+    uids: [String?], source: String, run: Int64
+  ) throws(StoreError) {
+    let insert = try db.prepare(
+      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, nb, vcard) VALUES(?, ?, ?, ?, ?, ?, ?)")
+    for (i, r) in rows.enumerated() {
+      insert.bind(1, ids[i])
+      if let u = uids[i] { insert.bind(2, text: u) } else { insert.bindNull(2) }
+      insert.bind(3, text: source)
+      insert.bind(4, clusters[i])
+      insert.bind(5, run)
+      insert.bind(6, Int64(bitPattern: keys.neighbourhoodKey(r)))
+      insert.bind(7, bytes: Array(cards(r)), blob: true)
+      try insert.run()
+    }
+    let addKey = try db.prepare("INSERT OR IGNORE INTO block_keys(key, contact, class) VALUES(?, ?, ?)")
+    for e in Self.blockEntries(keys, rows: rows) {
+      addKey.bind(1, Int64(bitPattern: e.key))
+      addKey.bind(2, ids[Int(e.row) - rows.lowerBound])
+      addKey.bind(3, Int(e.cls))
+      try addKey.run()
+    }
+    var names: [(Int64, Int64)] = []
+    for (i, r) in rows.enumerated() {
+      if let k = keys.sortedNameKey(r) { names.append((Self.nameOrder(k), ids[i])) }
+    }
+    names.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    let addName = try db.prepare("INSERT OR IGNORE INTO name_order(name, contact) VALUES(?, ?)")
+    for (k, id) in names {
+      addName.bind(1, k)
+      addName.bind(2, id)
+      try addName.run()
+    }
+  }
+
+  /// Deletes the blocking keys and name-order entries of `keys`' rows
+  /// (stored as contacts `ids`, by row).
+  func deleteKeys(_ keys: LinkKeys, ids: [Int64]) throws(StoreError) {
+    let delKey = try db.prepare("DELETE FROM block_keys WHERE key = ? AND contact = ?")
+    for e in Self.blockEntries(keys, rows: 0..<keys.count) {
+      delKey.bind(1, Int64(bitPattern: e.key))
+      delKey.bind(2, ids[Int(e.row)])
+      try delKey.run()
+    }
+    let delName = try db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
+    for r in 0..<keys.count {
+      guard let k = keys.sortedNameKey(r) else { continue }
+      delName.bind(1, Self.nameOrder(k))
+      delName.bind(2, ids[r])
+      try delName.run()
+    }
+  }
+
+  // MARK: The first batch
+
+  func firstRun(_ input: ContactTable, source: String) throws(StoreError) -> StoreRun {
+    let clock = ContinuousClock()
+    var t = clock.now
+    var run = StoreRun()
+    func lap(_ name: String) {
+      let now = clock.now
+      run.timings[name] = Self.seconds(now - t)
+      t = now
+    }
+    run.id = try beginRun(source: source)
+    let (keep, repeated) = Self.lastOfEachUID(input)
+    run.repeatedInInput = repeated
+    let table = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
+    let n = table.rowCount
+    let dedupe = Deduplicator(configuration: configuration)
+    let keys = LinkKeys(table: table, configuration: configuration)
+    let result = dedupe.findDuplicates(linkKeys: keys)
+    model = result.model
+    try setMeta("model", model.storedText)
+    run.pairsCompared = result.statistics.pairsCompared
+    run.pairsAccepted = result.statistics.pairsAccepted
+    run.pairsRefusedByGuard = result.statistics.pairsRefusedByGuard
+    lap("dedupe")
+
+    // Cluster ids in order of each cluster's first row.
+    var clusterID = [Int64](repeating: 0, count: n)
+    var next: Int64 = 1
+    var sizes: [Int64: Int] = [:]
+    for r in 0..<n {
+      let rep = Int(result.clusterOf[r])
+      if rep == r {
+        clusterID[r] = next
+        next += 1
+      } else {
+        clusterID[r] = clusterID[rep]
+      }
+      sizes[clusterID[r], default: 0] += 1
+    }
+    let encoded = Self.encode(table)
+    var chunkOf: [(start: Int, chunk: Int)] = []
+    var start = 0
+    for (i, c) in encoded.enumerated() {
+      chunkOf.append((start, i))
+      start += c.ends.count
+    }
+    func card(_ r: Int) -> ArraySlice<UInt8> {
+      var lo = 0, hi = chunkOf.count - 1
+      while lo < hi {
+        let mid = (lo + hi + 1) / 2
+        if chunkOf[mid].start <= r { lo = mid } else { hi = mid - 1 }
+      }
+      let c = encoded[chunkOf[lo].chunk]
+      let i = r - chunkOf[lo].start
+      return c.bytes[(i == 0 ? 0 : c.ends[i - 1])..<c.ends[i]]
+    }
+    lap("encode")
+    let uids = (0..<n).map { table.uid(at: $0) }
+    try insertContacts(
+      keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: card,
+      uids: uids, source: source, run: run.id)
+    lap("store contacts")
+
+    let merged = dedupe.merge(table, result, linkKeys: keys)
+    // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...
+    let mergedCards = Self.encode(merged)
+    let addCluster = try db.prepare("INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?)")
+    var m = 0
+    for part in mergedCards {
+      var from = 0
+      for end in part.ends {
+        let id = Int64(m + 1)
+        let size = sizes[id] ?? 1
+        addCluster.bind(1, id)
+        addCluster.bind(2, run.id)
+        addCluster.bind(3, size)
+        if size > 1 { addCluster.bind(4, bytes: Array(part.bytes[from..<end]), blob: true) } else { addCluster.bindNull(4) }
+        try addCluster.run()
+        from = end
+        m += 1
+      }
+    }
+    try setMeta("next_cluster", String(next))
+    try setMeta("next_contact", String(n + 1))
+    lap("store clusters")
+
+    // Changes: every contact added, every cluster of two or more created.
+    var evidence: [Int64: [MatchedPair]] = [:]
+    for p in result.pairs { evidence[clusterID[p.first], default: []].append(p) }
+    for r in 0..<n {
+      run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: uids[r]))
+    }
+    for id in Int64(1)..<next where (sizes[id] ?? 1) > 1 {
+      run.changes.append(
+        StoreChange(kind: .created, cluster: id, evidence: Self.evidenceJSON(evidence[id] ?? [], table: table)))
+    }
+    run.added = n
+    run.clustersCreated = sizes.values.filter { $0 > 1 }.count
+    run.changedClusters = Array(Int64(1)..<next)
+    run.merged = merged
+    try finishRun(run)
+    lap("changes")
+    return run
+  }
+
+  static func evidenceJSON(_ pairs: [MatchedPair], table: ContactTable) -> String {
+    var buf: [UInt8] = [0x5B]
+    for (i, p) in pairs.enumerated() {
+      if i > 0 { buf.append(0x2C) }
+      DedupeResult.appendExplanation(p, table: table, cluster: nil, to: &buf)
+    }
+    buf.append(0x5D)
+    return String(decoding: buf, as: UTF8.self)
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+}
+
+/// Results of parallel jobs, one slot each (written once, by one job).
+final class Slots<T>: @unchecked Sendable {
+  private var items: [T?]
+  private let lock = NSLockLike()
+  init(count: Int) { items = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ v: T) {
+    lock.lock()
+    items[i] = v
+    lock.unlock()
+  }
+  var values: [T] { items.compactMap { $0 } }
+}
+
+/// A pthread mutex (Foundation is not used by the engine).
+final class NSLockLike: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+  func lock() { pthread_mutex_lock(mutex) }
+  func unlock() { pthread_mutex_unlock(mutex) }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+import OhanaCore
+import OhanaDedupe
+import OhanaIO
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Dedupe over time: contacts and their clusters kept in one SQLite file,
+/// so that later batches link to yesterday's clusters without computing
+/// the pairs among stored contacts again, and cluster ids stay stable.
+///
+/// ```swift
+/// let store = try EntityStore.create(at: "entities.sqlite", configuration: DedupeConfiguration())
+/// let day1 = try store.link(table1, source: "day1.vcf")   // creates the clusters
+/// let day2 = try store.link(table2, source: "day2.vcf")   // links into them
+/// for change in day2.changes { print(change.kind, change.cluster) }
+/// ```
+///
+/// A run is one SQLite transaction: killed at any point, the store is as
+/// it was before the run. The schema (README "Entity store") is plain SQL:
+/// `sqlite3 entities.sqlite 'select * from clusters limit 5'`.
+///
+/// The store keeps each contact as vCard 4.0 text and its blocking keys
+/// (hashes; ``LinkKeys/version``); the comparison record is derived from
+/// the text again when a stored contact is compared, so that the record
+/// can never disagree with the contact. The model (weights), threshold,
+/// blocking rules and region are fixed when the store is made: a later
+/// batch is scored exactly as the first was.
+public final class EntityStore {
+  public let path: String
+  let db: SQLiteDatabase
+  /// The dedupe settings the store was made with (every run uses them).
+  public let configuration: DedupeConfiguration
+  /// The model the store was made with: the built-in weights, or EM's fit
+  /// on the first batch (the built-in weights until the first batch).
+  public internal(set) var model: FellegiSunterModel
+
+  /// The schema's version (`meta.schema_version`).
+  public static let schemaVersion = 1
+
+  init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel) {
+    self.path = path
+    self.db = db
+    self.configuration = configuration
+    self.model = model
+  }
+
+  /// Whether `path` holds a store (a file that exists and is not empty).
+  public static func exists(at path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && st.st_size > 0
+  }
+
+  /// Opens an existing store.
+  public static func open(at path: String) throws(StoreError) -> EntityStore {
+    guard exists(at: path) else { throw StoreError("no entity store at \(path)") }
+    let db = try SQLiteDatabase(path: path, create: false)
+    let meta = try readMeta(db)
+    guard meta["schema_version"] == String(schemaVersion) else {
+      throw StoreError("\(path): not an Ohana entity store of schema version \(schemaVersion) (found \(meta["schema_version"] ?? "none"))")
+    }
+    guard meta["keys_version"] == String(LinkKeys.version) else {
+      throw StoreError(
+        "\(path): its blocking keys are of version \(meta["keys_version"] ?? "?"), this ohana computes version \(LinkKeys.version); "
+          + "make the store again from its contacts (ohana dedupe on `sqlite3 \(path) \"select vcard from contacts\"`)")
+    }
+    guard let config = StoredSettings.configuration(meta) else {
+      throw StoreError("\(path): the stored dedupe settings cannot be read")
+    }
+    // No model yet: made, but no batch linked (the first fixes it).
+    var model = FellegiSunterModel.defaults
+    if let text = meta["model"] {
+      guard let m = FellegiSunterModel(storedText: text) else { throw StoreError("\(path): the stored model cannot be read") }
+      model = m
+    }
+    try applyPragmas(db)
+    return EntityStore(path: path, db: db, configuration: config, model: model)
+  }
+
+  /// Makes an empty store at `path` (which must not hold one). The first
+  /// ``link(_:source:removing:)`` clusters its batch as a full run does,
+  /// fitting the model there when `configuration` asks for EM.
+  public static func create(at path: String, configuration: DedupeConfiguration) throws(StoreError) -> EntityStore {
+    if exists(at: path) { throw StoreError("\(path) already exists") }
+    let db = try SQLiteDatabase(path: path, create: true)
+    try applyPragmas(db)
+    try db.execute("BEGIN IMMEDIATE")
+    try db.execute(schema)
+    var settings = StoredSettings.meta(configuration)
+    settings["schema_version"] = String(schemaVersion)
+    settings["keys_version"] = String(LinkKeys.version)
+    settings["created"] = Self.now()
+    let insert = try db.prepare("INSERT INTO meta(key, value) VALUES(?, ?)")
+    for (k, v) in settings.sorted(by: { $0.key < $1.key }) {
+      insert.bind(1, text: k)
+      insert.bind(2, text: v)
+      try insert.run()
+    }
+    try db.execute("COMMIT")
+    // The model is not known until the first batch (EM may fit it).
+    return EntityStore(path: path, db: db, configuration: configuration, model: .defaults)
+  }
+
+  static func applyPragmas(_ db: SQLiteDatabase) throws(StoreError) {
+    // A rollback journal (the default) keeps the store one file between
+    // runs; 256 MiB of page cache for the first run's bulk inserts.
+    try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY")
+  }
+
+  static func readMeta(_ db: SQLiteDatabase) throws(StoreError) -> [String: String] {
+    let q = try db.prepare("SELECT key, value FROM meta")
+    var out: [String: String] = [:]
+    while try q.step() {
+      if let k = q.text(0), let v = q.text(1) { out[k] = v }
+    }
+    return out
+  }
+
+  static func now() -> String {
+    var t = time(nil)
+    var tmv = tm()
+    gmtime_r(&t, &tmv)
+    func two(_ x: Int32) -> String { x < 10 ? "0\(x)" : "\(x)" }
+    return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))Z"
+  }
+
+  /// The schema (README "Entity store").
+  static let schema = """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE runs(
+      id INTEGER PRIMARY KEY, started TEXT NOT NULL, source TEXT NOT NULL,
+      added INTEGER NOT NULL DEFAULT 0, updated INTEGER NOT NULL DEFAULT 0, removed INTEGER NOT NULL DEFAULT 0,
+      clusters_created INTEGER NOT NULL DEFAULT 0, clusters_merged INTEGER NOT NULL DEFAULT 0,
+      clusters_split INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE contacts(
+      id INTEGER PRIMARY KEY, uid TEXT UNIQUE, source TEXT NOT NULL, cluster INTEGER NOT NULL,
+      run INTEGER NOT NULL, nb INTEGER NOT NULL, vcard BLOB NOT NULL);
+    CREATE INDEX contacts_cluster ON contacts(cluster);
+    CREATE INDEX contacts_nb ON contacts(nb) WHERE nb != 0;
+    CREATE TABLE clusters(id INTEGER PRIMARY KEY, created_run INTEGER NOT NULL, size INTEGER NOT NULL, merged BLOB);
+    CREATE TABLE aliases(alias INTEGER PRIMARY KEY, cluster INTEGER NOT NULL, run INTEGER NOT NULL);
+    CREATE INDEX aliases_cluster ON aliases(cluster);
+    CREATE TABLE block_keys(
+      key INTEGER NOT NULL, contact INTEGER NOT NULL, class INTEGER NOT NULL, PRIMARY KEY(key, contact)) WITHOUT ROWID;
+    CREATE TABLE name_order(name INTEGER NOT NULL, contact INTEGER NOT NULL, PRIMARY KEY(name, contact)) WITHOUT ROWID;
+    """
+}
+
+/// The dedupe settings a store keeps in `meta`.
+enum StoredSettings {
+  static func meta(_ c: DedupeConfiguration) -> [String: String] {
+    [
+      "region": c.defaultRegion, "max_block": String(c.maxBlockSize), "threshold": "\(c.threshold)",
+      "link_threshold": "\(c.linkThreshold)", "max_cluster": String(c.maxClusterSize),
+      "estimate_weights": c.estimateWeights ? "1" : "0", "automatic_weights": c.automaticWeights ? "1" : "0",
+      "block_names": c.blockOnNames ? "1" : "0", "block_addresses": c.blockOnAddresses ? "1" : "0",
+      "block_phones": c.blockOnPhones ? "1" : "0", "block_emails": c.blockOnEmails ? "1" : "0",
+      "rules": c.blockingRules.description,
+    ]
+  }
+
+  static func configuration(_ m: [String: String]) -> DedupeConfiguration? {
+    guard let region = m["region"], let maxBlock = m["max_block"].flatMap({ Int($0) }),
+      let threshold = m["threshold"].flatMap({ Double($0) }), let link = m["link_threshold"].flatMap({ Double($0) }),
+      let maxCluster = m["max_cluster"].flatMap({ Int($0) }), let rulesText = m["rules"]
+    else { return nil }
+    var rules = BlockingKey.Set()
+    for name in rulesText.split(separator: ",") where !name.isEmpty {
+      guard let k = BlockingKey(named: String(name)) else { return nil }
+      rules.insert(.init(k))
+    }
+    var c = DedupeConfiguration(
+      defaultRegion: region, maxBlockSize: maxBlock, threshold: threshold, linkThreshold: link, maxClusterSize: maxCluster,
+      estimateWeights: m["estimate_weights"] == "1", automaticWeights: m["automatic_weights"] == "1",
+      blockOnNames: m["block_names"] == "1", blockOnAddresses: m["block_addresses"] == "1",
+      blockingRules: rules.intersection(.typoTolerant))
+    c.blockOnPhones = m["block_phones"] == "1"
+    c.blockOnEmails = m["block_emails"] == "1"
+    // Term frequencies would change with every batch.
+    c.termFrequencies = false
+    return c
+  }
+}

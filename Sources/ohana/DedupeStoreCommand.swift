@@ -1,0 +1,172 @@
+import ArgumentParser
+import Ohana
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension OhanaCommand.Dedupe {
+  /// `ohana dedupe INPUT --store entities.sqlite ...`: link INPUT to the
+  /// entity store (made by the first run), then write its merged
+  /// contacts, cluster ids and changes.
+  func runWithStore() throws {
+    try CLIError.reporting {
+      guard let storePath = store else { return }
+      let start = Clock.seconds()
+      let format = try output.format()
+      let removing = try remove.map { try Self.readUIDs($0) } ?? []
+      let exists = EntityStore.exists(at: storePath)
+      if exists && (threshold != nil || weights != nil || em || blocking != nil || maxBlock != nil || region != nil) {
+        throw CLIError(
+          "\(storePath) keeps the dedupe settings it was made with, and every run uses them: "
+            + "drop --threshold, --weights, --em, --blocking, --max-block and --region, or make a new store")
+      }
+      if !exists && !removing.isEmpty { throw CLIError("--remove: there is no store at \(storePath) yet") }
+      let read = try ContactFiles.read(input, quiet: global.quiet)
+      let readDone = Clock.seconds()
+
+      // The first run builds the store beside its path and renames it into
+      // place when done, so a run killed half-way leaves no store behind;
+      // a later run is one SQLite transaction.
+      let partial = storePath + ".partial-\(getpid())"
+      let entityStore: EntityStore
+      let run: StoreRun
+      do {
+        if exists {
+          entityStore = try EntityStore.open(at: storePath)
+        } else {
+          unlink(partial)
+          entityStore = try EntityStore.create(at: partial, configuration: configuration())
+        }
+        run = try entityStore.link(read.table, source: source ?? input.input, removing: removing)
+      } catch let error as StoreError {
+        if !exists { unlink(partial) }
+        throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)
+      }
+      if !exists {
+        guard rename(partial, storePath) == 0 else {
+          let reason = OutputFile.reason(errno)
+          unlink(partial)
+          throw CLIError("cannot move the new store into place at \(storePath): \(reason)", exitCode: CLIError.cannotCreate)
+        }
+      }
+      let linkDone = Clock.seconds()
+      let only = changedOnly ? run.changedClusters : nil
+
+      // The merged contacts.
+      if let merged = run.merged {
+        try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
+      } else {
+        var bytes: [UInt8] = []
+        try entityStore.forEachMergedCard(only: only) { _, card in bytes.append(contentsOf: card) }
+        if format == .vcard4 {
+          let out = try OutputFile(path: output.output)
+          try out.write(bytes)
+          try out.commit()
+        } else {
+          let table = try ContactIO.read(bytes: bytes, format: .vcard4).table
+          try ContactFiles.write(Frame(table: table), format: format, to: output.output, quiet: global.quiet)
+        }
+      }
+      if let clusters {
+        let out = try OutputFile(path: clusters)
+        var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
+        try entityStore.forEachAssignment(only: only) { uid, cluster in
+          Self.appendCSVField(uid ?? "", to: &buf)
+          buf.append(contentsOf: ",\(cluster)\n".utf8)
+          if buf.count >= 1 << 20 {
+            try out.write(buf)
+            buf.removeAll(keepingCapacity: true)
+          }
+        }
+        try out.write(buf)
+        try out.commit()
+      }
+      if let changes {
+        let out = try OutputFile(path: changes)
+        var buf: [UInt8] = []
+        for c in run.changes {
+          Self.appendChange(c, run: run.id, to: &buf)
+          if buf.count >= 1 << 20 {
+            try out.write(buf)
+            buf.removeAll(keepingCapacity: true)
+          }
+        }
+        try out.write(buf)
+        try out.commit()
+      }
+      if !global.quiet {
+        let (contacts, clusterCount) = try entityStore.counts()
+        let size = entityStore.fileSize
+        StandardError.write(
+          "store \(storePath): \(contacts) contacts in \(clusterCount) clusters, "
+            + "\(formatRatio(Double(size) / 1_048_576)) MiB (\(contacts == 0 ? 0 : size / contacts) bytes a contact); "
+            + "run \(run.id): \(run.added) added, \(run.updated) updated, \(run.removed) removed"
+            + (run.removeNotFound > 0 ? " (\(run.removeNotFound) uids to remove not found)" : "")
+            + (run.repeatedInInput > 0 ? " (\(run.repeatedInInput) input contacts replaced by a later one with the same uid)" : "")
+            + "; clusters \(run.clustersCreated) created, \(run.clustersMerged) merged, \(run.clustersSplit) split, "
+            + "\(run.clustersDeleted) deleted; \(run.storedLoaded) stored contacts compared, \(run.pairsCompared) pairs compared, "
+            + "\(run.pairsAccepted) accepted, \(run.pairsRefusedByGuard) refused by the chaining guard; "
+            + "read \(formatSeconds(readDone - start)) s, link \(formatSeconds(linkDone - readDone)) s, "
+            + "total \(formatSeconds(Clock.seconds() - start)) s\n")
+        if verbose {
+          let stages = run.timings.sorted { $0.key < $1.key }.map { "\($0.key) \(formatSeconds($0.value)) s" }
+          StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
+        }
+      }
+    }
+  }
+
+  /// Uids to remove: one a line; blank lines and surrounding spaces ignored.
+  static func readUIDs(_ path: String) throws -> [String] {
+    let bytes: [UInt8]
+    do {
+      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+      throw CLIError("cannot read --remove \(path): \(error)", exitCode: CLIError.noInput)
+    }
+    var uids: [String] = []
+    for line in bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      var s = line[...]
+      while let f = s.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
+      while let l = s.last, l == 0x20 || l == 0x09 { s = s.dropLast() }
+      if !s.isEmpty { uids.append(String(decoding: s, as: UTF8.self)) }
+    }
+    return uids
+  }
+
+  static func appendCSVField(_ s: String, to buf: inout [UInt8]) {
+    if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+      buf.append(0x22)
+      for b in s.utf8 {
+        if b == 0x22 { buf.append(0x22) }
+        buf.append(b)
+      }
+      buf.append(0x22)
+    } else {
+      buf.append(contentsOf: s.utf8)
+    }
+  }
+
+  /// `{"run":2,"change":"added","cluster":7,"uid":"…","evidence":[…]}`:
+  /// merged names the absorbed id (`absorbed`), split the new part (`into`).
+  static func appendChange(_ c: StoreChange, run: Int64, to buf: inout [UInt8]) {
+    buf.append(contentsOf: "{\"run\":\(run),\"change\":\"\(c.kind.rawValue)\",\"cluster\":\(c.cluster)".utf8)
+    if let other = c.other {
+      buf.append(contentsOf: (c.kind == .merged ? ",\"absorbed\":" : ",\"into\":").utf8)
+      buf.append(contentsOf: "\(other)".utf8)
+    }
+    if let uid = c.uid {
+      buf.append(contentsOf: ",\"uid\":".utf8)
+      DedupeResult.appendJSONText(uid, to: &buf)
+    }
+    if c.evidence != "[]" { buf.append(contentsOf: ",\"evidence\":\(c.evidence)".utf8) }
+    buf.append(contentsOf: "}\n".utf8)
+  }
+}
