@@ -98,6 +98,6 @@ let package = Package(
     .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets", "OhanaStore"], swiftSettings: swiftSettings),
   ]
 )

@@ -74,6 +74,8 @@ extension EntityStore {
     let batch = try Self.table(of: [], extra: newBytes, extraCount: newCount)
     let uids = (0..<newCount).map { batch.uid(at: $0) }
 
+    let cache = try BucketCache(self)
+
     // Updates (a stored uid) and removals.
     let byUID = try db.prepare("SELECT id, cluster FROM contacts WHERE uid = ?")
     func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64)? {
@@ -103,7 +105,7 @@ extension EntityStore {
     if !goneIDs.isEmpty {
       let gone = try load(goneIDs)
       let goneTable = try Self.table(of: gone.map(\.card))
-      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: gone.map(\.id))
+      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: gone.map(\.id), cache: cache)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
       for r in removedIDs {
         del.bind(1, r.id)
@@ -115,80 +117,122 @@ extension EntityStore {
     // Stored contacts that share a block with a new one (the full run's
     // cap: a block larger than it pairs only on the neighbourhood key),
     // or are near one in name order.
+    // A stored contact met through a block is read back only if the pair
+    // can reach the threshold as far as phones and e-mails go: whether it
+    // shares one is known from the phone and e-mail blocks themselves,
+    // whether it has any from its class (the scorer's own early exit,
+    // taken before the read).
     let newKeys = LinkKeys(table: batch, configuration: config)
     let skip = LinkRuleSkip(model: model, threshold: config.threshold)
-    var blockRows: [UInt64: [Int]] = [:]
-    newKeys.forEachBlockingKey(0..<newCount) { r, k in blockRows[k, default: []].append(r) }
+    let exact = config.blockOnPhones && config.blockOnEmails
+    var keysOf = [[(key: UInt64, kind: BlockingKey)]](repeating: [], count: newCount)
+    var newInBlock: [UInt64: Int] = [:]
+    newKeys.forEachBlockingKey(0..<newCount) { r, k, kind in
+      if keysOf[r].last?.key != k { keysOf[r].append((k, kind)) }
+    }
+    for r in 0..<newCount { for k in Set(keysOf[r].map(\.key)) { newInBlock[k, default: 0] += 1 } }
     var candidates = Set<Int64>()
-    let inBlock = try db.prepare("SELECT contact, class FROM block_keys WHERE key = ? LIMIT ?")
-    let byNeighbourhood = try db.prepare("SELECT id FROM contacts WHERE nb = ? ORDER BY id LIMIT ?")
-    var neighbourhoodsAsked = Set<UInt64>()
-    for (key, rows) in blockRows {
-      inBlock.bind(1, Int64(bitPattern: key))
-      inBlock.bind(2, cap + 1)
-      var members: [(Int64, Int)] = []
-      while try inBlock.step() { members.append((inBlock.int64(0), inBlock.int(1))) }
-      inBlock.reset()
-      if members.isEmpty { continue }
-      if members.count + Set(rows).count <= cap {
-        let rule = key & 1 == 1
-        for (id, cls) in members {
-          if rule && rows.allSatisfy({ skip.skips(newKeys.contactClass($0), cls) }) { continue }
-          candidates.insert(id)
-        }
-      } else {
-        for r in rows {
-          let nb = newKeys.neighbourhoodKey(r)
-          if nb == 0 || neighbourhoodsAsked.contains(nb) { continue }
-          neighbourhoodsAsked.insert(nb)
-          byNeighbourhood.bind(1, Int64(bitPattern: nb))
-          byNeighbourhood.bind(2, LinkKeys.cappedNeighbours)
-          while try byNeighbourhood.step() { candidates.insert(byNeighbourhood.int64(0)) }
-          byNeighbourhood.reset()
-        }
-      }
-    }
     let before = try db.prepare(
-      "SELECT contact FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
-    let after = try db.prepare("SELECT contact FROM name_order WHERE name >= ? ORDER BY name, contact LIMIT ?")
+      "SELECT contact, class FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
+    let after = try db.prepare("SELECT contact, class FROM name_order WHERE name >= ? ORDER BY name, contact LIMIT ?")
+    struct Met {
+      var cls: UInt8
+      var phone = false, email = false, rule = true, always = false
+    }
     for r in 0..<newCount {
-      guard let k = newKeys.sortedNameKey(r) else { continue }
-      for q in [before, after] {
-        q.bind(1, Self.nameOrder(k))
-        q.bind(2, LinkKeys.sortedNameNeighbours)
-        while try q.step() { candidates.insert(q.int64(0)) }
-        q.reset()
+      var met: [Int64: Met] = [:]
+      var neighbourhoodAsked = false
+      for (key, kind) in keysOf[r] {
+        let members = try cache.members(key)
+        if members.isEmpty { continue }
+        if members.count + (newInBlock[key] ?? 1) <= cap {
+          for m in members {
+            var x = met[m.contact] ?? Met(cls: m.cls)
+            if kind == .phone { x.phone = true }
+            if kind == .email { x.email = true }
+            if key & 1 == 0 { x.rule = false }
+            met[m.contact] = x
+          }
+        } else if !neighbourhoodAsked {
+          neighbourhoodAsked = true
+          let nb = newKeys.neighbourhoodKey(r)
+          if nb != 0 {
+            for m in try cache.members(Self.neighbourhoodPosting(nb)).prefix(LinkKeys.cappedNeighbours) {
+              var x = met[m.contact] ?? Met(cls: m.cls)
+              x.always = true
+              met[m.contact] = x
+            }
+          }
+        }
+      }
+      if let k = newKeys.sortedNameKey(r) {
+        for q in [before, after] {
+          q.bind(1, Self.nameOrder(k))
+          q.bind(2, LinkKeys.sortedNameNeighbours)
+          while try q.step() {
+            let id = q.int64(0)
+            if met[id] == nil { met[id] = Met(cls: UInt8(q.int(1) & 3)) }
+          }
+          q.reset()
+        }
+      }
+      let mine = newKeys.contactClass(r)
+      for (id, m) in met {
+        if m.always || !exact {
+          candidates.insert(id)
+          continue
+        }
+        let p = mine & 1 == 0 || m.cls & 1 == 0 ? 0 : (m.phone ? 1 : 2)
+        let e = mine & 2 == 0 || m.cls & 2 == 0 ? 0 : (m.email ? 1 : 2)
+        if skip.cannotReach(phone: p, email: e) { continue }
+        if m.rule && skip.skips(mine, Int(m.cls)) { continue }
+        candidates.insert(id)
       }
     }
+    lap("lookup keys")
+    run.timings["candidates (count)"] = Double(candidates.count)
     // Whole clusters: those of the candidates and the affected ones (whose
     // other members are compared again: an update or removal can split them).
-    let clusterOfID = try db.prepare("SELECT cluster FROM contacts WHERE id = ?")
+    // Each candidate with its cluster's size in one read; only clusters of
+    // two or more are asked for their other members.
+    let withCluster = try db.prepare(
+      "SELECT c.cluster, c.vcard, cl.size FROM contacts c JOIN clusters cl ON cl.id = c.cluster WHERE c.id = ?")
+    var byID: [Int64: Loaded] = [:]
     var clusters = affected
-    for id in candidates {
-      clusterOfID.bind(1, id)
-      if try clusterOfID.step() { clusters.insert(clusterOfID.int64(0)) }
-      clusterOfID.reset()
+    for id in candidates.sorted() where !updatedIDs.contains(id) {
+      withCluster.bind(1, id)
+      if try withCluster.step() {
+        let c = withCluster.int64(0)
+        byID[id] = Loaded(id: id, cluster: c, card: withCluster.bytes(1))
+        if withCluster.int64(2) > 1 { clusters.insert(c) }
+      }
+      withCluster.reset()
     }
     let members = try db.prepare("SELECT id FROM contacts WHERE cluster = ?")
-    var loadIDs: [Int64] = []
-    for c in clusters {
+    var more: [Int64] = []
+    for c in clusters.sorted() {
       members.bind(1, c)
       while try members.step() {
         let id = members.int64(0)
-        if !updatedIDs.contains(id) { loadIDs.append(id) }
+        if !updatedIDs.contains(id) && byID[id] == nil { more.append(id) }
       }
       members.reset()
     }
-    let stored = try load(loadIDs)
+    lap("lookup clusters")
+    for l in try load(more) { byID[l.id] = l }
+    let stored = byID.values.sorted { $0.id < $1.id }
     run.storedLoaded = stored.count
-    lap("lookup")
+    lap("lookup load")
 
     // One table: the stored contacts, then the batch.
     let table = try Self.table(of: stored.map(\.card), extra: newBytes, extraCount: newCount)
     let base = stored.count
     let n = table.rowCount
+    lap("parse")
     let keys = LinkKeys(table: table, configuration: config)
+    lap("keys")
     var pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
+    lap("blocking")
     // Rows of affected clusters (survivors and new versions) are compared
     // among themselves again.
     var prevCluster = [Int64](repeating: 0, count: n)
@@ -342,7 +386,8 @@ extension EntityStore {
     try insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
-      uids: uids, source: source, run: run.id)
+      uids: uids, source: source, run: run.id, cache: cache, timings: &run.timings)
+    try cache.flush()
     let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
     let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
     let dropCluster = try db.prepare("DELETE FROM clusters WHERE id = ?")
@@ -369,25 +414,28 @@ extension EntityStore {
     let merged = dedupe.merge(table, result, linkKeys: keys)
     // Merged rows follow the components' first rows in row order.
     let reps = (0..<n).filter { Int(rep[$0]) == $0 }
-    let mergedCards = Self.encode(merged)
-    var mergedRow = 0
+    var wanted: [(row: Int, id: Int64, size: Int)] = []
+    for (m, c) in reps.enumerated() {
+      guard let id = finalID[c], changed.contains(id) else { continue }
+      wanted.append((m, id, components[c]?.count ?? 1))
+    }
+    let multi = wanted.filter { $0.size > 1 }
+    let mergedCards = Self.encode(merged, rows: multi.map(\.row))
     let upsert = try db.prepare(
       "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
         + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
-    for part in mergedCards {
-      var from = 0
-      for end in part.ends {
-        let c = reps[mergedRow]
-        mergedRow += 1
-        defer { from = end }
-        guard let id = finalID[c], changed.contains(id) else { continue }
-        let size = components[c]?.count ?? 1
-        upsert.bind(1, id)
-        upsert.bind(2, run.id)
-        upsert.bind(3, size)
-        if size > 1 { upsert.bind(4, bytes: Array(part.bytes[from..<end]), blob: true) } else { upsert.bindNull(4) }
-        try upsert.run()
+    var k = 0
+    for w in wanted {
+      upsert.bind(1, w.id)
+      upsert.bind(2, run.id)
+      upsert.bind(3, w.size)
+      if w.size > 1 {
+        upsert.bind(4, bytes: Array(mergedCards.card(k)), blob: true)
+        k += 1
+      } else {
+        upsert.bindNull(4)
       }
+      try upsert.run()
     }
     try setMeta("next_cluster", String(nextCluster))
     try setMeta("next_contact", String(nextContact))

@@ -67,14 +67,18 @@ extension EntityStore {
   /// contact whose uid the store holds replaces that contact (an update);
   /// `removing` takes contacts out by uid. The first batch of an empty
   /// store is clustered as a full run is (and fixes the model). One
-  /// transaction: on any error nothing is changed.
-  public func link(_ input: ContactTable, source: String, removing: [String] = []) throws(StoreError) -> StoreRun {
+  /// transaction: on any error nothing is changed. `recordChanges` off
+  /// leaves ``StoreRun/changes`` empty (a first batch of millions makes a
+  /// change per contact).
+  public func link(
+    _ input: ContactTable, source: String, removing: [String] = [], recordChanges: Bool = true
+  ) throws(StoreError) -> StoreRun {
     try db.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
       let stored = try scalar("SELECT count(*) FROM contacts")
       let fitted = try meta("model")
       let empty = stored == 0 && fitted == nil
-      let run = empty ? try firstRun(input, source: source) : try laterRun(input, source: source, removing: removing)
+      let run = empty ? try firstRun(input, source: source, recordChanges: recordChanges) : try laterRun(input, source: source, removing: removing)
       try db.execute("COMMIT")
       return run
     } catch {
@@ -150,20 +154,72 @@ extension EntityStore {
     return out.values
   }
 
-  /// Every (block key, row) of `keys`' rows, sorted and unique.
+  /// Cards of some rows, laid end to end (``card(_:)``: the i-th).
+  struct Cards {
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+    func card(_ i: Int) -> ArraySlice<UInt8> { bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
+  }
+
+  /// vCard 4.0 text of `rows`, encoded in parallel.
+  static func encode(_ table: ContactTable, rows: [Int]) -> Cards {
+    let n = rows.count
+    let chunks = max(1, min(64, n / 8192))
+    let out = Slots<Cards>(count: chunks)
+    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+      let one = ContactIO.encodeVCards(table, rows: rows[(n * c / chunks)..<(n * (c + 1) / chunks)])
+      out.set(c, Cards(bytes: one.bytes, ends: one.ends))
+    }
+    var all = Cards()
+    for p in out.values {
+      let base = all.bytes.count
+      all.bytes.append(contentsOf: p.bytes)
+      for e in p.ends { all.ends.append(base + e) }
+    }
+    return all
+  }
+
+  /// The posting under which a contact's neighbourhood key is kept (for
+  /// capped blocks; never a block itself: blocks come from the rows' keys).
+  static func neighbourhoodPosting(_ nb: UInt64) -> UInt64 { (nb ^ 0xA5A5_5A5A_C3C3_3C3C) & ~1 }
+
+  /// Every stored key entry of `keys`' rows `rows` (block keys and the
+  /// neighbourhood key), sorted by key then row, unique: a counting sort by
+  /// bucket, then each bucket sorted.
   static func blockEntries(_ keys: LinkKeys, rows: Range<Int>) -> [(key: UInt64, row: Int32, cls: UInt8)] {
+    typealias E = (key: UInt64, row: Int32, cls: UInt8)
     let n = rows.count
     let chunks = max(1, min(64, n / 16384))
-    let out = Slots<[(key: UInt64, row: Int32, cls: UInt8)]>(count: chunks)
+    let out = Slots<[E]>(count: chunks)
     DispatchQueue.concurrentPerform(iterations: chunks) { c in
-      var part: [(key: UInt64, row: Int32, cls: UInt8)] = []
+      var part: [E] = []
       part.reserveCapacity(n / chunks * 12)
       let lo = rows.lowerBound + n * c / chunks, hi = rows.lowerBound + n * (c + 1) / chunks
-      keys.forEachBlockingKey(lo..<hi) { r, k in part.append((k, Int32(r), UInt8(keys.contactClass(r)))) }
+      keys.forEachBlockingKey(lo..<hi) { r, k, _ in part.append((k, Int32(r), UInt8(keys.contactClass(r)))) }
+      for r in lo..<hi {
+        let nb = keys.neighbourhoodKey(r)
+        if nb != 0 { part.append((neighbourhoodPosting(nb), Int32(r), UInt8(keys.contactClass(r)))) }
+      }
       out.set(c, part)
     }
-    var all = out.values.flatMap { $0 }
-    all.sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
+    let parts = out.values
+    let total = parts.reduce(0) { $0 + $1.count }
+    let shift = UInt64(64 - KeyPostings.bucketBits)
+    var starts = [Int](repeating: 0, count: (1 << KeyPostings.bucketBits) + 1)
+    for p in parts { for e in p { starts[Int(e.key >> shift) + 1] += 1 } }
+    for b in 0..<(1 << KeyPostings.bucketBits) { starts[b + 1] += starts[b] }
+    var fill = starts
+    var all = [E](repeating: (0, 0, 0), count: total)
+    for p in parts {
+      for e in p {
+        let b = Int(e.key >> shift)
+        all[fill[b]] = e
+        fill[b] += 1
+      }
+    }
+    for b in 0..<(1 << KeyPostings.bucketBits) where starts[b + 1] - starts[b] > 1 {
+      all[starts[b]..<starts[b + 1]].sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
+    }
     var w = 0
     for i in all.indices where i == 0 || all[i].key != all[w - 1].key || all[i].row != all[w - 1].row {
       all[w] = all[i]
@@ -179,52 +235,74 @@ extension EntityStore {
   /// Stores rows `rows` of `table` (whose keys are `keys`) as contacts
   /// `ids` in `clusters` (by position in `rows`), with their vCard text,
   /// blocking keys and place in name order. An id already stored is
-  /// replaced (its keys must have been deleted first).
+  /// replaced (its keys must have been deleted first). Keys go through
+  /// `cache` (a later run); without it they are written as new buckets
+  /// (the first run: the store holds none).
   func insertContacts(
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
-    uids: [String?], source: String, run: Int64
+    uids: [String?], source: String, run: Int64, cache: BucketCache?, timings: inout [String: Double]
   ) throws(StoreError) {
+    let clock = ContinuousClock()
+    var t = clock.now
+    func lap(_ name: String) {
+      let now = clock.now
+      timings[name, default: 0] += Self.seconds(now - t)
+      t = now
+    }
     let insert = try db.prepare(
-      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, nb, vcard) VALUES(?, ?, ?, ?, ?, ?, ?)")
+      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
     for (i, r) in rows.enumerated() {
       insert.bind(1, ids[i])
       if let u = uids[i] { insert.bind(2, text: u) } else { insert.bindNull(2) }
       insert.bind(3, text: source)
       insert.bind(4, clusters[i])
       insert.bind(5, run)
-      insert.bind(6, Int64(bitPattern: keys.neighbourhoodKey(r)))
-      insert.bind(7, bytes: Array(cards(r)), blob: true)
+      insert.bind(6, bytes: Array(cards(r)), blob: true)
       try insert.run()
     }
-    let addKey = try db.prepare("INSERT OR IGNORE INTO block_keys(key, contact, class) VALUES(?, ?, ?)")
-    for e in Self.blockEntries(keys, rows: rows) {
-      addKey.bind(1, Int64(bitPattern: e.key))
-      addKey.bind(2, ids[Int(e.row) - rows.lowerBound])
-      addKey.bind(3, Int(e.cls))
-      try addKey.run()
+    lap("  contacts rows")
+    let entries = Self.blockEntries(keys, rows: rows)
+    if let cache {
+      for e in entries {
+        try cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
+      }
+    } else {
+      // A new store: whole buckets, in order (the entries are sorted by key).
+      let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
+      var i = 0
+      while i < entries.count {
+        let b = KeyPostings.bucket(entries[i].key)
+        var part: [KeyPostings.Entry] = []
+        while i < entries.count && KeyPostings.bucket(entries[i].key) == b {
+          part.append(KeyPostings.Entry(key: entries[i].key, contact: ids[Int(entries[i].row) - rows.lowerBound], cls: entries[i].cls))
+          i += 1
+        }
+        part.sort()
+        addBucket.bind(1, b)
+        addBucket.bind(2, bytes: KeyPostings.encode(part), blob: true)
+        try addBucket.run()
+      }
     }
-    var names: [(Int64, Int64)] = []
+    lap("  block keys")
+    var names: [(Int64, Int64, Int)] = []
     for (i, r) in rows.enumerated() {
-      if let k = keys.sortedNameKey(r) { names.append((Self.nameOrder(k), ids[i])) }
+      if let k = keys.sortedNameKey(r) { names.append((Self.nameOrder(k), ids[i], keys.contactClass(r))) }
     }
     names.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-    let addName = try db.prepare("INSERT OR IGNORE INTO name_order(name, contact) VALUES(?, ?)")
-    for (k, id) in names {
+    let addName = try db.prepare("INSERT OR IGNORE INTO name_order(name, contact, class) VALUES(?, ?, ?)")
+    for (k, id, cls) in names {
       addName.bind(1, k)
       addName.bind(2, id)
+      addName.bind(3, cls)
       try addName.run()
     }
+    lap("  name order")
   }
 
   /// Deletes the blocking keys and name-order entries of `keys`' rows
   /// (stored as contacts `ids`, by row).
-  func deleteKeys(_ keys: LinkKeys, ids: [Int64]) throws(StoreError) {
-    let delKey = try db.prepare("DELETE FROM block_keys WHERE key = ? AND contact = ?")
-    for e in Self.blockEntries(keys, rows: 0..<keys.count) {
-      delKey.bind(1, Int64(bitPattern: e.key))
-      delKey.bind(2, ids[Int(e.row)])
-      try delKey.run()
-    }
+  func deleteKeys(_ keys: LinkKeys, ids: [Int64], cache: BucketCache) throws(StoreError) {
+    for e in Self.blockEntries(keys, rows: 0..<keys.count) { try cache.remove(e.key, contact: ids[Int(e.row)]) }
     let delName = try db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
     for r in 0..<keys.count {
       guard let k = keys.sortedNameKey(r) else { continue }
@@ -236,7 +314,7 @@ extension EntityStore {
 
   // MARK: The first batch
 
-  func firstRun(_ input: ContactTable, source: String) throws(StoreError) -> StoreRun {
+  func firstRun(_ input: ContactTable, source: String, recordChanges: Bool) throws(StoreError) -> StoreRun {
     let clock = ContinuousClock()
     var t = clock.now
     var run = StoreRun()
@@ -295,41 +373,47 @@ extension EntityStore {
     let uids = (0..<n).map { table.uid(at: $0) }
     try insertContacts(
       keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: card,
-      uids: uids, source: source, run: run.id)
+      uids: uids, source: source, run: run.id, cache: nil, timings: &run.timings)
     lap("store contacts")
+    try db.execute(Self.contactIndexes)
+    lap("index contacts")
 
     let merged = dedupe.merge(table, result, linkKeys: keys)
-    // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...
-    let mergedCards = Self.encode(merged)
+    // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...;
+    // a cluster of one keeps no merged text (its contact is it).
+    let multi = (0..<merged.rowCount).filter { (sizes[Int64($0 + 1)] ?? 1) > 1 }
+    let mergedCards = Self.encode(merged, rows: multi)
     let addCluster = try db.prepare("INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?)")
-    var m = 0
-    for part in mergedCards {
-      var from = 0
-      for end in part.ends {
-        let id = Int64(m + 1)
-        let size = sizes[id] ?? 1
-        addCluster.bind(1, id)
-        addCluster.bind(2, run.id)
-        addCluster.bind(3, size)
-        if size > 1 { addCluster.bind(4, bytes: Array(part.bytes[from..<end]), blob: true) } else { addCluster.bindNull(4) }
-        try addCluster.run()
-        from = end
-        m += 1
+    var k = 0
+    for m in 0..<merged.rowCount {
+      let id = Int64(m + 1)
+      let size = sizes[id] ?? 1
+      addCluster.bind(1, id)
+      addCluster.bind(2, run.id)
+      addCluster.bind(3, size)
+      if size > 1 {
+        addCluster.bind(4, bytes: Array(mergedCards.card(k)), blob: true)
+        k += 1
+      } else {
+        addCluster.bindNull(4)
       }
+      try addCluster.run()
     }
     try setMeta("next_cluster", String(next))
     try setMeta("next_contact", String(n + 1))
     lap("store clusters")
 
     // Changes: every contact added, every cluster of two or more created.
-    var evidence: [Int64: [MatchedPair]] = [:]
-    for p in result.pairs { evidence[clusterID[p.first], default: []].append(p) }
-    for r in 0..<n {
-      run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: uids[r]))
-    }
-    for id in Int64(1)..<next where (sizes[id] ?? 1) > 1 {
-      run.changes.append(
-        StoreChange(kind: .created, cluster: id, evidence: Self.evidenceJSON(evidence[id] ?? [], table: table)))
+    if recordChanges {
+      var evidence: [Int64: [MatchedPair]] = [:]
+      for p in result.pairs { evidence[clusterID[p.first], default: []].append(p) }
+      for r in 0..<n {
+        run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: uids[r]))
+      }
+      for id in Int64(1)..<next where (sizes[id] ?? 1) > 1 {
+        run.changes.append(
+          StoreChange(kind: .created, cluster: id, evidence: Self.evidenceJSON(evidence[id] ?? [], table: table)))
+      }
     }
     run.added = n
     run.clustersCreated = sizes.values.filter { $0 > 1 }.count

@@ -71,3 +71,22 @@ extension EntityStore {
     return stat(path, &st) == 0 ? Int(st.st_size) : 0
   }
 }
+
+extension EntityStore {
+  /// For tests of failing runs: overwrites a stored contact's text with
+  /// something that is not a card.
+  package func damageForTesting(uid: String) throws(StoreError) {
+    let q = try db.prepare("UPDATE contacts SET vcard = ? WHERE uid = ?")
+    q.bind(1, bytes: Array("not a card\r\n".utf8), blob: true)
+    q.bind(2, text: uid)
+    try q.run()
+  }
+
+  /// SQLite's `PRAGMA integrity_check` ("ok" when the file is sound).
+  public func integrityCheck() throws(StoreError) -> String {
+    let q = try db.prepare("PRAGMA integrity_check")
+    var lines: [String] = []
+    while try q.step() { lines.append(q.text(0) ?? "") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -42,9 +42,10 @@ extension OhanaCommand.Dedupe {
           entityStore = try EntityStore.open(at: storePath)
         } else {
           unlink(partial)
-          entityStore = try EntityStore.create(at: partial, configuration: configuration())
+          entityStore = try EntityStore.create(at: partial, configuration: configuration(), unjournaled: true)
         }
-        run = try entityStore.link(read.table, source: source ?? input.input, removing: removing)
+        run = try entityStore.link(
+          read.table, source: source ?? input.input, removing: removing, recordChanges: changes != nil)
       } catch let error as StoreError {
         if !exists { unlink(partial) }
         throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)
@@ -103,10 +104,11 @@ extension OhanaCommand.Dedupe {
       }
       if !global.quiet {
         let (contacts, clusterCount) = try entityStore.counts()
-        let size = entityStore.fileSize
+        var st = stat()
+        let size = stat(storePath, &st) == 0 ? Int(st.st_size) : 0
         StandardError.write(
           "store \(storePath): \(contacts) contacts in \(clusterCount) clusters, "
-            + "\(formatRatio(Double(size) / 1_048_576)) MiB (\(contacts == 0 ? 0 : size / contacts) bytes a contact); "
+            + "\(size / 1_048_576) MiB (\(contacts == 0 ? 0 : size / contacts) bytes a contact); "
             + "run \(run.id): \(run.added) added, \(run.updated) updated, \(run.removed) removed"
             + (run.removeNotFound > 0 ? " (\(run.removeNotFound) uids to remove not found)" : "")
             + (run.repeatedInInput > 0 ? " (\(run.repeatedInInput) input contacts replaced by a later one with the same uid)" : "")

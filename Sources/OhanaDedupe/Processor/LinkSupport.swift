@@ -27,7 +27,7 @@ package struct LinkKeys: Sendable {
   /// hash (``Blocking/blockKey(_:_:)``) with its lowest bit set for the
   /// typo-tolerant rules' blocks and clear for the others, as the full run
   /// tells the two apart.
-  package func forEachBlockingKey(_ rows: Range<Int>, _ body: (Int, UInt64) -> Void) {
+  package func forEachBlockingKey(_ rows: Range<Int>, _ body: (Int, UInt64, BlockingKey) -> Void) {
     let rules = configuration.blockingRules
     let configuration = self.configuration
     let keys = self.keys
@@ -35,11 +35,11 @@ package struct LinkKeys: Sendable {
       for r in rows {
         if !rules.isEmpty {
           Blocking.forEachRuleKey(keys, r, rules: rules, arena: arena, ends: ends) { key, kind in
-            body(r, Blocking.blockKey(key, kind) | 1)
+            body(r, Blocking.blockKey(key, kind) | 1, kind)
           }
         }
         Blocking.forEachBasicKey(keys, r, configuration: configuration) { key, kind in
-          body(r, Blocking.blockKey(key, kind) & ~1)
+          body(r, Blocking.blockKey(key, kind) & ~1, kind)
         }
       }
     }
@@ -211,9 +211,17 @@ extension LinkKeys {
 package struct LinkRuleSkip: Sendable {
   private let table: [Bool]
 
+  private let bound: ScoreBound
+
   package init(model: FellegiSunterModel, threshold: Double) {
-    table = RuleSkip.classTable(ScoreBound(model: model, threshold: threshold))
+    bound = ScoreBound(model: model, threshold: threshold)
+    table = RuleSkip.classTable(bound)
   }
+
+  /// Whether a pair whose phone and e-mail levels are these (0 a side has
+  /// none, 1 shared, 2 none shared) can never reach the threshold: the
+  /// scorer's early exit, taken before a stored contact is read.
+  package func cannotReach(phone: Int, email: Int) -> Bool { bound.cannotReach(phone: phone, email: email) }
 
   package func skips(_ a: Int, _ b: Int) -> Bool { table[(a & 3) * 4 + (b & 3)] }
 }

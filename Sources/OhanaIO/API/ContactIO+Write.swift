@@ -209,7 +209,7 @@ extension ContactIO {
   /// end: card `i` is `bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]]`. For
   /// stores that keep each contact as its own text (the entity store).
   /// Single-threaded; callers split the rows.
-  public static func encodeVCards(_ table: ContactTable, rows: Range<Int>) -> (bytes: [UInt8], ends: [Int]) {
+  public static func encodeVCards(_ table: ContactTable, rows: some Collection<Int>) -> (bytes: [UInt8], ends: [Int]) {
     var bytes: [UInt8] = []
     var ends: [Int] = []
     ends.reserveCapacity(rows.count)

@@ -1,0 +1,135 @@
+import Foundation
+import OhanaStore
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `ohana dedupe --store`: the walk-through of the README, and runs killed
+/// part-way (SIGKILL, no chance to clean up) leave the store as it was.
+@Suite struct StoreCLITests {
+  /// The generated book split in two days: cards in order, `first` of
+  /// them on day 1.
+  static func days(_ dir: TempDir, contacts: Int, first: Int, seed: Int = 5) throws {
+    let g = try CLI.run(
+      ["generate", "--contacts", "\(contacts)", "--seed", "\(seed)", "--dup-rate", "0.2", "-o", dir.path("all.vcf"),
+       "--truth", dir.path("truth.csv"), "--quiet"])
+    #expect(g.status == 0, "\(g.stderr)")
+    let text = String(decoding: try dir.read("all.vcf"), as: UTF8.self)
+    var cards: [Substring] = []
+    var rest = text[...]
+    while let end = rest.range(of: "END:VCARD\r\n") {
+      cards.append(rest[..<end.upperBound])
+      rest = rest[end.upperBound...]
+    }
+    #expect(cards.count == contacts)
+    try dir.write("day1.vcf", cards.prefix(first).joined())
+    try dir.write("day2.vcf", cards.dropFirst(first).joined())
+  }
+
+  /// Everything a run can change, in a comparable form.
+  static func digest(_ path: String) throws -> String {
+    let store = try EntityStore.open(at: path)
+    #expect(try store.integrityCheck() == "ok")
+    var rows: [String] = []
+    try store.forEachAssignment { uid, c in rows.append("\(uid ?? "-")=\(c)") }
+    var merged = 0
+    try store.forEachMergedCard { id, card in merged = merged &* 31 &+ Int(id) &+ card.count }
+    let counts = try store.counts()
+    return "\(counts.contacts) \(counts.clusters) \(merged) " + rows.joined(separator: ",")
+  }
+
+  @Test func dayOneThenDayTwo() throws {
+    let dir = try TempDir()
+    try Self.days(dir, contacts: 600, first: 500)
+    let s = dir.path("s.sqlite")
+    let r1 = try CLI.run(["dedupe", dir.path("day1.vcf"), "--store", s, "-o", dir.path("m1.vcf"), "--changes", dir.path("c1.ndjson")])
+    #expect(r1.status == 0, "\(r1.stderr)")
+    #expect(r1.stderr.contains("run 1: 500 added"))
+    let r2 = try CLI.run(
+      ["dedupe", dir.path("day2.vcf"), "--store", s, "-o", dir.path("m2.vcf"), "--changed-only", "--clusters",
+       dir.path("c2.csv"), "--changes", dir.path("c2.ndjson")])
+    #expect(r2.status == 0, "\(r2.stderr)")
+    #expect(r2.stderr.contains("run 2: 100 added"))
+    let changes = try dir.read("c2.ndjson").lines
+    #expect(changes.filter { $0.contains("\"change\":\"added\"") }.count == 100)
+    for line in changes { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
+    // Every contact the changes file places is in the clusters file with that id.
+    let csv = try dir.read("c2.csv").lines.dropFirst().map { $0.split(separator: ",") }
+    let clusterOf = Dictionary(csv.map { (String($0[0]), String($0[1])) }, uniquingKeysWith: { a, _ in a })
+    for line in changes where line.contains("\"change\":\"added\"") {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let uid = try #require(object["uid"] as? String)
+      #expect(clusterOf[uid] == "\(object["cluster"] as? Int ?? -1)")
+    }
+    // The settings are fixed when the store is made.
+    let r3 = try CLI.run(["dedupe", dir.path("day2.vcf"), "--store", s, "-o", dir.path("m3.vcf"), "--threshold", "5"])
+    #expect(r3.status != 0)
+    #expect(r3.stderr.contains("keeps the dedupe settings"))
+  }
+
+  /// A later run killed at any point: the store is as before the run
+  /// (SQLite rolls the hot journal back on the next open).
+  @Test func killedRunLeavesTheStoreAsItWas() throws {
+    let dir = try TempDir()
+    try Self.days(dir, contacts: 6000, first: 4000)
+    let pristine = dir.path("pristine.sqlite")
+    let first = try CLI.run(["dedupe", dir.path("day1.vcf"), "--store", pristine, "-o", dir.path("m1.vcf"), "--quiet"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try Self.digest(pristine)
+    // A whole run, timed, gives the state after.
+    let whole = dir.path("whole.sqlite")
+    try FileManager.default.copyItem(atPath: pristine, toPath: whole)
+    let t0 = Date()
+    let done = try CLI.run(["dedupe", dir.path("day2.vcf"), "--store", whole, "-o", dir.path("m2.vcf"), "--quiet"])
+    let seconds = Date().timeIntervalSince(t0)
+    #expect(done.status == 0, "\(done.stderr)")
+    let after = try Self.digest(whole)
+    #expect(before != after)
+
+    var killedBefore = 0
+    for fraction in [0.15, 0.3, 0.45, 0.6, 0.75, 0.9] {
+      let s = dir.path("s.sqlite")
+      try? FileManager.default.removeItem(atPath: s)
+      try? FileManager.default.removeItem(atPath: s + "-journal")
+      try FileManager.default.copyItem(atPath: pristine, toPath: s)
+      let status = try Self.runKilled(
+        ["dedupe", dir.path("day2.vcf"), "--store", s, "-o", dir.path("m-k.vcf"), "--quiet"], after: seconds * fraction)
+      let now = try Self.digest(s)
+      #expect(now == before || now == after, "killed at \(fraction) of the run: the store is neither before nor after")
+      if now == before && status == SIGKILL { killedBefore += 1 }
+    }
+    print("store crash test: \(killedBefore) of 6 kills landed before the commit (run takes \(seconds) s)")
+    #expect(killedBefore >= 2, "the kills should land inside the run")
+
+    // The first run killed: no store at the path.
+    let fresh = dir.path("fresh.sqlite")
+    _ = try Self.runKilled(["dedupe", dir.path("day1.vcf"), "--store", fresh, "-o", dir.path("m-f.vcf"), "--quiet"], after: 0.5)
+    if !FileManager.default.fileExists(atPath: fresh) {
+      #expect(!FileManager.default.fileExists(atPath: fresh))
+    } else {
+      // The run finished before the kill: then it is a whole store.
+      #expect(try EntityStore.open(at: fresh).counts().contacts == 4000)
+    }
+  }
+
+  /// Runs `ohana args` and SIGKILLs it after `seconds`; returns the signal
+  /// that ended it (0 when it exited by itself first).
+  static func runKilled(_ args: [String], after seconds: Double) throws -> Int32 {
+    guard let binary = CLI.binary else {
+      Issue.record("the ohana binary was not found")
+      return 0
+    }
+    let p = Process()
+    p.executableURL = binary
+    p.arguments = args
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    usleep(UInt32(max(0, seconds) * 1_000_000))
+    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    return p.terminationReason == .uncaughtSignal ? p.terminationStatus : 0
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import OhanaCore
+import OhanaDatasets
+import OhanaDedupe
+import OhanaIO
+import OhanaStore
+import Testing
+
+/// The entity store against an independent oracle: one full dedupe run
+/// over the same contacts (a different path: full blocking over one
+/// table, no stored keys, no lookups, no stored clusters).
+@Suite struct EntityStoreTests {
+  static func book(_ n: Int, seed: UInt64, dupRate: Double, handKeyed: Bool = false) throws -> ContactTable {
+    var bytes: [UInt8] = []
+    let g = DatasetGenerator(
+      options: GeneratorOptions(contacts: n, seed: seed, version: .mixed, dupRate: dupRate, handKeyed: handKeyed))
+    try g.generate(vcard: { bytes.append(contentsOf: $0) })
+    return try ContactIO.read(bytes: bytes, format: .vcard4).table
+  }
+
+  static func tempPath(_ name: String) -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ohana-store-tests-" + UUID().uuidString)
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent(name).path
+  }
+
+  /// Pairs of uids in one cluster.
+  static func pairs<C: Hashable>(_ clusterOf: [String: C]) -> Set<[String]> {
+    var groups: [C: [String]] = [:]
+    for (u, c) in clusterOf { groups[c, default: []].append(u) }
+    var out = Set<[String]>()
+    for m in groups.values where m.count > 1 {
+      let s = m.sorted()
+      for i in 0..<(s.count - 1) { for j in (i + 1)..<s.count { out.insert([s[i], s[j]]) } }
+    }
+    return out
+  }
+
+  static func storePartition(_ store: EntityStore) throws -> [String: Int64] {
+    var out: [String: Int64] = [:]
+    try store.forEachAssignment { uid, c in out[uid ?? "?"] = c }
+    return out
+  }
+
+  static func fullPartition(_ table: ContactTable, _ config: DedupeConfiguration) -> (clusters: [String: Int32], refused: Int) {
+    let r = Deduplicator(configuration: config).findDuplicates(in: table)
+    var out: [String: Int32] = [:]
+    for row in 0..<table.rowCount { out[table.uid(at: row) ?? "row\(row)"] = r.clusterOf[row] }
+    return (out, r.statistics.pairsRefusedByGuard)
+  }
+
+  static var storeConfiguration: DedupeConfiguration {
+    var c = DedupeConfiguration()
+    c.termFrequencies = false
+    return c
+  }
+
+  /// Random splits of a generated address book into 2 to 10 batches,
+  /// linked one after the other, give the full run's clusters (as
+  /// partitions), but where the chaining guard's order decides.
+  @Test(arguments: [(UInt64(1), 2), (2, 3), (3, 5), (4, 7), (5, 10)])
+  func batchesGiveTheFullRunsPartition(seed: UInt64, batches: Int) throws {
+    let table = try Self.book(3000, seed: seed, dupRate: 0.2)
+    let config = Self.storeConfiguration
+    let full = Self.fullPartition(table, config)
+    var rng = SplitMix64(seed: seed &+ 99, stream: 1, index: 0)
+    var rows = [[UInt32]](repeating: [], count: batches)
+    for r in 0..<table.rowCount { rows[Int(rng.next() % UInt64(batches))].append(UInt32(r)) }
+    let path = Self.tempPath("s.sqlite")
+    let store = try EntityStore.create(at: path, configuration: config)
+    var refused = 0
+    for b in rows where !b.isEmpty {
+      let run = try store.link(table.gathering(rows: b), source: "batch")
+      refused += run.pairsRefusedByGuard
+    }
+    let incremental = try Self.storePartition(store)
+    #expect(incremental.count == table.rowCount)
+    let a = Self.pairs(full.clusters), b = Self.pairs(incremental)
+    let differing = a.symmetricDifference(b).count
+    print(
+      "store equivalence seed \(seed), \(batches) batches: full run \(a.count) pairs in clusters, incremental \(b.count), "
+        + "\(differing) differ; guard refusals full \(full.refused), incremental \(refused)")
+    if full.refused == 0 && refused == 0 {
+      #expect(differing == 0, "no guard refusal, so the partitions must be equal")
+    } else {
+      // Each refusal can move one contact (at most maxClusterSize pairs).
+      #expect(differing <= 16 * (full.refused + refused))
+      #expect(Double(differing) <= 0.01 * Double(a.count), "more than 1% of pairs differ")
+    }
+  }
+
+  /// vCard text of a small card.
+  static func card(_ uid: String, _ given: String, _ family: String, tel: String? = nil, email: String? = nil) -> String {
+    var s = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:\(uid)\r\nFN:\(given) \(family)\r\nN:\(family);\(given);;;\r\n"
+    if let tel { s += "TEL:\(tel)\r\n" }
+    if let email { s += "EMAIL:\(email)\r\n" }
+    return s + "END:VCARD\r\n"
+  }
+
+  static func table(_ cards: String...) throws -> ContactTable {
+    try ContactIO.read(bytes: Array(cards.joined().utf8), format: .vcard4).table
+  }
+
+  /// Ids through joins, bridges, updates and removals, as DESIGN §9 says.
+  @Test func idsStayStable() throws {
+    let store = try EntityStore.create(at: Self.tempPath("s.sqlite"), configuration: Self.storeConfiguration)
+    // Day 1: Ada twice (one cluster), Ben, and Cleo twice under two phones
+    // and e-mails (two clusters: nothing ties them but the name).
+    let r1 = try store.link(
+      Self.table(
+        Self.card("a1", "Ada", "Quist", tel: "+12125550101", email: "ada@quist.example"),
+        Self.card("a2", "Ada", "Quist", tel: "+12125550101", email: "ada@quist.example"),
+        Self.card("b1", "Ben", "Ruiz", tel: "+12125550202", email: "ben@ruiz.example"),
+        Self.card("c1", "Cleo", "Marsh", tel: "+12125550303"),
+        Self.card("c2", "Cleo", "Marsh", email: "cleo@marsh.example")), source: "day1")
+    let ada = try #require(try store.cluster(ofUID: "a1"))
+    #expect(try store.cluster(ofUID: "a2") == ada)
+    let ben = try #require(try store.cluster(ofUID: "b1"))
+    let c1 = try #require(try store.cluster(ofUID: "c1"))
+    let c2 = try #require(try store.cluster(ofUID: "c2"))
+    #expect(Set([ada, ben, c1, c2]).count == 4, "day 1: Ada, Ben, Cleo by phone, Cleo by e-mail")
+    #expect(r1.added == 5)
+
+    // Day 2: a third Ada joins her cluster (its id kept); a Cleo with both
+    // the phone and the e-mail bridges the two Cleo clusters: the older
+    // id stays, the other becomes its alias.
+    let r2 = try store.link(
+      Self.table(
+        Self.card("a3", "Ada", "Quist", tel: "+12125550101"),
+        Self.card("c3", "Cleo", "Marsh", tel: "+12125550303", email: "cleo@marsh.example")), source: "day2")
+    #expect(try store.cluster(ofUID: "a3") == ada)
+    let cleo = min(c1, c2)
+    for u in ["c1", "c2", "c3"] { #expect(try store.cluster(ofUID: u) == cleo) }
+    #expect(try store.resolve(max(c1, c2)) == cleo, "the absorbed id resolves to the kept one")
+    #expect(r2.changes.contains { $0.kind == .merged && $0.cluster == cleo && $0.other == max(c1, c2) })
+    #expect(r2.changes.contains { $0.kind == .added && $0.uid == "a3" && $0.cluster == ada && $0.evidence != "[]" })
+    #expect(r2.clustersMerged == 1)
+
+    // Day 3: a1 (Ada's oldest) changes into someone else: the cluster
+    // splits; the part holding the oldest remaining... a1 itself is still
+    // the oldest contact (an update keeps its age), so its part keeps the id.
+    let r3 = try store.link(Self.table(Self.card("a1", "Zed", "Okoro", tel: "+12125559999")), source: "day3")
+    #expect(r3.updated == 1)
+    #expect(try store.cluster(ofUID: "a1") == ada, "the updated oldest contact keeps the cluster's id")
+    let rest = try #require(try store.cluster(ofUID: "a2"))
+    #expect(rest != ada)
+    #expect(try store.cluster(ofUID: "a3") == rest)
+    #expect(r3.changes.contains { $0.kind == .split && $0.cluster == ada && $0.other == rest })
+
+    // Day 4: a2 (oldest of its cluster) is removed: a3 keeps the id.
+    let r4 = try store.link(Self.table(), source: "day4", removing: ["a2", "nobody"])
+    #expect(r4.removed == 1 && r4.removeNotFound == 1)
+    #expect(try store.cluster(ofUID: "a2") == nil)
+    #expect(try store.cluster(ofUID: "a3") == rest)
+
+    // Day 5: Ben leaves; his cluster is deleted and its id resolves to nothing.
+    let r5 = try store.link(Self.table(), source: "day5", removing: ["b1"])
+    #expect(r5.clustersDeleted == 1)
+    #expect(try store.resolve(ben) == nil)
+    let counts = try store.counts()
+    #expect(counts.contacts == 6)
+  }
+
+  /// A failing run changes nothing: the transaction is rolled back.
+  @Test func failedRunLeavesTheStoreAsItWas() throws {
+    let path = Self.tempPath("s.sqlite")
+    let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
+    _ = try store.link(Self.table(Self.card("a1", "Ada", "Quist", tel: "+12125550101")), source: "day1")
+    let before = try Self.storePartition(store)
+    // A stored card that no longer reads as one card: the store is damaged,
+    // and the run that meets it must stop without a change.
+    try store.damageForTesting(uid: "a1")
+    #expect(throws: StoreError.self) {
+      _ = try store.link(Self.table(Self.card("a9", "Ada", "Quist", tel: "+12125550101")), source: "day2")
+    }
+    let reopened = try EntityStore.open(at: path)
+    #expect(try Self.storePartition(reopened) == before)
+  }
+}
