@@ -46,7 +46,9 @@ struct VCardCard {
 /// - Lines end with LF or CRLF. A line starting with a space or tab
 ///   continues the previous one (the first blank is dropped). Folding is
 ///   undone on bytes, so a fold inside a multi-byte character, a parameter
-///   value, a property name or an escape is harmless.
+///   value, a property name or an escape is harmless. With nothing to
+///   continue (right after BEGIN:VCARD or a nested card's END:VCARD) it is
+///   a line of its own, without its leading blanks.
 /// - In a quoted-printable property, a line ending in `=` is a soft break:
 ///   the `=` is dropped and the next line joined whole. When an empty line
 ///   follows the `=`, the line after it is joined only if it cannot start a
@@ -359,9 +361,14 @@ struct VCardLexer {
       if ASCII.isSpace(first) {
         if hasCurrent() {
           append((lineStart + 1)..<lineEnd, &card)
-        } else if !line.allSatisfy({ ASCII.isSpace($0) }) {
-          // A continuation with nothing to continue: a line of its own.
-          start((lineStart + 1)..<lineEnd, line: lineNo, &card)
+        } else if let text = line.firstIndex(where: { !ASCII.isSpace($0) }) {
+          // A continuation with nothing to continue (right after BEGIN:VCARD
+          // or a nested card's END:VCARD): a line of its own, without its
+          // leading blanks. Kept with one, it could never be written back
+          // (a writer's line that starts with a blank continues the line
+          // before it); the parser drops, with a warning, what it then
+          // cannot keep either (`#`, a card marker).
+          start((lineStart + text)..<lineEnd, line: lineNo, &card)
         }
         continue
       }
@@ -612,12 +619,15 @@ struct VCardPropertyLine {
     let n = line.count
     let i = ByteScan.firstIndex(line, ASCII.semicolon, or: ASCII.colon, from: 0)
     if i >= n { return nil }
-    var nameStart = 0
-    while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
     // Leading dots are an empty group (`.TEL`, `..TEL`): no group, and not
     // part of the name (a name kept as `.TEL` would be written back as an
-    // empty group and read as `TEL`).
-    while nameStart < i && line[nameStart] == ASCII.dot { nameStart += 1 }
+    // empty group and read as `TEL`). Blanks around the group and the name
+    // are not part of them either (`. TEL`, `item1 . TEL`): a name or group
+    // kept with a leading blank would be written at the start of a line,
+    // where a reader takes the blank for a fold and glues the property onto
+    // the one before it (a fuzz round-trip finding).
+    var nameStart = 0
+    while nameStart < i && (ASCII.isSpace(line[nameStart]) || line[nameStart] == ASCII.dot) { nameStart += 1 }
     // The group ends at the first dot of the name (`item1.TEL`).
     var dot = -1
     var k = nameStart
@@ -630,8 +640,11 @@ struct VCardPropertyLine {
     }
     var group = (from + nameStart)..<(from + nameStart)
     if dot >= 0 {
-      group = (from + nameStart)..<(from + dot)
+      var groupEnd = dot
+      while groupEnd > nameStart && ASCII.isSpace(line[groupEnd - 1]) { groupEnd -= 1 }
+      group = (from + nameStart)..<(from + groupEnd)
       nameStart = dot + 1
+      while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
     }
     var nameEnd = i
     while nameEnd > nameStart && ASCII.isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
