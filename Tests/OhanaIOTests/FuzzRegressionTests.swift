@@ -429,6 +429,49 @@ import Testing
     #expect(back.errors.map(\.reason) == ["not a property line (no name or no ':'); kept verbatim"])
   }
 
+  /// fuzz-vcard, 2026-11-27 (crash-7dd96e42, coverage): 2.1 nesting where
+  /// one inner BEGIN:VCARD is folded (`BEGIN:VCAR` + `\tD`). The reader
+  /// unfolds it (RFC 6350 3.2; README: a fold inside BEGIN:VCARD itself is
+  /// harmless), so it opens a nested card and `TEL:1` after that card's
+  /// END belongs to the outer card again: nothing was lost. The fuzz
+  /// target's record model did not unfold markers and took `TEL:1` for
+  /// stray text; the model now reads markers as the reader does. (This
+  /// part passed before: it keeps the reader's behaviour.)
+  ///
+  /// The reader's own rule had a loose end: it unfolded at most 16 bytes,
+  /// so `BEGIN:VCA` + ` RD` + blanks + ` X` was a marker though unfolded it
+  /// is `BEGIN:VCARD     X`. A line is a marker when it is one unfolded
+  /// with all its fold lines (the second part, which failed before).
+  @Test func vcardFoldedBeginNestsAndUnfoldsWhole() throws {
+    let text = "BEGIN:VCARD\nVERSION:2.1\nN:parent\nBEGIN:VCARD\nVERSION:2.1\nN:nest1\nEND:VCARD\n"
+      + "BEGIN:VCAR\r\n\tD\nVERSION:1.1\nN:nest2\nEND:VCARD\nTEL:1\nEND:VCARD\n"
+    for chunk in [1 << 20, 5] {
+      let r = try ContactIO.read(bytes: Array(text.utf8), format: .vcard4, options: ReadOptions(chunkSize: chunk))
+      let c = r.table.contacts
+      #expect(c.map(\.familyName) == ["parent", "nest1", "nest2"])
+      #expect(c.map(\.sourceLine) == [1, 4, 8])
+      #expect(c.map { $0.fields.map(\.value) } == [["1"], [], []])
+      #expect(c.first?.fields.first?.kind == .phone)
+      #expect(r.errors.isEmpty)
+      let back = try roundTrip(r)
+      #expect(back.contacts == c.map { var x = $0; x.sourceLine = 0; return x })
+    }
+
+    // Unfolded whole: ` RD` and blanks past the 16 bytes, then ` X`: the
+    // first line is `BEGIN:VCARD` + 12 blanks + `X`, stray text (one run,
+    // up to the END:VCARD); with only blanks after, it is a card.
+    let notMarker = "BEGIN:VCA\r\n RD            \r\n X\r\nFN:a\r\nEND:VCARD\r\n"
+    let r1 = try ContactIO.read(bytes: Array(notMarker.utf8), format: .vcard4)
+    #expect(r1.table.contacts.isEmpty)
+    #expect(r1.errors.map(\.line) == [1])
+    #expect(r1.errors.map(\.reason) == ["unexpected text outside a card"])
+    let marker = "BEGIN:VCA\r\n RD            \r\n  \r\nFN:a\r\nEND:VC\r\n\tARD  \r\n   \r\n"
+    let r2 = try ContactIO.read(bytes: Array(marker.utf8), format: .vcard4)
+    #expect(r2.table.contacts.map(\.fullName) == ["a"])
+    #expect(r2.table.contacts.map(\.sourceLine) == [1])
+    #expect(r2.errors.isEmpty)
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

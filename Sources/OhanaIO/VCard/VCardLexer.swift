@@ -49,6 +49,9 @@ struct VCardCard {
 ///   value, a property name or an escape is harmless. With nothing to
 ///   continue (right after BEGIN:VCARD or a nested card's END:VCARD) it is
 ///   a line of its own, without its leading blanks.
+/// - A line that is BEGIN:VCARD or END:VCARD (any case, trailing blanks) is
+///   a card marker, and so is a shorter line that is one once unfolded with
+///   all the fold lines after it (`BEGIN:VCAR` + `\tD`).
 /// - In a quoted-printable property, a line ending in `=` is a soft break:
 ///   the `=` is dropped and the next line joined whole. When an empty line
 ///   follows the `=`, the line after it is joined only if it cannot start a
@@ -446,19 +449,35 @@ struct VCardLexer {
   /// Is `line` with the fold lines that follow it (from `from`) a
   /// BEGIN:VCARD or END:VCARD? Then also where the line after its folds
   /// starts and how many fold lines there were.
+  ///
+  /// The line is unfolded with *all* its fold lines, as RFC 6350 3.2 reads
+  /// it: `BEGIN:VCA` + ` RD` + `  ` is the marker (blanks may follow it),
+  /// `BEGIN:VCA` + ` RD  ` + ` X` is not (it is `BEGIN:VCARD  X`), however
+  /// long the blanks run. Only the first bytes are kept; past the marker's
+  /// length a fold may bring blanks only, and the first other byte ends
+  /// the search (so a long run of fold lines is read once).
   static func foldedMarker(
     _ line: UnsafeBufferPointer<UInt8>, _ buf: UnsafeBufferPointer<UInt8>, from: Int
   ) -> (marker: Marker, next: Int, lines: Int)? {
     guard let f = line.first, f | 0x20 == 0x62 || f | 0x20 == 0x65 else { return nil }  // 'b' / 'e'
+    let size = f | 0x20 == 0x62 ? begin.count : end.count
     var text = Array(line)
     var p = from
     var lines = 0
-    while p < buf.count && ASCII.isSpace(buf[p]) && text.count <= 16 {
+    while p < buf.count && ASCII.isSpace(buf[p]) {
       var e = p
       while e < buf.count && buf[e] != ASCII.lf { e += 1 }
-      var end = e
-      while end > p && buf[end - 1] == ASCII.cr { end -= 1 }
-      text.append(contentsOf: UnsafeBufferPointer(rebasing: buf[(p + 1)..<end]))
+      var stop = e
+      while stop > p && buf[stop - 1] == ASCII.cr { stop -= 1 }
+      var k = p + 1
+      while k < stop {
+        if text.count < size {
+          text.append(buf[k])
+        } else if !ASCII.isSpace(buf[k]) {
+          return nil  // a byte after the marker's length: no marker line
+        }
+        k += 1
+      }
       lines += 1
       p = e + 1
     }
