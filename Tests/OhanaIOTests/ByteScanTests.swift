@@ -262,10 +262,10 @@ import _OhanaTestSupport
     while i < b.count && b[i] != ASCII.semicolon && b[i] != ASCII.colon { i += 1 }
     if i >= b.count { return nil }
     var nameStart = 0
-    while nameStart < i && ASCII.isSpace(b[nameStart]) { nameStart += 1 }
-    // Leading dots are an empty group (`.TEL`, `..TEL`): skipped; the group
-    // is what stands before the first dot after them.
-    while nameStart < i && b[nameStart] == ASCII.dot { nameStart += 1 }
+    // Leading blanks and dots (an empty group: `.TEL`, `. .TEL`) are
+    // skipped; the group is what stands before the first dot after them,
+    // and blanks around the group and the name are not part of them.
+    while nameStart < i && (ASCII.isSpace(b[nameStart]) || b[nameStart] == ASCII.dot) { nameStart += 1 }
     var dot = -1
     for k in nameStart..<i where b[k] == ASCII.dot {
       dot = k
@@ -274,7 +274,9 @@ import _OhanaTestSupport
     var group: [UInt8] = []
     if dot >= nameStart {
       group = Array(b[nameStart..<dot])
+      while let last = group.last, ASCII.isSpace(last) { group.removeLast() }
       nameStart = dot + 1
+      while nameStart < i && ASCII.isSpace(b[nameStart]) { nameStart += 1 }
     }
     var nameEnd = i
     while nameEnd > nameStart && ASCII.isSpace(b[nameEnd - 1]) { nameEnd -= 1 }

@@ -274,8 +274,13 @@ struct VCardCardParser {
     _ p: VCardPropertyLine, in bytes: Bytes, line: Int, reason: String?, marker: Bool = false, legacy: Bool
   ) {
     guard let reason else {
+      let whole = Bytes(rebasing: bytes[p.value])
+      if let dropped = Self.unkeepable(whole) {
+        warn(line, dropped)
+        return
+      }
       warn(line, marker ? "BEGIN or END with parameters is not a card marker; kept verbatim" : "not a property line (no name or no ':'); kept verbatim")
-      keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: Bytes(rebasing: bytes[p.value]))
+      keepVerbatim(name: .absent, group: .absent, parameters: .absent, value: whole)
       return
     }
     let name = Bytes(rebasing: bytes[p.name])
@@ -290,6 +295,30 @@ struct VCardCardParser {
     keepVerbatim(
       name: intern(name), group: intern(Bytes(rebasing: bytes[p.group])), parameters: paramsID,
       value: Bytes(rebasing: bytes[p.value]))
+  }
+
+  /// Why a line cannot be kept verbatim, or nil when it can. A line kept
+  /// verbatim is written back as it is, on a line of its own, and must read
+  /// back as itself: not starting with a blank (that continues the line
+  /// before), not starting with `#` (a comment), not a card marker. Such
+  /// lines come only from a line that starts with a blank and has nothing
+  /// to continue (right after BEGIN:VCARD or a nested card's END:VCARD),
+  /// which the lexer reads without its blanks: ` #x`, ` END:VCARD`. Kept,
+  /// they would be lost or end the card early when read again, so they are
+  /// dropped here, each with a warning at its line (a property with a name,
+  /// ` #x:y`, is kept: the writer puts an empty group before `#`).
+  static func unkeepable(_ line: Bytes) -> String? {
+    guard let first = line.first else { return nil }
+    if ASCII.isSpace(first) {
+      return "line starts with a blank but has nothing to continue; dropped"
+    }
+    if first == ASCII.hash {
+      return "indented line with nothing to continue starts with '#' (a comment); dropped"
+    }
+    if VCardLexer.isMarker(line, VCardLexer.begin) || VCardLexer.isMarker(line, VCardLexer.end) {
+      return "indented BEGIN:VCARD or END:VCARD with nothing to continue is no card marker; dropped"
+    }
+    return nil
   }
 
   /// An extra property holding text as it was written (valid UTF-8 kept as

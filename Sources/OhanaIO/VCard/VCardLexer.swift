@@ -46,7 +46,12 @@ struct VCardCard {
 /// - Lines end with LF or CRLF. A line starting with a space or tab
 ///   continues the previous one (the first blank is dropped). Folding is
 ///   undone on bytes, so a fold inside a multi-byte character, a parameter
-///   value, a property name or an escape is harmless.
+///   value, a property name or an escape is harmless. With nothing to
+///   continue (right after BEGIN:VCARD or a nested card's END:VCARD) it is
+///   a line of its own, without its leading blanks.
+/// - A line that is BEGIN:VCARD or END:VCARD (any case, trailing blanks) is
+///   a card marker, and so is a shorter line that is one once unfolded with
+///   all the fold lines after it (`BEGIN:VCAR` + `\tD`).
 /// - In a quoted-printable property, a line ending in `=` is a soft break:
 ///   the `=` is dropped and the next line joined whole. When an empty line
 ///   follows the `=`, the line after it is joined only if it cannot start a
@@ -359,9 +364,14 @@ struct VCardLexer {
       if ASCII.isSpace(first) {
         if hasCurrent() {
           append((lineStart + 1)..<lineEnd, &card)
-        } else if !line.allSatisfy({ ASCII.isSpace($0) }) {
-          // A continuation with nothing to continue: a line of its own.
-          start((lineStart + 1)..<lineEnd, line: lineNo, &card)
+        } else if let text = line.firstIndex(where: { !ASCII.isSpace($0) }) {
+          // A continuation with nothing to continue (right after BEGIN:VCARD
+          // or a nested card's END:VCARD): a line of its own, without its
+          // leading blanks. Kept with one, it could never be written back
+          // (a writer's line that starts with a blank continues the line
+          // before it); the parser drops, with a warning, what it then
+          // cannot keep either (`#`, a card marker).
+          start((lineStart + text)..<lineEnd, line: lineNo, &card)
         }
         continue
       }
@@ -439,19 +449,35 @@ struct VCardLexer {
   /// Is `line` with the fold lines that follow it (from `from`) a
   /// BEGIN:VCARD or END:VCARD? Then also where the line after its folds
   /// starts and how many fold lines there were.
+  ///
+  /// The line is unfolded with *all* its fold lines, as RFC 6350 3.2 reads
+  /// it: `BEGIN:VCA` + ` RD` + `  ` is the marker (blanks may follow it),
+  /// `BEGIN:VCA` + ` RD  ` + ` X` is not (it is `BEGIN:VCARD  X`), however
+  /// long the blanks run. Only the first bytes are kept; past the marker's
+  /// length a fold may bring blanks only, and the first other byte ends
+  /// the search (so a long run of fold lines is read once).
   static func foldedMarker(
     _ line: UnsafeBufferPointer<UInt8>, _ buf: UnsafeBufferPointer<UInt8>, from: Int
   ) -> (marker: Marker, next: Int, lines: Int)? {
     guard let f = line.first, f | 0x20 == 0x62 || f | 0x20 == 0x65 else { return nil }  // 'b' / 'e'
+    let size = f | 0x20 == 0x62 ? begin.count : end.count
     var text = Array(line)
     var p = from
     var lines = 0
-    while p < buf.count && ASCII.isSpace(buf[p]) && text.count <= 16 {
+    while p < buf.count && ASCII.isSpace(buf[p]) {
       var e = p
       while e < buf.count && buf[e] != ASCII.lf { e += 1 }
-      var end = e
-      while end > p && buf[end - 1] == ASCII.cr { end -= 1 }
-      text.append(contentsOf: UnsafeBufferPointer(rebasing: buf[(p + 1)..<end]))
+      var stop = e
+      while stop > p && buf[stop - 1] == ASCII.cr { stop -= 1 }
+      var k = p + 1
+      while k < stop {
+        if text.count < size {
+          text.append(buf[k])
+        } else if !ASCII.isSpace(buf[k]) {
+          return nil  // a byte after the marker's length: no marker line
+        }
+        k += 1
+      }
       lines += 1
       p = e + 1
     }
@@ -612,12 +638,15 @@ struct VCardPropertyLine {
     let n = line.count
     let i = ByteScan.firstIndex(line, ASCII.semicolon, or: ASCII.colon, from: 0)
     if i >= n { return nil }
-    var nameStart = 0
-    while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
     // Leading dots are an empty group (`.TEL`, `..TEL`): no group, and not
     // part of the name (a name kept as `.TEL` would be written back as an
-    // empty group and read as `TEL`).
-    while nameStart < i && line[nameStart] == ASCII.dot { nameStart += 1 }
+    // empty group and read as `TEL`). Blanks around the group and the name
+    // are not part of them either (`. TEL`, `item1 . TEL`): a name or group
+    // kept with a leading blank would be written at the start of a line,
+    // where a reader takes the blank for a fold and glues the property onto
+    // the one before it (a fuzz round-trip finding).
+    var nameStart = 0
+    while nameStart < i && (ASCII.isSpace(line[nameStart]) || line[nameStart] == ASCII.dot) { nameStart += 1 }
     // The group ends at the first dot of the name (`item1.TEL`).
     var dot = -1
     var k = nameStart
@@ -630,8 +659,11 @@ struct VCardPropertyLine {
     }
     var group = (from + nameStart)..<(from + nameStart)
     if dot >= 0 {
-      group = (from + nameStart)..<(from + dot)
+      var groupEnd = dot
+      while groupEnd > nameStart && ASCII.isSpace(line[groupEnd - 1]) { groupEnd -= 1 }
+      group = (from + nameStart)..<(from + groupEnd)
       nameStart = dot + 1
+      while nameStart < i && ASCII.isSpace(line[nameStart]) { nameStart += 1 }
     }
     var nameEnd = i
     while nameEnd > nameStart && ASCII.isSpace(line[nameEnd - 1]) { nameEnd -= 1 }

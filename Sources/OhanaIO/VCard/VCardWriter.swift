@@ -129,7 +129,11 @@ struct VCardWriter {
         endLine()
         continue
       }
-      appendGroup(r.extras.group[i])
+      if r.extras.group[i].isPresent {
+        appendGroup(r.extras.group[i])
+      } else {
+        guardLineStart(r.extras.name[i])
+      }
       withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
       appendParams(r.extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
@@ -162,10 +166,23 @@ struct VCardWriter {
 
   // MARK: Pieces
 
+  /// A group starts its line (always written first).
   private mutating func appendGroup(_ group: StringID) {
     guard group.isPresent else { return }
+    guardLineStart(group)
     withPoolBytes(bytes, group) { line.append(bytes: $0) }
     line.append(ASCII.dot)
+  }
+
+  /// Before a group or name that starts a line: an empty group (`.`) when
+  /// the text starts with `#` or a blank. A reader takes a line that starts
+  /// with `#` for a comment and one that starts with a blank for a fold of
+  /// the line before; behind a `.` (an empty group, which our reader drops)
+  /// it is a property again. The reader keeps such names and groups
+  /// (`.#x:y` is the property `#x`; blanks around names it drops).
+  private mutating func guardLineStart(_ id: StringID) {
+    let first = withPoolBytes(bytes, id) { $0.first }
+    if let first, first == ASCII.hash || ASCII.isSpace(first) { line.append(ASCII.dot) }
   }
 
   /// Do the stored (canonical) parameters hold `ENCODING=QUOTED-PRINTABLE`

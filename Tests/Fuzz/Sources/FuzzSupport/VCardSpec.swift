@@ -30,10 +30,57 @@ public enum VCardSpec {
 
   static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 
+  enum Marker { case begin, end }
+
+  /// The input's lines (1-based numbers) with the card marker each one is,
+  /// if any. A marker is a line that is `BEGIN:VCARD` or `END:VCARD` (any
+  /// case, trailing blanks), or a line that is not but reads as one once
+  /// unfolded with the fold lines right after it (RFC 6350 3.2: a line
+  /// that starts with a blank continues the one before, without that
+  /// blank; `BEGIN:VCAR` + `\tD`). The fold lines of such a marker are part
+  /// of it and left out. (The reader's rule, README "Reading files we did
+  /// not write": a fold inside BEGIN:VCARD itself is harmless.)
+  static func markedLines(_ bytes: [UInt8]) -> [(number: Int, line: ArraySlice<UInt8>, marker: Marker?)] {
+    func marker(_ line: ArraySlice<UInt8>) -> Marker? {
+      if isMarker(line, "BEGIN:VCARD") { return .begin }
+      if isMarker(line, "END:VCARD") { return .end }
+      return nil
+    }
+    func startsWithBlank(_ line: ArraySlice<UInt8>) -> Bool { line.first == 0x20 || line.first == 0x09 }
+    let lines = ReaderInput.lines(bytes)
+    var out: [(number: Int, line: ArraySlice<UInt8>, marker: Marker?)] = []
+    var i = 0
+    while i < lines.count {
+      var m = marker(lines[i])
+      var next = i + 1
+      // (Only a line shorter than the marker can become one, and a line that
+      // starts with a blank cannot: the others are not unfolded, which keeps
+      // a long run of fold lines linear.)
+      if m == nil && lines[i].count < 11 && !startsWithBlank(lines[i]) && next < lines.count
+        && startsWithBlank(lines[next])
+      {
+        var unfolded = Array(lines[i])
+        var j = next
+        while j < lines.count && startsWithBlank(lines[j]) {
+          unfolded += lines[j].dropFirst()
+          j += 1
+        }
+        if let folded = marker(unfolded[...]) {
+          m = folded
+          next = j
+        }
+      }
+      out.append((i + 1, lines[i], m))
+      i = next
+    }
+    return out
+  }
+
   /// Where records start. A record is a card or a run of text outside
   /// cards, so every non-blank line belongs to exactly one, and a record
   /// is imported or reported at its first line:
-  /// - every `BEGIN:VCARD` line (any case, trailing blanks) starts a record.
+  /// - every `BEGIN:VCARD` line (any case, trailing blanks; folded too, see
+  ///   `markedLines`) starts a record.
   ///   Inside a card whose first VERSION line says 2.1 it nests (a card of
   ///   its own, the outer one goes on after it; at most 8 deep); inside any
   ///   other card it ends that card (cut off) and starts the next, as the
@@ -49,9 +96,8 @@ public enum VCardSpec {
     // Open cards, innermost last: has the card said VERSION (and was it 2.1)?
     var open: [(sawVersion: Bool, is21: Bool)] = []
     var inStray = false
-    for (i, line) in ReaderInput.lines(bytes).enumerated() {
-      let n = i + 1
-      if isMarker(line, "BEGIN:VCARD") {
+    for (n, line, marker) in markedLines(bytes) {
+      if marker == .begin {
         starts.append(n)
         if let top = open.last, !(top.is21 && open.count < 9) { open.removeLast() }
         open.append((false, false))
@@ -62,7 +108,7 @@ public enum VCardSpec {
           starts.append(n)
           inStray = true
         }
-      } else if isMarker(line, "END:VCARD") {
+      } else if marker == .end {
         open.removeLast()
       } else if !open[open.count - 1].sawVersion, let v = versionValue(line) {
         open[open.count - 1] = (true, v == "2.1")
@@ -76,8 +122,8 @@ public enum VCardSpec {
   /// `recordStarts`.
   public static func nests(_ bytes: [UInt8]) -> Bool {
     var open: [(sawVersion: Bool, is21: Bool)] = []
-    for line in ReaderInput.lines(bytes) {
-      if isMarker(line, "BEGIN:VCARD") {
+    for (_, line, marker) in markedLines(bytes) {
+      if marker == .begin {
         if let top = open.last {
           if top.is21 { return true }
           open.removeLast()
@@ -85,7 +131,7 @@ public enum VCardSpec {
         open.append((false, false))
       } else if open.isEmpty {
         continue
-      } else if isMarker(line, "END:VCARD") {
+      } else if marker == .end {
         open.removeLast()
       } else if !open[open.count - 1].sawVersion, let v = versionValue(line) {
         open[open.count - 1] = (true, v == "2.1")
