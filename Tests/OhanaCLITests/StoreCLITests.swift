@@ -63,6 +63,20 @@ import Testing
       let uid = try #require(object["uid"] as? String)
       #expect(clusterOf[uid] == "\(object["cluster"] as? Int ?? -1)")
     }
+    // The store read by another SQLite reader (the sqlite3 shell): the
+    // schema of the README, and the counts the run printed.
+    let sql = try Self.sqlite3(
+      s, "select count(*) from contacts; select count(*) from clusters; "
+        + "select count(*) from clusters where size > 1 and merged is not null; "
+        + "select count(*) from contacts c left join clusters cl on cl.id = c.cluster where cl.id is null;")
+    let numbers = sql.split(separator: "\n").map { String($0) }
+    #expect(numbers.count == 4)
+    if numbers.count == 4 {
+      #expect(numbers[0] == "600")
+      #expect(r2.stderr.contains("600 contacts in \(numbers[1]) clusters"))
+      #expect(Int(numbers[2]) ?? 0 > 0, "clusters of two or more keep their merged contact")
+      #expect(numbers[3] == "0", "every contact's cluster exists")
+    }
     // The settings are fixed when the store is made.
     let r3 = try CLI.run(["dedupe", dir.path("day2.vcf"), "--store", s, "-o", dir.path("m3.vcf"), "--threshold", "5"])
     #expect(r3.status != 0)
@@ -112,6 +126,25 @@ import Testing
       // The run finished before the kill: then it is a whole store.
       #expect(try EntityStore.open(at: fresh).counts().contacts == 4000)
     }
+  }
+
+  /// Output of the sqlite3 shell on `path` (read-only).
+  static func sqlite3(_ path: String, _ sql: String) throws -> String {
+    guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): the store was not read by another reader")
+      return ""
+    }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: shell)
+    p.arguments = ["-readonly", path, sql]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Runs `ohana args` and SIGKILLs it after `seconds`; returns the signal
