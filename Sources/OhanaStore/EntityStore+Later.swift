@@ -190,7 +190,7 @@ extension EntityStore {
       }
     }
     lap("lookup keys")
-    run.timings["candidates (count)"] = Double(candidates.count)
+    run.storedCandidates = candidates.count
     // Whole clusters: those of the candidates and the affected ones (whose
     // other members are compared again: an update or removal can split them).
     // Each candidate with its cluster's size in one read; only clusters of
@@ -387,7 +387,9 @@ extension EntityStore {
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
       uids: uids, source: source, run: run.id, cache: cache, timings: &run.timings)
+    lap("store contacts")
     try cache.flush()
+    lap("store keys")
     let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
     let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
     let dropCluster = try db.prepare("DELETE FROM clusters WHERE id = ?")
@@ -406,6 +408,7 @@ extension EntityStore {
       dropCluster.bind(1, c)
       try dropCluster.run()
     }
+    lap("store aliases")
     // Merged contacts of the changed clusters, from this table.
     var clusterOf = [Int32](repeating: 0, count: n)
     for r in 0..<n { clusterOf[r] = rep[r] }
@@ -421,6 +424,7 @@ extension EntityStore {
     }
     let multi = wanted.filter { $0.size > 1 }
     let mergedCards = Self.encode(merged, rows: multi.map(\.row))
+    lap("store merge")
     let upsert = try db.prepare(
       "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
         + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
@@ -430,7 +434,7 @@ extension EntityStore {
       upsert.bind(2, run.id)
       upsert.bind(3, w.size)
       if w.size > 1 {
-        upsert.bind(4, bytes: Array(mergedCards.card(k)), blob: true)
+        upsert.bind(4, bytes: Array(mergedCards.card(k)))
         k += 1
       } else {
         upsert.bindNull(4)
@@ -442,7 +446,7 @@ extension EntityStore {
     run.changedClusters = changed.sorted()
     _ = createdIDs
     try finishRun(run)
-    lap("store")
+    lap("store clusters")
     return run
   }
 }

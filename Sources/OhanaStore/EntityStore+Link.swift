@@ -19,7 +19,11 @@ public struct StoreRun: Sendable {
   /// the same uid (the later one is the update).
   public var repeatedInInput = 0
   public var clustersCreated = 0, clustersMerged = 0, clustersSplit = 0, clustersDeleted = 0
-  /// Stored contacts read back to be compared (with their whole clusters).
+  /// Stored contacts met through a shared block or name order whose
+  /// phones and e-mails let the pair reach the threshold.
+  public var storedCandidates = 0
+  /// Stored contacts read back to be compared (the candidates with their
+  /// whole clusters).
   public var storedLoaded = 0
   public var pairsCompared = 0, pairsAccepted = 0, pairsRefusedByGuard = 0
   /// Every change, in the order of ``StoreChange``'s kinds per cluster.
@@ -79,8 +83,12 @@ extension EntityStore {
       let fitted = try meta("model")
       let empty = stored == 0 && fitted == nil
       let run = empty ? try firstRun(input, source: source, recordChanges: recordChanges) : try laterRun(input, source: source, removing: removing)
+      let clock = ContinuousClock()
+      let t = clock.now
       try db.execute("COMMIT")
-      return run
+      var done = run
+      done.timings["commit"] = Self.seconds(clock.now - t)
+      return done
     } catch {
       try? db.execute("ROLLBACK")
       throw error
@@ -257,7 +265,7 @@ extension EntityStore {
       insert.bind(3, text: source)
       insert.bind(4, clusters[i])
       insert.bind(5, run)
-      insert.bind(6, bytes: Array(cards(r)), blob: true)
+      insert.bind(6, bytes: Array(cards(r)))
       try insert.run()
     }
     lap("  contacts rows")
@@ -392,7 +400,7 @@ extension EntityStore {
       addCluster.bind(2, run.id)
       addCluster.bind(3, size)
       if size > 1 {
-        addCluster.bind(4, bytes: Array(mergedCards.card(k)), blob: true)
+        addCluster.bind(4, bytes: Array(mergedCards.card(k)))
         k += 1
       } else {
         addCluster.bindNull(4)

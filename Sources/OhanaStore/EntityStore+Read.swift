@@ -77,7 +77,7 @@ extension EntityStore {
   /// something that is not a card.
   package func damageForTesting(uid: String) throws(StoreError) {
     let q = try db.prepare("UPDATE contacts SET vcard = ? WHERE uid = ?")
-    q.bind(1, bytes: Array("not a card\r\n".utf8), blob: true)
+    q.bind(1, bytes: Array("not a card\r\n".utf8))
     q.bind(2, text: uid)
     try q.run()
   }

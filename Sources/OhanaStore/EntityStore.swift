@@ -151,8 +151,8 @@ public final class EntityStore {
       clusters_split INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE contacts(
       id INTEGER PRIMARY KEY, uid TEXT, source TEXT NOT NULL, cluster INTEGER NOT NULL,
-      run INTEGER NOT NULL, vcard BLOB NOT NULL);
-    CREATE TABLE clusters(id INTEGER PRIMARY KEY, created_run INTEGER NOT NULL, size INTEGER NOT NULL, merged BLOB);
+      run INTEGER NOT NULL, vcard TEXT NOT NULL);
+    CREATE TABLE clusters(id INTEGER PRIMARY KEY, created_run INTEGER NOT NULL, size INTEGER NOT NULL, merged TEXT);
     CREATE TABLE aliases(alias INTEGER PRIMARY KEY, cluster INTEGER NOT NULL, run INTEGER NOT NULL);
     CREATE INDEX aliases_cluster ON aliases(cluster);
     CREATE TABLE block_keys(bucket INTEGER PRIMARY KEY, entries BLOB NOT NULL);

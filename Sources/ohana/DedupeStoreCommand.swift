@@ -120,6 +120,7 @@ extension OhanaCommand.Dedupe {
         if verbose {
           let stages = run.timings.sorted { $0.key < $1.key }.map { "\($0.key) \(formatSeconds($0.value)) s" }
           StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
+          StandardError.write("stored candidates: \(run.storedCandidates) (read back with their clusters: \(run.storedLoaded))\n")
         }
       }
     }
