@@ -45,14 +45,8 @@ extension EntityStore {
   // MARK: A later batch
 
   func laterRun(_ input: ContactTable, source: String, removing: [String]) throws(StoreError) -> StoreRun {
-    let clock = ContinuousClock()
-    var t = clock.now
+    var stages = StageClock()
     var run = StoreRun()
-    func lap(_ name: String) {
-      let now = clock.now
-      run.timings[name] = Self.seconds(now - t)
-      t = now
-    }
     run.id = try beginRun(source: source)
     let config = configuration
     let cap = max(2, config.maxBlockSize)
@@ -112,7 +106,7 @@ extension EntityStore {
         try del.run()
       }
     }
-    lap("updates")
+    stages.lap("updates", &run.timings)
 
     // Stored contacts that share a block with a new one (the full run's
     // cap: a block larger than it pairs only on the neighbourhood key),
@@ -189,7 +183,7 @@ extension EntityStore {
         candidates.insert(id)
       }
     }
-    lap("lookup keys")
+    stages.lap("lookup keys", &run.timings)
     run.storedCandidates = candidates.count
     // Whole clusters: those of the candidates and the affected ones (whose
     // other members are compared again: an update or removal can split them).
@@ -218,21 +212,21 @@ extension EntityStore {
       }
       members.reset()
     }
-    lap("lookup clusters")
+    stages.lap("lookup clusters", &run.timings)
     for l in try load(more) { byID[l.id] = l }
     let stored = byID.values.sorted { $0.id < $1.id }
     run.storedLoaded = stored.count
-    lap("lookup load")
+    stages.lap("lookup load", &run.timings)
 
     // One table: the stored contacts, then the batch.
     let table = try Self.table(of: stored.map(\.card), extra: newBytes, extraCount: newCount)
     let base = stored.count
     let n = table.rowCount
-    lap("parse")
+    stages.lap("parse", &run.timings)
     let keys = LinkKeys(table: table, configuration: config)
-    lap("keys")
+    stages.lap("keys", &run.timings)
     var pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
-    lap("blocking")
+    stages.lap("blocking", &run.timings)
     // Rows of affected clusters (survivors and new versions) are compared
     // among themselves again.
     var prevCluster = [Int64](repeating: 0, count: n)
@@ -282,7 +276,7 @@ extension EntityStore {
     }
     run.pairsAccepted = accepted.count
     accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
-    lap("scoring")
+    stages.lap("scoring", &run.timings)
 
     var clustering = LinkClustering(count: n, configuration: config)
     var firstOfCluster: [Int64: Int] = [:]
@@ -299,7 +293,7 @@ extension EntityStore {
       }
     }
     let rep = clustering.clusterIDs()
-    lap("clustering")
+    stages.lap("clustering", &run.timings)
 
     // Ids: a component holding the oldest remaining contact of a stored
     // cluster claims that cluster's id; of several claims the oldest id
@@ -321,7 +315,6 @@ extension EntityStore {
     for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
-    var createdIDs = Set<Int64>()
     for (c, rows) in components.sorted(by: { $0.key < $1.key }) {
       let hasNew = rows.contains { $0 >= base }
       let touched = hasNew || rows.contains { affected.contains(prevCluster[$0]) }
@@ -338,7 +331,6 @@ extension EntityStore {
       } else {
         id = nextCluster
         nextCluster += 1
-        createdIDs.insert(id)
         let from = Set(rows.compactMap { prevCluster[$0] != 0 ? prevCluster[$0] : nil }).sorted()
         if let parent = from.first {
           run.changes.append(StoreChange(kind: .split, cluster: parent, other: id, evidence: evidence))
@@ -370,7 +362,7 @@ extension EntityStore {
       run.changes.append(
         StoreChange(kind: kind, cluster: finalID[c] ?? 0, uid: uids[r], evidence: Self.evidenceJSON(mine, table: table)))
     }
-    lap("ids")
+    stages.lap("ids", &run.timings)
 
     // The store: stored contacts whose cluster changed, the batch, the
     // clusters and aliases.
@@ -387,9 +379,9 @@ extension EntityStore {
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
       uids: uids, source: source, run: run.id, cache: cache, timings: &run.timings)
-    lap("store contacts")
+    stages.lap("store contacts", &run.timings)
     try cache.flush()
-    lap("store keys")
+    stages.lap("store keys", &run.timings)
     let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
     let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
     let dropCluster = try db.prepare("DELETE FROM clusters WHERE id = ?")
@@ -408,7 +400,7 @@ extension EntityStore {
       dropCluster.bind(1, c)
       try dropCluster.run()
     }
-    lap("store aliases")
+    stages.lap("store aliases", &run.timings)
     // Merged contacts of the changed clusters, from this table.
     var clusterOf = [Int32](repeating: 0, count: n)
     for r in 0..<n { clusterOf[r] = rep[r] }
@@ -422,31 +414,13 @@ extension EntityStore {
       guard let id = finalID[c], changed.contains(id) else { continue }
       wanted.append((m, id, components[c]?.count ?? 1))
     }
-    let multi = wanted.filter { $0.size > 1 }
-    let mergedCards = Self.encode(merged, rows: multi.map(\.row))
-    lap("store merge")
-    let upsert = try db.prepare(
-      "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
-        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
-    var k = 0
-    for w in wanted {
-      upsert.bind(1, w.id)
-      upsert.bind(2, run.id)
-      upsert.bind(3, w.size)
-      if w.size > 1 {
-        upsert.bind(4, bytes: Array(mergedCards.card(k)))
-        k += 1
-      } else {
-        upsert.bindNull(4)
-      }
-      try upsert.run()
-    }
+    try storeClusters(wanted.map { ($0.id, $0.row, $0.size) }, merged: merged, run: run.id)
+    stages.lap("store merge", &run.timings)
     try setMeta("next_cluster", String(nextCluster))
     try setMeta("next_contact", String(nextContact))
     run.changedClusters = changed.sorted()
-    _ = createdIDs
     try finishRun(run)
-    lap("store clusters")
+    stages.lap("store clusters", &run.timings)
     return run
   }
 }

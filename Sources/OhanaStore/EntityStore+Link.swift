@@ -250,13 +250,7 @@ extension EntityStore {
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
     uids: [String?], source: String, run: Int64, cache: BucketCache?, timings: inout [String: Double]
   ) throws(StoreError) {
-    let clock = ContinuousClock()
-    var t = clock.now
-    func lap(_ name: String) {
-      let now = clock.now
-      timings[name, default: 0] += Self.seconds(now - t)
-      t = now
-    }
+    var stages = StageClock()
     let insert = try db.prepare(
       "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
     for (i, r) in rows.enumerated() {
@@ -268,7 +262,7 @@ extension EntityStore {
       insert.bind(6, bytes: Array(cards(r)))
       try insert.run()
     }
-    lap("  contacts rows")
+    stages.lap("  contacts rows", &timings)
     let entries = Self.blockEntries(keys, rows: rows)
     if let cache {
       for e in entries {
@@ -291,7 +285,7 @@ extension EntityStore {
         try addBucket.run()
       }
     }
-    lap("  block keys")
+    stages.lap("  block keys", &timings)
     var names: [(Int64, Int64, Int)] = []
     for (i, r) in rows.enumerated() {
       if let k = keys.sortedNameKey(r) { names.append((Self.nameOrder(k), ids[i], keys.contactClass(r))) }
@@ -304,7 +298,7 @@ extension EntityStore {
       addName.bind(3, cls)
       try addName.run()
     }
-    lap("  name order")
+    stages.lap("  name order", &timings)
   }
 
   /// Deletes the blocking keys and name-order entries of `keys`' rows
@@ -323,14 +317,8 @@ extension EntityStore {
   // MARK: The first batch
 
   func firstRun(_ input: ContactTable, source: String, recordChanges: Bool) throws(StoreError) -> StoreRun {
-    let clock = ContinuousClock()
-    var t = clock.now
+    var stages = StageClock()
     var run = StoreRun()
-    func lap(_ name: String) {
-      let now = clock.now
-      run.timings[name] = Self.seconds(now - t)
-      t = now
-    }
     run.id = try beginRun(source: source)
     let (keep, repeated) = Self.lastOfEachUID(input)
     run.repeatedInInput = repeated
@@ -344,7 +332,7 @@ extension EntityStore {
     run.pairsCompared = result.statistics.pairsCompared
     run.pairsAccepted = result.statistics.pairsAccepted
     run.pairsRefusedByGuard = result.statistics.pairsRefusedByGuard
-    lap("dedupe")
+    stages.lap("dedupe", &run.timings)
 
     // Cluster ids in order of each cluster's first row.
     var clusterID = [Int64](repeating: 0, count: n)
@@ -377,39 +365,22 @@ extension EntityStore {
       let i = r - chunkOf[lo].start
       return c.bytes[(i == 0 ? 0 : c.ends[i - 1])..<c.ends[i]]
     }
-    lap("encode")
+    stages.lap("encode", &run.timings)
     let uids = (0..<n).map { table.uid(at: $0) }
     try insertContacts(
       keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: card,
       uids: uids, source: source, run: run.id, cache: nil, timings: &run.timings)
-    lap("store contacts")
+    stages.lap("store contacts", &run.timings)
     try db.execute(Self.contactIndexes)
-    lap("index contacts")
+    stages.lap("index contacts", &run.timings)
 
     let merged = dedupe.merge(table, result, linkKeys: keys)
     // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...;
     // a cluster of one keeps no merged text (its contact is it).
-    let multi = (0..<merged.rowCount).filter { (sizes[Int64($0 + 1)] ?? 1) > 1 }
-    let mergedCards = Self.encode(merged, rows: multi)
-    let addCluster = try db.prepare("INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?)")
-    var k = 0
-    for m in 0..<merged.rowCount {
-      let id = Int64(m + 1)
-      let size = sizes[id] ?? 1
-      addCluster.bind(1, id)
-      addCluster.bind(2, run.id)
-      addCluster.bind(3, size)
-      if size > 1 {
-        addCluster.bind(4, bytes: Array(mergedCards.card(k)))
-        k += 1
-      } else {
-        addCluster.bindNull(4)
-      }
-      try addCluster.run()
-    }
+    try storeClusters((0..<merged.rowCount).map { (Int64($0 + 1), $0, sizes[Int64($0 + 1)] ?? 1) }, merged: merged, run: run.id)
     try setMeta("next_cluster", String(next))
     try setMeta("next_contact", String(n + 1))
-    lap("store clusters")
+    stages.lap("store clusters", &run.timings)
 
     // Changes: every contact added, every cluster of two or more created.
     if recordChanges {
@@ -428,8 +399,31 @@ extension EntityStore {
     run.changedClusters = Array(Int64(1)..<next)
     run.merged = merged
     try finishRun(run)
-    lap("changes")
+    stages.lap("changes", &run.timings)
     return run
+  }
+
+  /// Writes clusters (`id`, the row of `merged` holding its merged
+  /// contact, `size`): new or replacing the stored row; a cluster of one
+  /// keeps no merged text (its contact is it).
+  func storeClusters(_ entries: [(id: Int64, row: Int, size: Int)], merged: ContactTable, run: Int64) throws(StoreError) {
+    let cards = Self.encode(merged, rows: entries.filter { $0.size > 1 }.map(\.row))
+    let upsert = try db.prepare(
+      "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
+        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
+    var k = 0
+    for e in entries {
+      upsert.bind(1, e.id)
+      upsert.bind(2, run)
+      upsert.bind(3, e.size)
+      if e.size > 1 {
+        upsert.bind(4, bytes: Array(cards.card(k)))
+        k += 1
+      } else {
+        upsert.bindNull(4)
+      }
+      try upsert.run()
+    }
   }
 
   static func evidenceJSON(_ pairs: [MatchedPair], table: ContactTable) -> String {
@@ -474,4 +468,19 @@ final class NSLockLike: @unchecked Sendable {
   }
   func lock() { pthread_mutex_lock(mutex) }
   func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Wall time per stage (``StoreRun/timings``, `--verbose`).
+struct StageClock {
+  private let clock = ContinuousClock()
+  private var last: ContinuousClock.Instant
+
+  init() { last = clock.now }
+
+  /// Adds the time since the last lap to `timings[name]`.
+  mutating func lap(_ name: String, _ timings: inout [String: Double]) {
+    let now = clock.now
+    timings[name, default: 0] += EntityStore.seconds(now - last)
+    last = now
+  }
 }

@@ -26,19 +26,20 @@ extension EntityStore {
   }
 
   /// Calls `body(uid, cluster)` for every stored contact (by contact id);
-  /// with `only`, just the contacts of those clusters.
-  public func forEachAssignment(only: [Int64]? = nil, _ body: (String?, Int64) throws -> Void) throws {
+  /// with `only`, just the contacts of those clusters. A contact without a
+  /// uid is named `contact-N` (its id in the store).
+  public func forEachAssignment(only: [Int64]? = nil, _ body: (String, Int64) throws -> Void) throws {
     if let only {
-      let q = try db.prepare("SELECT uid FROM contacts WHERE cluster = ? ORDER BY id")
+      let q = try db.prepare("SELECT uid, id FROM contacts WHERE cluster = ? ORDER BY id")
       for id in only.sorted() {
         q.bind(1, id)
-        while try q.step() { try body(q.text(0), id) }
+        while try q.step() { try body(q.text(0) ?? "contact-\(q.int64(1))", id) }
         q.reset()
       }
       return
     }
-    let q = try db.prepare("SELECT uid, cluster FROM contacts ORDER BY id")
-    while try q.step() { try body(q.text(0), q.int64(1)) }
+    let q = try db.prepare("SELECT uid, cluster, id FROM contacts ORDER BY id")
+    while try q.step() { try body(q.text(0) ?? "contact-\(q.int64(2))", q.int64(1)) }
   }
 
   /// The cluster `id` names now: itself while it exists, else the cluster

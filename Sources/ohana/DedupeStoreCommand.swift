@@ -79,7 +79,7 @@ extension OhanaCommand.Dedupe {
         let out = try OutputFile(path: clusters)
         var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
         try entityStore.forEachAssignment(only: only) { uid, cluster in
-          Self.appendCSVField(uid ?? "", to: &buf)
+          Self.appendCSVField(uid, to: &buf)
           buf.append(contentsOf: ",\(cluster)\n".utf8)
           if buf.count >= 1 << 20 {
             try out.write(buf)

@@ -33,7 +33,7 @@ import Testing
     let store = try EntityStore.open(at: path)
     #expect(try store.integrityCheck() == "ok")
     var rows: [String] = []
-    try store.forEachAssignment { uid, c in rows.append("\(uid ?? "-")=\(c)") }
+    try store.forEachAssignment { uid, c in rows.append("\(uid)=\(c)") }
     var merged = 0
     try store.forEachMergedCard { id, card in merged = merged &* 31 &+ Int(id) &+ card.count }
     let counts = try store.counts()

@@ -38,7 +38,7 @@ import Testing
 
   static func storePartition(_ store: EntityStore) throws -> [String: Int64] {
     var out: [String: Int64] = [:]
-    try store.forEachAssignment { uid, c in out[uid ?? "?"] = c }
+    try store.forEachAssignment { uid, c in out[uid] = c }
     return out
   }
 
