@@ -125,6 +125,15 @@ extension EntityStore {
       if keysOf[r].last?.key != k { keysOf[r].append((k, kind)) }
     }
     for r in 0..<newCount { for k in Set(keysOf[r].map(\.key)) { newInBlock[k, default: 0] += 1 } }
+    // Every bucket the batch needs, read in bucket order (neighbouring
+    // pages of the table, not a random walk over it).
+    var needed = Set<Int64>()
+    for k in newInBlock.keys { needed.insert(KeyPostings.bucket(k)) }
+    for r in 0..<newCount {
+      let nb = newKeys.neighbourhoodKey(r)
+      if nb != 0 { needed.insert(KeyPostings.bucket(Self.neighbourhoodPosting(nb))) }
+    }
+    for b in needed.sorted() { _ = try cache.entries(b) }
     var candidates = Set<Int64>()
     let before = try db.prepare(
       "SELECT contact, class FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
