@@ -57,30 +57,44 @@ extension EntityStore {
     run.repeatedInInput = repeated
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
     let newCards = Self.encode(kept)
+    var cards: [ArraySlice<UInt8>] = []
+    for part in newCards {
+      var from = 0
+      for e in part.ends {
+        cards.append(part.bytes[from..<e])
+        from = e
+      }
+    }
+    let cache = try BucketCache(self)
+
+    // Updates (a stored uid) and removals.
+    let byUID = try db.prepare("SELECT id, cluster, vcard FROM contacts WHERE uid = ?")
+    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8])? {
+      byUID.bind(1, text: uid)
+      defer { byUID.reset() }
+      return try byUID.step() ? (byUID.int64(0), byUID.int64(1), byUID.bytes(2)) : nil
+    }
+    // A contact stored with the very same text is unchanged: it is left
+    // out of the run (a daily full export links only what changed).
+    var previous: [(id: Int64, cluster: Int64)?] = []
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
-    for part in newCards {
-      let base = newBytes.count
-      newBytes.append(contentsOf: part.bytes)
-      for e in part.ends { newEnds.append(base + e) }
+    for (r, card) in cards.enumerated() {
+      var before: (id: Int64, cluster: Int64)? = nil
+      if kept.hasUID(at: r), let u = kept.uid(at: r), let s = try stored(u) {
+        if s.card.elementsEqual(card) {
+          run.unchanged += 1
+          continue
+        }
+        before = (s.id, s.cluster)
+      }
+      previous.append(before)
+      newBytes.append(contentsOf: card)
+      newEnds.append(newBytes.count)
     }
     let newCount = newEnds.count
     let batch = try Self.table(of: [], extra: newBytes, extraCount: newCount)
     let uids = (0..<newCount).map { batch.uid(at: $0) }
-
-    let cache = try BucketCache(self)
-
-    // Updates (a stored uid) and removals.
-    let byUID = try db.prepare("SELECT id, cluster FROM contacts WHERE uid = ?")
-    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64)? {
-      byUID.bind(1, text: uid)
-      defer { byUID.reset() }
-      return try byUID.step() ? (byUID.int64(0), byUID.int64(1)) : nil
-    }
-    var previous = [(id: Int64, cluster: Int64)?](repeating: nil, count: newCount)
-    for r in 0..<newCount {
-      if let u = uids[r] { previous[r] = try stored(u) }
-    }
     var removedIDs: [(id: Int64, cluster: Int64, uid: String)] = []
     var removingSet = Set<String>()
     for u in removing where !removingSet.contains(u) {

@@ -13,6 +13,9 @@ public struct StoreRun: Sendable {
   public var id: Int64 = 0
   /// Contacts stored for the first time, replaced (same uid), removed.
   public var added = 0, updated = 0, removed = 0
+  /// Input contacts whose uid is stored with the very same vCard text:
+  /// left out of the run (nothing about them changed).
+  public var unchanged = 0
   /// Uids given to remove that the store does not hold.
   public var removeNotFound = 0
   /// Input contacts left out because a later contact of the same input has

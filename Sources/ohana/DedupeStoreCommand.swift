@@ -110,6 +110,7 @@ extension OhanaCommand.Dedupe {
           "store \(storePath): \(contacts) contacts in \(clusterCount) clusters, "
             + "\(size / 1_048_576) MiB (\(contacts == 0 ? 0 : size / contacts) bytes a contact); "
             + "run \(run.id): \(run.added) added, \(run.updated) updated, \(run.removed) removed"
+            + (run.unchanged > 0 ? ", \(run.unchanged) unchanged" : "")
             + (run.removeNotFound > 0 ? " (\(run.removeNotFound) uids to remove not found)" : "")
             + (run.repeatedInInput > 0 ? " (\(run.repeatedInInput) input contacts replaced by a later one with the same uid)" : "")
             + "; clusters \(run.clustersCreated) created, \(run.clustersMerged) merged, \(run.clustersSplit) split, "

@@ -175,6 +175,28 @@ import Testing
     #expect(counts.contacts == 5, "7 stored, a2 and b1 removed")
   }
 
+  /// The same export linked again changes nothing; one edited contact in
+  /// it is the only update.
+  @Test func sameExportAgainIsUnchanged() throws {
+    let table = try Self.book(500, seed: 9, dupRate: 0.2)
+    let store = try EntityStore.create(at: Self.tempPath("s.sqlite"), configuration: Self.storeConfiguration)
+    _ = try store.link(table, source: "day1")
+    let before = try Self.storePartition(store)
+    let again = try store.link(table, source: "day2")
+    #expect(again.unchanged == table.rowCount)
+    #expect(again.added == 0 && again.updated == 0 && again.changes.isEmpty)
+    #expect(try Self.storePartition(store) == before)
+    // Edit one contact's note: an update, and nothing else moves.
+    var text = [UInt8]()
+    try ContactIO.write(table, format: .vcard4, to: &text)
+    let firstUID = try #require(table.uid(at: 0))
+    let edited = String(decoding: text, as: UTF8.self).replacingOccurrences(
+      of: "UID:\(firstUID)\r\n", with: "UID:\(firstUID)\r\nNOTE:edited\r\n")
+    let third = try store.link(try ContactIO.read(bytes: Array(edited.utf8), format: .vcard4).table, source: "day3")
+    #expect(third.updated == 1 && third.unchanged == table.rowCount - 1)
+    #expect(try Self.storePartition(store) == before)
+  }
+
   /// A failing run changes nothing: the transaction is rolled back.
   @Test func failedRunLeavesTheStoreAsItWas() throws {
     let path = Self.tempPath("s.sqlite")
