@@ -472,6 +472,74 @@ import Testing
     #expect(r2.errors.isEmpty)
   }
 
+  /// fuzz-vcard, 2026-11-27 (crash-b88b7603, coverage): the input starts
+  /// with an empty line and then `\tBEGIN:VCARD`, followed by a whole 2.1
+  /// card. Unfolded (RFC 6350 3.2: CRLF and one blank are removed) the two
+  /// lines are `BEGIN:VCARD`, starting on the empty line; the reader's rule
+  /// (a line shorter than a marker is one once unfolded with its fold
+  /// lines) says the same, but the lexer only unfolded lines starting with
+  /// `B` or `E`, so the indented BEGIN was stray text and the whole card
+  /// (name, phone, e-mail, uid) was skipped up to the next card. An empty
+  /// line followed by folds that make a marker is that marker, at the empty
+  /// line's number, inside a card too (`\tEND:VCARD` after an empty line
+  /// ends the card; it was glued onto the property before the empty line).
+  @Test func vcardEmptyLineFoldedIntoAMarkerIsTheMarker() throws {
+    let indented = "\r\n\tBEGIN:VCARD\r\nVERSION:2.1\r\n"
+      + "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=E7=94=B0=E4=B8=AD;=E3=83=9F=E3=\r\n=82=AB;;;\r\n"
+      + "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=E7=94=B0=E4=B8=AD =E3=83=9F=E3=\r\n=82=AB\r\n"
+      + "TEL;CELL:07036274516\r\nEMAIL;INTERNET;HOME:tanaka.mika@i.softbank.jp\r\n"
+      + "UID:a58ad309-6a29-4669-aaf8-2affd104dd01\r\nEND:VCARD\r\n"
+      + "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:plain\r\nEND:VCARD\r\n"  // 15 lines
+    func check(_ c: [Contact], _ k: Int, line: Int) {
+      guard 2 * k + 1 < c.count else { return }
+      let a = c[2 * k]
+      #expect(a.sourceLine == line)
+      #expect(a.fullName == "田中 ミカ")
+      #expect(a.familyName == "田中")
+      #expect(a.givenName == "ミカ")
+      #expect(a.fields.map(\.kind) == [.phone, .email])
+      #expect(a.fields.map(\.value) == ["07036274516", "tanaka.mika@i.softbank.jp"])
+      #expect(a.uid == "a58ad309-6a29-4669-aaf8-2affd104dd01")
+      #expect(c[2 * k + 1].fullName == "plain")
+      #expect(c[2 * k + 1].sourceLine == line + 11)
+    }
+    let one = try ContactIO.read(bytes: Array(indented.utf8), format: .vcard4)
+    #expect(one.errors.isEmpty, "\(one.errors)")
+    #expect(one.table.contacts.count == 2)
+    check(one.table.contacts, 0, line: 1)
+
+    // Past the reader's first 8 KiB, twenty times, cut into chunks of
+    // every size (a cut falls only at a plain BEGIN:VCARD line, never
+    // between the empty line and its fold).
+    let padding = String(repeating: "BEGIN:VCARD\nVERSION:4.0\nFN:p\nEND:VCARD\n", count: 230)
+    let text = padding + String(repeating: indented, count: 20)
+    for (chunk, workers) in [(1 << 20, 1), (1, 1), (64, 2), (200, 1), (333, 2), (1000, 1)] {
+      let r = try ContactIO.read(
+        bytes: Array(text.utf8), format: .vcard4, options: ReadOptions(chunkSize: chunk, workers: workers))
+      #expect(r.errors.isEmpty, "chunk \(chunk): \(r.errors.prefix(3))")
+      let c = Array(r.table.contacts.dropFirst(230))
+      #expect(c.count == 40, "chunk \(chunk)")
+      for k in 0..<20 { check(c, k, line: 230 * 4 + 1 + 15 * k) }
+    }
+
+    // Inside a card: an empty line and `\tEND:VCARD` end it (the phone
+    // stays `1`); the line after it is stray text.
+    let end = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:c\r\nTEL:1\r\n\r\n\tEND:VCARD\r\nstray\r\n"
+    let r1 = try ContactIO.read(bytes: Array(end.utf8), format: .vcard4)
+    #expect(r1.table.contacts.map(\.fullName) == ["c"])
+    #expect(r1.table.contacts.first?.fields.map(\.value) == ["1"])
+    #expect(r1.errors.map(\.line) == [7])
+    #expect(r1.errors.map(\.reason) == ["unexpected text outside a card"])
+
+    // Folds that do not make a marker leave the indented line stray text,
+    // reported at its own line (unfolded: `BEGIN:VCARDX`, ` BEGIN:VCARD`).
+    for stray in ["\r\n\tBEGIN:VCARDX\r\nFN:x\r\nEND:VCARD\r\n", "\r\n\t BEGIN:VCARD\r\nFN:x\r\nEND:VCARD\r\n"] {
+      let r = try ContactIO.read(bytes: Array(stray.utf8), format: .vcard4)
+      #expect(r.table.contacts.isEmpty)
+      #expect(r.errors.map(\.line) == [2])
+    }
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

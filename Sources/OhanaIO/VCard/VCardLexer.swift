@@ -51,7 +51,8 @@ struct VCardCard {
 ///   a line of its own, without its leading blanks.
 /// - A line that is BEGIN:VCARD or END:VCARD (any case, trailing blanks) is
 ///   a card marker, and so is a shorter line that is one once unfolded with
-///   all the fold lines after it (`BEGIN:VCAR` + `\tD`).
+///   all the fold lines after it (`BEGIN:VCAR` + `\tD`), an empty line too
+///   (an empty line + `\tBEGIN:VCARD` starts a card at the empty line).
 /// - In a quoted-printable property, a line ending in `=` is a soft break:
 ///   the `=` is dropped and the next line joined whole. When an empty line
 ///   follows the `=`, the line after it is joined only if it cannot start a
@@ -456,11 +457,31 @@ struct VCardLexer {
   /// long the blanks run. Only the first bytes are kept; past the marker's
   /// length a fold may bring blanks only, and the first other byte ends
   /// the search (so a long run of fold lines is read once).
+  ///
+  /// An empty line is a line like any other here (decision of the fuzz
+  /// coverage finding crash-b88b7603): an empty line, then `\tBEGIN:VCARD`,
+  /// unfolds to `BEGIN:VCARD`, a card that starts at the empty line (as a
+  /// folded line is numbered by its first line), and an empty line, then
+  /// ` END:VCARD`, ends the card. The first byte that the folds bring then
+  /// tells which marker it can be. (Before, only a line starting with `B`
+  /// or `E` was unfolded: the indented BEGIN was stray text and the whole
+  /// card after it was skipped, while the coverage model, reading RFC 6350
+  /// 3.2, saw a card.) A blank line (` `) is no head: it is itself a fold.
+  /// The chunk splitter cuts only at plain `BEGIN:VCARD` lines, never
+  /// before a fold line, so an empty line and its folds are always in one
+  /// chunk and this reading does not depend on the cuts.
   static func foldedMarker(
     _ line: UnsafeBufferPointer<UInt8>, _ buf: UnsafeBufferPointer<UInt8>, from: Int
   ) -> (marker: Marker, next: Int, lines: Int)? {
-    guard let f = line.first, f | 0x20 == 0x62 || f | 0x20 == 0x65 else { return nil }  // 'b' / 'e'
-    let size = f | 0x20 == 0x62 ? begin.count : end.count
+    /// The length of the marker a line starting with `f` can be ('b' / 'e').
+    func markerSize(_ f: UInt8) -> Int? {
+      f | 0x20 == 0x62 ? begin.count : f | 0x20 == 0x65 ? end.count : nil
+    }
+    var size = 0
+    if let f = line.first {
+      guard let s = markerSize(f) else { return nil }
+      size = s
+    }
     var text = Array(line)
     var p = from
     var lines = 0
@@ -471,7 +492,12 @@ struct VCardLexer {
       while stop > p && buf[stop - 1] == ASCII.cr { stop -= 1 }
       var k = p + 1
       while k < stop {
-        if text.count < size {
+        if text.isEmpty {
+          // An empty line: the folds' first byte tells which marker.
+          guard let s = markerSize(buf[k]) else { return nil }
+          size = s
+          text.append(buf[k])
+        } else if text.count < size {
           text.append(buf[k])
         } else if !ASCII.isSpace(buf[k]) {
           return nil  // a byte after the marker's length: no marker line
@@ -581,7 +607,11 @@ struct VCardLexer {
 
   /// The offset of the start of the last line that begins with BEGIN:VCARD
   /// in `buf`, other than at offset 0; nil if there is none. Used to cut
-  /// input into chunks at card boundaries.
+  /// input into chunks at card boundaries. A folded marker (`BEGIN:VCAR` +
+  /// `\tD`, an empty line + `\tBEGIN:VCARD`, see ``foldedMarker``) is no
+  /// cut: the lexer reads it inside the chunk. A cut is never before a
+  /// line that starts with a blank, so a marker and its folds stay together
+  /// and no plain `BEGIN:VCARD` line is a fold of the line before it.
   static func lastCardStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = buf.count - 1
     let n = begin.count
