@@ -540,6 +540,92 @@ import Testing
     }
   }
 
+  /// fuzz-vcard, 2026-11-27 (crash-c789f22e, coverage): a card said
+  /// `VERSION:2.1` + a lone CR + more text (the file's lines end in LF and
+  /// CRLF, so a lone CR is no line end and the value is the whole rest of
+  /// the line). The lexer took any value that *starts* with `2.1` for
+  /// vCard 2.1 (`2.10`, `2.1x` too) and nested the next BEGIN:VCARD in it,
+  /// while the parser (which reads a card as 2.1 only when the value is
+  /// `2.1`) and the record model read it as no 2.1 card, whose BEGIN:VCARD
+  /// cuts it off: the reader then put the lines after the inner card into
+  /// the wrong cards and reported the stray text after the outermost END at
+  /// a later line than where it starts (`TEL:1` at line 13 here was given
+  /// to the outer card, the stray run at 13-14 was never reported). A card
+  /// is 2.1 when its first VERSION line's value is `2.1` with nothing but
+  /// blanks around it.
+  @Test func vcardVersionMustBe21ForNesting() throws {
+    // The finding's shape: a 2.1 card (1) holding a card (4) whose VERSION
+    // is not 2.1, in which a 2.1 card (7) starts.
+    let finding = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:outer\r\n"
+      + "BEGIN:VCARD\r\nVERSION:2.1\r\u{13}X-A:b\r\nFN:b\r\n"
+      + "BEGIN:VCARD\nVERSION:2.1\nN:inner\nEND:VCARD\nTEL:2\nEND:VCARD\n"
+      + "TEL:1\nEND:VCARD\n1\r\n"  // 15 lines
+    let r0 = try ContactIO.read(bytes: Array(finding.utf8), format: .vcard4)
+    let c0 = r0.table.contacts
+    // Card 4 is cut off by the BEGIN at 7 (not nested: it is no 2.1 card),
+    // so 7 nests in 1, `TEL:2` after 7's END is 1's and the END at 12
+    // closes 1; lines 13-15 are one run of stray text.
+    #expect(c0.map(\.sourceLine) == [1, 4, 7])
+    #expect(c0.map(\.familyName) == ["outer", nil, "inner"])
+    #expect(c0.map(\.fullName) == [nil, "b", nil])
+    #expect(c0.map { $0.fields.map(\.value) } == [["2"], [], []])
+    #expect(r0.errors.map(\.line) == [4, 13])
+    #expect(r0.errors.map(\.reason) == [VCardLexer.cutOff, "unexpected text outside a card"])
+
+    // Without the outer card nothing nests, so chunk cuts cannot change the
+    // reading: a card (1) with such a VERSION, cut off by the card at 4;
+    // `TEL:1` and `END:VCARD` after that card are stray text at 8.
+    func text(_ version: String) -> String {
+      "BEGIN:VCARD\r\nVERSION:\(version)\r\nFN:b\r\n"
+        + "BEGIN:VCARD\r\nVERSION:2.1\r\nN:inner\r\nEND:VCARD\r\nTEL:1\r\nEND:VCARD\r\n"  // 9 lines
+    }
+    func check(_ r: ReadResult, skip: Int, first: Int, count: Int, _ what: String) {
+      let c = Array(r.table.contacts.dropFirst(skip))
+      var lines: [Int] = []
+      var errorLines: [Int] = []
+      var fullNames: [String?] = []
+      var familyNames: [String?] = []
+      var reasons: [String] = []
+      for k in 0..<count {
+        let at = first + 9 * k
+        lines += [at, at + 3]
+        errorLines += [at, at + 7]
+        fullNames += ["b", nil]
+        familyNames += [nil, "inner"]
+        reasons += [VCardLexer.cutOff, "unexpected text outside a card"]
+      }
+      let fields = c.map { $0.fields.count }
+      #expect(c.map(\.sourceLine) == lines, "\(what)")
+      #expect(c.map(\.fullName) == fullNames, "\(what)")
+      #expect(c.map(\.familyName) == familyNames, "\(what)")
+      #expect(fields == Array(repeating: 0, count: 2 * count), "\(what)")
+      #expect(r.errors.map(\.line) == errorLines, "\(what)")
+      #expect(r.errors.map(\.reason) == reasons, "\(what)")
+    }
+    let padding = String(repeating: "BEGIN:VCARD\nVERSION:4.0\nFN:p\nEND:VCARD\n", count: 230)
+    for version in ["2.1\r\u{13}X-A:b", "2.10", "2.1x", "2.1;2.1", "x2.1"] {
+      let one = try ContactIO.read(bytes: Array(text(version).utf8), format: .vcard4)
+      check(one, skip: 0, first: 1, count: 1, "\(version.debugDescription), one chunk")
+      // Past the reader's first 8 KiB, twenty times, cut into chunks of
+      // many sizes (cuts fall at both BEGIN:VCARD lines).
+      let long = Array((padding + String(repeating: text(version), count: 20)).utf8)
+      for (chunk, workers) in [(1 << 20, 1), (1, 1), (64, 2), (200, 1), (333, 2), (1000, 1)] {
+        let r = try ContactIO.read(bytes: long, format: .vcard4, options: ReadOptions(chunkSize: chunk, workers: workers))
+        check(r, skip: 230, first: 230 * 4 + 1, count: 20, "\(version.debugDescription), chunk \(chunk)")
+      }
+    }
+
+    // Blanks around `2.1` are allowed (one chunk: a nested card is read
+    // whole only inside one chunk, as documented): the card at 4 nests and
+    // `TEL:1` after its END is the outer card's.
+    for version in ["2.1", " 2.1", "2.1 \t", "\t2.1  "] {
+      let r = try ContactIO.read(bytes: Array(text(version).utf8), format: .vcard4)
+      #expect(r.table.contacts.map(\.sourceLine) == [1, 4], "\(version.debugDescription)")
+      #expect(r.table.contacts.map { $0.fields.map(\.value) } == [["1"], []], "\(version.debugDescription)")
+      #expect(r.errors.isEmpty, "\(version.debugDescription): \(r.errors)")
+    }
+  }
+
   private func firstDifference(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   }

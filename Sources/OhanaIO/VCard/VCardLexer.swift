@@ -66,13 +66,15 @@ struct VCardCard {
 ///   leading blank). Any other line starts a property of its own; one that
 ///   has no property name becomes a warning and is kept verbatim by the
 ///   parser, never glued onto its neighbour.
-/// - BEGIN:VCARD inside a vCard 2.1 card starts a nested card (2.1's AGENT
-///   habit): the outer card goes on after the inner one's END:VCARD. Cards
-///   come out in the order of their BEGIN:VCARD lines (an outer card before
-///   its inner ones: inner cards wait until their outermost card is done),
-///   so the order is the same however the input is cut into chunks.
-///   Inside a 3.0 / 4.0 card (where nesting does not exist) BEGIN:VCARD means
-///   the card before was cut off: it is imported with a warning.
+/// - BEGIN:VCARD inside a vCard 2.1 card (its first VERSION line is `2.1`,
+///   blanks around it allowed; see ``isVersion21(_:chunk:)``) starts a
+///   nested card (2.1's AGENT habit): the outer card goes on after the inner
+///   one's END:VCARD. Cards come out in the order of their BEGIN:VCARD
+///   lines (an outer card before its inner ones: inner cards wait until
+///   their outermost card is done), so the order is the same however the
+///   input is cut into chunks. Inside any other card (3.0 / 4.0, where
+///   nesting does not exist, or one with no such VERSION line) BEGIN:VCARD
+///   means the card before was cut off: it is imported with a warning.
 /// - A card still open at the end of the input is imported with a warning.
 /// - A logical line longer than `maxLineBytes` is dropped with a warning.
 struct VCardLexer {
@@ -545,7 +547,19 @@ struct VCardLexer {
   }
 
   /// Does the card say `VERSION:2.1`? (Read only when a BEGIN:VCARD turns
-  /// up inside it.)
+  /// up inside it, or a line without `:` might continue a 2.1 property.)
+  ///
+  /// The card's first VERSION line decides, and its value must be `2.1`
+  /// with nothing but blanks around it. Decision of the fuzz coverage
+  /// finding crash-c789f22e: this read any value that *starts* with `2.1`
+  /// as 2.1 (`2.10`, `2.1x`, `2.1` + a lone CR + more text in a file whose
+  /// lines end in LF), so a BEGIN:VCARD in such a card nested (2.1's AGENT
+  /// habit) although the parser does not read the card as 2.1 (it takes
+  /// `2.1` exactly), and the lines after the inner card went to the wrong
+  /// cards: stray text after the outermost END:VCARD was reported lines
+  /// later than where it starts, or not at all. No such card is 2.1, so a
+  /// BEGIN:VCARD inside it cuts it off (imported, with a warning), as in any
+  /// card that is not 2.1 (README, "Reading files we did not write").
   static func isVersion21(_ card: VCardCard, chunk: UnsafeBufferPointer<UInt8>) -> Bool {
     card.bytes.withUnsafeBufferPointer { copy in
       for l in card.lines {
@@ -554,7 +568,10 @@ struct VCardLexer {
         guard line.count >= 8, line.asciiHasPrefixUppercase(versionWord) else { continue }
         var k = 8
         while k < line.count && ASCII.isSpace(line[k]) { k += 1 }
-        return line.count - k >= 3 && line[k] == 0x32 && line[k + 1] == 0x2E && line[k + 2] == 0x31
+        guard line.count - k >= 3 && line[k] == 0x32 && line[k + 1] == 0x2E && line[k + 2] == 0x31 else {
+          return false
+        }
+        return blanks(line, from: k + 3)
       }
       return false
     }

@@ -141,10 +141,23 @@ public enum VCardSpec {
   }
 
   /// The value of a `VERSION:` line (any case, blanks trimmed), else nil.
+  /// Read on bytes: `VERSION:` in ASCII case only and only space and tab
+  /// as blanks, as the reader does (Unicode upper-casing made `VERSıON:`
+  /// a VERSION line, and `.whitespaces` trimmed U+00A0). The value must
+  /// then be `2.1` exactly for a 2.1 card: `2.10`, `2.1x` or `2.1` + a lone
+  /// CR + more text are not (fuzz finding crash-c789f22e, where the
+  /// reader was wrong and this model right).
   static func versionValue(_ line: ArraySlice<UInt8>) -> String? {
-    let text = String(decoding: line, as: UTF8.self)
-    guard text.uppercased().hasPrefix("VERSION:") else { return nil }
-    return String(text.dropFirst(8)).trimmingCharacters(in: .whitespaces)
+    let word = Array("VERSION:".utf8)
+    guard line.count >= word.count else { return nil }
+    for (k, b) in line.prefix(word.count).enumerated() {
+      let upper = (b >= 0x61 && b <= 0x7A) ? b - 0x20 : b
+      if upper != word[k] { return nil }
+    }
+    let value = line.dropFirst(word.count).drop { $0 == 0x20 || $0 == 0x09 }
+    var end = value.endIndex
+    while end > value.startIndex && (value[end - 1] == 0x20 || value[end - 1] == 0x09) { end -= 1 }
+    return String(decoding: value[value.startIndex..<end], as: UTF8.self)
   }
 
   /// What vCard 4.0 cannot carry back, by design: the position in the
