@@ -59,4 +59,5 @@ if [ "$status" -ne 0 ]; then
   grep -a -E 'FUZZ FINDING|ERROR: (libFuzzer|AddressSanitizer)|Fatal error|artifact_prefix|Test unit written' "$log" | head -20 >&2 || true
   exit 1
 fi
-echo "FUZZ $target: no finding in $seconds s"
+units=$(grep -a -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+echo "FUZZ $target: no finding (${units:-?} executions, at most $seconds s)"
