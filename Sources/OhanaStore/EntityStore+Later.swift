@@ -77,6 +77,7 @@ extension EntityStore {
     // A contact stored with the very same text is unchanged: it is left
     // out of the run (a daily full export links only what changed).
     var previous: [(id: Int64, cluster: Int64)?] = []
+    var unchangedIDs = Set<Int64>()
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
     for (r, card) in cards.enumerated() {
@@ -84,6 +85,7 @@ extension EntityStore {
       if kept.hasUID(at: r), let u = kept.uid(at: r), let s = try stored(u) {
         if s.card.elementsEqual(card) {
           run.unchanged += 1
+          unchangedIDs.insert(s.id)
           continue
         }
         before = (s.id, s.cluster)
@@ -101,9 +103,10 @@ extension EntityStore {
       removingSet.insert(u)
       if let s = try stored(u) { removedIDs.append((s.id, s.cluster, u)) } else { run.removeNotFound += 1 }
     }
-    // A uid both removed and in the batch: the batch's version wins (an update).
+    // A uid both removed and in the batch: the batch's version wins (an
+    // update, or nothing when it is unchanged).
     let updatedIDs = Set(previous.compactMap { $0?.id })
-    removedIDs.removeAll { updatedIDs.contains($0.id) }
+    removedIDs.removeAll { updatedIDs.contains($0.id) || unchangedIDs.contains($0.id) }
     var affected = Set<Int64>()
     for p in previous { if let p { affected.insert(p.cluster) } }
     for r in removedIDs { affected.insert(r.cluster) }

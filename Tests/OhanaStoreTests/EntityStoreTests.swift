@@ -195,6 +195,11 @@ import Testing
     let third = try store.link(try ContactIO.read(bytes: Array(edited.utf8), format: .vcard4).table, source: "day3")
     #expect(third.updated == 1 && third.unchanged == table.rowCount - 1)
     #expect(try Self.storePartition(store) == before)
+    // Removing a uid the batch also brings: the batch wins.
+    let secondUID = try #require(table.uid(at: 1))
+    let fourth = try store.link(table.gathering(rows: [1]), source: "day4", removing: [secondUID])
+    #expect(fourth.removed == 0 && fourth.unchanged == 1)
+    #expect(try store.cluster(ofUID: secondUID) != nil)
   }
 
   /// A failing run changes nothing: the transaction is rolled back.
