@@ -56,15 +56,7 @@ extension EntityStore {
     let (keep, repeated) = Self.lastOfEachUID(input)
     run.repeatedInInput = repeated
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
-    let newCards = Self.encode(kept)
-    var cards: [ArraySlice<UInt8>] = []
-    for part in newCards {
-      var from = 0
-      for e in part.ends {
-        cards.append(part.bytes[from..<e])
-        from = e
-      }
-    }
+    let encoded = Self.encode(kept, rows: Array(0..<kept.rowCount))
     let cache = try BucketCache(self)
 
     // Updates (a stored uid) and removals.
@@ -78,9 +70,11 @@ extension EntityStore {
     // out of the run (a daily full export links only what changed).
     var previous: [(id: Int64, cluster: Int64)?] = []
     var unchangedIDs = Set<Int64>()
+    var oldCards: [Int64: [UInt8]] = [:]  // stored text of updated and removed contacts
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
-    for (r, card) in cards.enumerated() {
+    for r in 0..<kept.rowCount {
+      let card = encoded.card(r)
       var before: (id: Int64, cluster: Int64)? = nil
       if kept.hasUID(at: r), let u = kept.uid(at: r), let s = try stored(u) {
         if s.card.elementsEqual(card) {
@@ -89,6 +83,7 @@ extension EntityStore {
           continue
         }
         before = (s.id, s.cluster)
+        oldCards[s.id] = s.card
       }
       previous.append(before)
       newBytes.append(contentsOf: card)
@@ -101,7 +96,12 @@ extension EntityStore {
     var removingSet = Set<String>()
     for u in removing where !removingSet.contains(u) {
       removingSet.insert(u)
-      if let s = try stored(u) { removedIDs.append((s.id, s.cluster, u)) } else { run.removeNotFound += 1 }
+      if let s = try stored(u) {
+        removedIDs.append((s.id, s.cluster, u))
+        oldCards[s.id] = s.card
+      } else {
+        run.removeNotFound += 1
+      }
     }
     // A uid both removed and in the batch: the batch's version wins (an
     // update, or nothing when it is unchanged).
@@ -114,9 +114,8 @@ extension EntityStore {
     // Old versions and removed contacts leave the key tables.
     let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
     if !goneIDs.isEmpty {
-      let gone = try load(goneIDs)
-      let goneTable = try Self.table(of: gone.map(\.card))
-      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: gone.map(\.id), cache: cache)
+      let goneTable = try Self.table(of: goneIDs.map { oldCards[$0] ?? [] })
+      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: goneIDs, cache: cache)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
       for r in removedIDs {
         del.bind(1, r.id)
@@ -142,15 +141,6 @@ extension EntityStore {
       if keysOf[r].last?.key != k { keysOf[r].append((k, kind)) }
     }
     for r in 0..<newCount { for k in Set(keysOf[r].map(\.key)) { newInBlock[k, default: 0] += 1 } }
-    // Every bucket the batch needs, read in bucket order (neighbouring
-    // pages of the table, not a random walk over it).
-    var needed = Set<Int64>()
-    for k in newInBlock.keys { needed.insert(KeyPostings.bucket(k)) }
-    for r in 0..<newCount {
-      let nb = newKeys.neighbourhoodKey(r)
-      if nb != 0 { needed.insert(KeyPostings.bucket(Self.neighbourhoodPosting(nb))) }
-    }
-    for b in needed.sorted() { _ = try cache.entries(b) }
     var candidates = Set<Int64>()
     let before = try db.prepare(
       "SELECT contact, class FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")

@@ -154,17 +154,6 @@ extension EntityStore {
     return (rows, table.rowCount - rows.count)
   }
 
-  /// vCard 4.0 text of every row, encoded in parallel.
-  static func encode(_ table: ContactTable) -> [(bytes: [UInt8], ends: [Int])] {
-    let n = table.rowCount
-    let chunks = max(1, min(64, n / 8192))
-    let out = Slots<(bytes: [UInt8], ends: [Int])>(count: chunks)
-    DispatchQueue.concurrentPerform(iterations: chunks) { c in
-      out.set(c, ContactIO.encodeVCards(table, rows: (n * c / chunks)..<(n * (c + 1) / chunks)))
-    }
-    return out.values
-  }
-
   /// Cards of some rows, laid end to end (``card(_:)``: the i-th).
   struct Cards {
     var bytes: [UInt8] = []
@@ -351,27 +340,11 @@ extension EntityStore {
       }
       sizes[clusterID[r], default: 0] += 1
     }
-    let encoded = Self.encode(table)
-    var chunkOf: [(start: Int, chunk: Int)] = []
-    var start = 0
-    for (i, c) in encoded.enumerated() {
-      chunkOf.append((start, i))
-      start += c.ends.count
-    }
-    func card(_ r: Int) -> ArraySlice<UInt8> {
-      var lo = 0, hi = chunkOf.count - 1
-      while lo < hi {
-        let mid = (lo + hi + 1) / 2
-        if chunkOf[mid].start <= r { lo = mid } else { hi = mid - 1 }
-      }
-      let c = encoded[chunkOf[lo].chunk]
-      let i = r - chunkOf[lo].start
-      return c.bytes[(i == 0 ? 0 : c.ends[i - 1])..<c.ends[i]]
-    }
+    let encoded = Self.encode(table, rows: Array(0..<n))
     stages.lap("encode", &run.timings)
     let uids = (0..<n).map { table.uid(at: $0) }
     try insertContacts(
-      keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: card,
+      keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card,
       uids: uids, source: source, run: run.id, cache: nil, timings: &run.timings)
     stages.lap("store contacts", &run.timings)
     try db.execute(Self.contactIndexes)
