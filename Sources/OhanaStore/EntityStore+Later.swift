@@ -322,19 +322,34 @@ extension EntityStore {
     }
     var claims: [Int: [Int64]] = [:]  // component → stored clusters it claims
     for (c, r) in oldest { claims[Int(rep[r]), default: []].append(c) }
-    var components: [Int: [Int]] = [:]
-    for r in 0..<n { components[Int(rep[r]), default: []].append(r) }
+    // Per component (indexed by its first row): size, whether it holds a
+    // new row or a row of an affected cluster.
+    var size = [Int32](repeating: 0, count: n)
+    var touchedC = [Bool](repeating: false, count: n)
+    for r in 0..<n {
+      let c = Int(rep[r])
+      size[c] += 1
+      if r >= base || (!affected.isEmpty && affected.contains(prevCluster[r])) { touchedC[c] = true }
+    }
     var nextCluster: Int64 = 1
     if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
     var finalID = [Int: Int64]()
+    finalID.reserveCapacity(n)
     var evidenceOf: [Int: [MatchedPair]] = [:]
     for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
+    // Rows of the components that claim no stored cluster (new or split
+    // off): only they need their rows' earlier clusters.
+    var unclaimedRows: [Int: [Int]] = [:]
+    for r in 0..<n where claims[Int(rep[r])] == nil { unclaimedRows[Int(rep[r]), default: []].append(r) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
-    for (c, rows) in components.sorted(by: { $0.key < $1.key }) {
-      let hasNew = rows.contains { $0 >= base }
-      let touched = hasNew || rows.contains { affected.contains(prevCluster[$0]) }
+    for c in 0..<n where Int(rep[c]) == c {
       let claimed = (claims[c] ?? []).sorted()
+      // A stored cluster that nothing touched keeps its id, unchanged.
+      if !touchedC[c] && claimed.count == 1 {
+        finalID[c] = claimed[0]
+        continue
+      }
       let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], table: table)
       let id: Int64
       if let keepID = claimed.first {
@@ -347,17 +362,18 @@ extension EntityStore {
       } else {
         id = nextCluster
         nextCluster += 1
+        let rows = unclaimedRows[c] ?? []
         let from = Set(rows.compactMap { prevCluster[$0] != 0 ? prevCluster[$0] : nil }).sorted()
         if let parent = from.first {
           run.changes.append(StoreChange(kind: .split, cluster: parent, other: id, evidence: evidence))
           run.clustersSplit += 1
-        } else if rows.count > 1 {
+        } else if size[c] > 1 {
           run.changes.append(StoreChange(kind: .created, cluster: id, evidence: evidence))
           run.clustersCreated += 1
         }
       }
       finalID[c] = id
-      if touched || !claimed.dropFirst().isEmpty || claimed.isEmpty { changed.insert(id) }
+      changed.insert(id)
     }
     // Clusters whose every contact left.
     let survivingClaims = Set(claims.values.flatMap { $0 })
@@ -396,7 +412,9 @@ extension EntityStore {
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
       uids: uids, source: source, run: run.id, cache: cache, timings: &run.timings)
     stages.lap("store contacts", &run.timings)
-    try cache.flush()
+    try cache.flush(run: run.id)
+    run.keyLogCompacted = cache.compacted
+    run.keyLogEntries = cache.logEntryCount
     stages.lap("store keys", &run.timings)
     let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
     let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
@@ -417,19 +435,31 @@ extension EntityStore {
       try dropCluster.run()
     }
     stages.lap("store aliases", &run.timings)
-    // Merged contacts of the changed clusters, from this table.
-    var clusterOf = [Int32](repeating: 0, count: n)
-    for r in 0..<n { clusterOf[r] = rep[r] }
-    let result = DedupeResult.linked(clusterOf: clusterOf, pairs: joined, model: model)
-    let dedupe = Deduplicator(configuration: config, model: model)
-    let merged = dedupe.merge(table, result, linkKeys: keys)
-    // Merged rows follow the components' first rows in row order.
-    let reps = (0..<n).filter { Int(rep[$0]) == $0 }
+    // Merged contacts of the changed clusters: their rows gathered (whole
+    // components, in row order) and merged alone, not the whole table.
+    var changedRows: [UInt32] = []
     var wanted: [(row: Int, id: Int64, size: Int)] = []
-    for (m, c) in reps.enumerated() {
-      guard let id = finalID[c], changed.contains(id) else { continue }
-      wanted.append((m, id, components[c]?.count ?? 1))
+    var subRow = [Int32](repeating: -1, count: n)
+    for r in 0..<n {
+      guard let id = finalID[Int(rep[r])], changed.contains(id) else { continue }
+      subRow[r] = Int32(changedRows.count)
+      // Merged rows follow the components' first rows in row order.
+      if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
+      changedRows.append(UInt32(r))
     }
+    let sub = table.gathering(rows: changedRows)
+    let subKeys = LinkKeys(table: sub, configuration: config)
+    let subClusterOf = changedRows.map { subRow[Int(rep[Int($0)])] }
+    let subPairs = joined.compactMap { p -> MatchedPair? in
+      guard subRow[p.first] >= 0 else { return nil }
+      var q = p
+      q.first = Int(subRow[p.first])
+      q.second = Int(subRow[p.second])
+      return q
+    }
+    let result = DedupeResult.linked(clusterOf: subClusterOf, pairs: subPairs, model: model)
+    let dedupe = Deduplicator(configuration: config, model: model)
+    let merged = dedupe.merge(sub, result, linkKeys: subKeys)
     try storeClusters(wanted.map { ($0.id, $0.row, $0.size) }, merged: merged, run: run.id)
     stages.lap("store merge", &run.timings)
     try setMeta("next_cluster", String(nextCluster))

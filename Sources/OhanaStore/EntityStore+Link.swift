@@ -25,6 +25,11 @@ public struct StoreRun: Sendable {
   /// Stored contacts met through a shared block or name order whose
   /// phones and e-mails let the pair reach the threshold.
   public var storedCandidates = 0
+  /// Whether this run folded the key log into the key buckets (an
+  /// occasional run does; ``EntityStore/BucketCache``).
+  public var keyLogCompacted = false
+  /// Key entries in the log after this run (0 after a compaction).
+  public var keyLogEntries = 0
   /// Stored contacts read back to be compared (the candidates with their
   /// whole clusters).
   public var storedLoaded = 0
@@ -258,7 +263,7 @@ extension EntityStore {
     let entries = Self.blockEntries(keys, rows: rows)
     if let cache {
       for e in entries {
-        try cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
+        cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
       }
     } else {
       // A new store: whole buckets, in order (the entries are sorted by key).
@@ -276,6 +281,7 @@ extension EntityStore {
         addBucket.bind(2, bytes: KeyPostings.encode(part), blob: true)
         try addBucket.run()
       }
+      try setMeta("key_entries", String(entries.count))
     }
     stages.lap("  block keys", &timings)
     var names: [(Int64, Int64, Int)] = []

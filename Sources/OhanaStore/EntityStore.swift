@@ -38,7 +38,7 @@ public final class EntityStore {
   public internal(set) var model: FellegiSunterModel
 
   /// The schema's version (`meta.schema_version`).
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
 
   init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel) {
     self.path = path
@@ -57,7 +57,14 @@ public final class EntityStore {
   public static func open(at path: String) throws(StoreError) -> EntityStore {
     guard exists(at: path) else { throw StoreError("no entity store at \(path)") }
     let db = try SQLiteDatabase(path: path, create: false)
-    let meta = try readMeta(db)
+    var meta = try readMeta(db)
+    if meta["schema_version"] == "1" {
+      // Version 2 added the key log (`block_key_log`); a version-1 store
+      // is the same store with an empty log.
+      try db.execute(
+        "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS \(logTable); UPDATE meta SET value = '2' WHERE key = 'schema_version'; COMMIT")
+      meta["schema_version"] = "2"
+    }
     guard meta["schema_version"] == String(schemaVersion) else {
       throw StoreError("\(path): not an Ohana entity store of schema version \(schemaVersion) (found \(meta["schema_version"] ?? "none"))")
     }
@@ -114,7 +121,7 @@ public final class EntityStore {
   static func applyPragmas(_ db: SQLiteDatabase) throws(StoreError) {
     // A rollback journal (the default) keeps the store one file between
     // runs; 256 MiB of page cache for the first run's bulk inserts.
-    try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY")
+    try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 2147418112")
   }
 
   static func readMeta(_ db: SQLiteDatabase) throws(StoreError) -> [String: String] {
@@ -141,6 +148,9 @@ public final class EntityStore {
     CREATE INDEX IF NOT EXISTS contacts_cluster ON contacts(cluster);
     """
 
+  /// Later runs' key entries, a row a run (``BucketCache``).
+  static let logTable = "block_key_log(run INTEGER PRIMARY KEY, entries BLOB NOT NULL)"
+
   /// The schema (README "Entity store").
   static let schema = """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -156,6 +166,7 @@ public final class EntityStore {
     CREATE TABLE aliases(alias INTEGER PRIMARY KEY, cluster INTEGER NOT NULL, run INTEGER NOT NULL);
     CREATE INDEX aliases_cluster ON aliases(cluster);
     CREATE TABLE block_keys(bucket INTEGER PRIMARY KEY, entries BLOB NOT NULL);
+    CREATE TABLE \(logTable);
     CREATE TABLE name_order(
       name INTEGER NOT NULL, contact INTEGER NOT NULL, class INTEGER NOT NULL, PRIMARY KEY(name, contact)) WITHOUT ROWID;
     """

@@ -122,6 +122,9 @@ extension OhanaCommand.Dedupe {
           let stages = run.timings.sorted { $0.key < $1.key }.map { "\($0.key) \(formatSeconds($0.value)) s" }
           StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
           StandardError.write("stored candidates: \(run.storedCandidates) (read back with their clusters: \(run.storedLoaded))\n")
+          StandardError.write(
+            run.keyLogCompacted
+              ? "key log: folded into the key buckets this run\n" : "key log: \(run.keyLogEntries) entries (folded in at 1/8 of the buckets')\n")
         }
       }
     }
