@@ -7,22 +7,62 @@ import OhanaDedupe
 
 extension EntityStore {
   /// Calls `body(cluster, card)` with every cluster's merged contact as
-  /// vCard 4.0 (a cluster of one: its contact), in cluster id order;
-  /// with `only`, just those clusters.
+  /// vCard 4.0, in cluster id order; with `only`, just those clusters.
+  ///
+  /// A cluster of one keeps no merged text in the store (its contact is
+  /// it); its merged contact is made here from the contact, through the
+  /// same merge as a full run's, so that the output is the one `ohana
+  /// dedupe` writes (repeated e-mails folded, the producer's PRODID
+  /// dropped), whichever run wrote the cluster.
   public func forEachMergedCard(only: [Int64]? = nil, _ body: (Int64, [UInt8]) throws -> Void) throws {
+    var pending: [(id: Int64, card: [UInt8], single: Bool)] = []
+    func drain() throws {
+      let singles = pending.filter(\.single).map(\.card)
+      var merged = try mergedSingles(singles).makeIterator()
+      for p in pending {
+        if p.single {
+          guard let m = merged.next() else { throw StoreError("a cluster of one could not be merged") }
+          try body(p.id, m)
+        } else {
+          try body(p.id, p.card)
+        }
+      }
+      pending.removeAll(keepingCapacity: true)
+    }
     if let only {
       let q = try db.prepare(
         "SELECT cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.cluster = cl.id WHERE cl.id = ?")
       for id in only.sorted() {
         q.bind(1, id)
-        while try q.step() { try body(id, q.isNull(0) ? q.bytes(1) : q.bytes(0)) }
+        while try q.step() { pending.append(q.isNull(0) ? (id, q.bytes(1), true) : (id, q.bytes(0), false)) }
         q.reset()
+        if pending.count >= Self.mergeChunk { try drain() }
       }
+      try drain()
       return
     }
     let q = try db.prepare(
       "SELECT cl.id, cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.cluster = cl.id ORDER BY cl.id")
-    while try q.step() { try body(q.int64(0), q.isNull(1) ? q.bytes(2) : q.bytes(1)) }
+    while try q.step() {
+      pending.append(q.isNull(1) ? (q.int64(0), q.bytes(2), true) : (q.int64(0), q.bytes(1), false))
+      if pending.count >= Self.mergeChunk { try drain() }
+    }
+    try drain()
+  }
+
+  /// Clusters read at a time by ``forEachMergedCard(only:_:)``.
+  static let mergeChunk = 50_000
+
+  /// The merged contacts of clusters of one, from their contacts' cards.
+  func mergedSingles(_ cards: [[UInt8]]) throws(StoreError) -> [[UInt8]] {
+    if cards.isEmpty { return [] }
+    let table = try Self.table(of: cards)
+    let n = table.rowCount
+    let result = DedupeResult.linked(clusterOf: (0..<n).map { Int32($0) }, pairs: [], model: model)
+    let merged = Deduplicator(configuration: configuration, model: model).merge(table, result)
+    guard merged.rowCount == n else { throw StoreError("clusters of one merged into \(merged.rowCount) contacts, not \(n)") }
+    let encoded = Self.encode(merged, rows: Array(0..<n))
+    return (0..<n).map { Array(encoded.card($0)) }
   }
 
   /// Calls `body(uid, cluster)` for every stored contact (by contact id);

@@ -85,6 +85,28 @@ import Testing
 
   /// A later run killed at any point: the store is as before the run
   /// (SQLite rolls the hot journal back on the next open).
+  /// The merged contacts a store writes are those of a full `ohana
+  /// dedupe` (another path: no store), on the first run and when a later
+  /// run writes the whole store, clusters of one included (the store keeps
+  /// no merged text for them; their contact goes through the merge).
+  @Test func storeWritesWhatAFullRunWrites() throws {
+    let dir = try TempDir()
+    try Self.days(dir, contacts: 800, first: 800, seed: 8)
+    let s = dir.path("s.sqlite")
+    let full = try CLI.run(["dedupe", dir.path("day1.vcf"), "-o", dir.path("full.vcf")])
+    #expect(full.status == 0, "\(full.stderr)")
+    let first = try CLI.run(["dedupe", dir.path("day1.vcf"), "--store", s, "-o", dir.path("first.vcf")])
+    #expect(first.status == 0, "\(first.stderr)")
+    // The same export again: nothing changes, the whole store is written.
+    let again = try CLI.run(["dedupe", dir.path("day1.vcf"), "--store", s, "-o", dir.path("again.vcf")])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("800 unchanged"))
+    let expected = try dir.read("full.vcf")
+    #expect(expected.count > 1000)
+    #expect(try dir.read("first.vcf") == expected, "the first store run writes what a full run writes")
+    #expect(try dir.read("again.vcf") == expected, "the whole store, written by a later run, is what a full run writes")
+  }
+
   @Test func killedRunLeavesTheStoreAsItWas() throws {
     let dir = try TempDir()
     try Self.days(dir, contacts: 6000, first: 4000)
