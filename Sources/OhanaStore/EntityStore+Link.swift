@@ -43,6 +43,9 @@ public struct StoreRun: Sendable {
   /// The first run only: the merged contacts, one per cluster in id order
   /// (later runs read them from the store).
   public var merged: ContactTable? = nil
+  /// The first run only: ``merged`` as vCard 4.0, cards end to end (what
+  /// `-o merged.vcf` writes, encoded while the store was written).
+  public var mergedVCards: [UInt8]? = nil
 }
 
 /// One change to the store's clusters.
@@ -145,6 +148,36 @@ extension EntityStore {
   /// Rows of `table` to keep: the last of each uid (earlier ones are
   /// replaced within the input), and how many were left out.
   static func lastOfEachUID(_ table: ContactTable) -> (rows: [Int], repeated: Int) {
+    // Usually every uid is distinct: a 64-bit hash of each uid's bytes
+    // shows that without making a String per contact; any repeated hash
+    // (a repeated uid, or a collision) takes the exact path below.
+    var seen = Set<UInt64>()
+    seen.reserveCapacity(table.rowCount)
+    var distinct = true
+    for r in 0..<table.rowCount where table.hasUID(at: r) {
+      // A UUID uid by its 16 bytes and form (the text follows from them).
+      if let (a, b) = table.uuids.value(at: r) {
+        let h = (a &* 0x9E37_79B9_7F4A_7C15 ^ b) &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(table.uuids.form(at: r).rawValue)
+        if !seen.insert(h).inserted {
+          distinct = false
+          break
+        }
+        continue
+      }
+      let h = table.withUID(at: r) { b -> UInt64 in
+        var x: UInt64 = 0xCBF2_9CE4_8422_2325
+        for c in b {
+          x ^= UInt64(c)
+          x &*= 0x0000_0100_0000_01B3
+        }
+        return x
+      }
+      if !seen.insert(h).inserted {
+        distinct = false
+        break
+      }
+    }
+    if distinct { return (Array(0..<table.rowCount), 0) }
     var last: [String: Int] = [:]
     var uids = [String?](repeating: nil, count: table.rowCount)
     for r in 0..<table.rowCount {
@@ -166,10 +199,10 @@ extension EntityStore {
     func card(_ i: Int) -> ArraySlice<UInt8> { bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
   }
 
-  /// vCard 4.0 text of `rows`, encoded in parallel.
-  static func encode(_ table: ContactTable, rows: [Int]) -> Cards {
+  /// vCard 4.0 text of `rows`, encoded in parallel (`threads`: 1 on this thread alone).
+  static func encode(_ table: ContactTable, rows: [Int], threads: Int = 0) -> Cards {
     let n = rows.count
-    let chunks = max(1, min(64, n / 8192))
+    let chunks = threads == 1 ? 1 : max(1, min(64, n / 8192))
     let out = Slots<Cards>(count: chunks)
     DispatchQueue.concurrentPerform(iterations: chunks) { c in
       let one = ContactIO.encodeVCards(table, rows: rows[(n * c / chunks)..<(n * (c + 1) / chunks)])
@@ -245,50 +278,60 @@ extension EntityStore {
   /// (the first run: the store holds none).
   func insertContacts(
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
-    uids: [String?], source: String, run: Int64, cache: BucketCache?, timings: inout [String: Double]
+    uids: [String?], source: String, run: Int64, cache: BucketCache, timings: inout [String: Double]
   ) throws(StoreError) {
     var stages = StageClock()
-    let insert = try db.prepare(
-      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
-    for (i, r) in rows.enumerated() {
-      insert.bind(1, ids[i])
-      if let u = uids[i] { insert.bind(2, text: u) } else { insert.bindNull(2) }
-      insert.bind(3, text: source)
-      insert.bind(4, clusters[i])
-      insert.bind(5, run)
-      insert.bind(6, bytes: Array(cards(r)))
-      try insert.run()
-    }
+    try insertContactRows(ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, uids: .strings(uids), source: source, run: run)
     stages.lap("  contacts rows", &timings)
-    let entries = Self.blockEntries(keys, rows: rows)
-    if let cache {
-      for e in entries {
-        cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
-      }
-    } else {
-      // A new store: whole buckets, in order (the entries are sorted by key).
-      let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
-      var i = 0
-      while i < entries.count {
-        let b = KeyPostings.bucket(entries[i].key)
-        var part: [KeyPostings.Entry] = []
-        while i < entries.count && KeyPostings.bucket(entries[i].key) == b {
-          part.append(KeyPostings.Entry(key: entries[i].key, contact: ids[Int(entries[i].row) - rows.lowerBound], cls: entries[i].cls))
-          i += 1
-        }
-        part.sort()
-        addBucket.bind(1, b)
-        addBucket.bind(2, bytes: KeyPostings.encode(part), blob: true)
-        try addBucket.run()
-      }
-      try setMeta("key_entries", String(entries.count))
+    for e in Self.blockEntries(keys, rows: rows) {
+      cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
     }
     stages.lap("  block keys", &timings)
+    try insertNameOrder(Self.nameOrderEntries(keys, rows: rows, ids: ids))
+    stages.lap("  name order", &timings)
+  }
+
+  /// The uids of contacts to store: Strings, or a table's rows read in place.
+  enum UIDs {
+    case strings([String?])
+    case table(ContactTable)
+  }
+
+  /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)`.
+  func insertContactRows(
+    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, uids: UIDs, source: String, run: Int64
+  ) throws(StoreError) {
+    let insert = try db.prepare(
+      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
+    let sourceBytes = Array(source.utf8)
+    for i in ids.indices {
+      insert.bind(1, ids[i])
+      switch uids {
+      case .strings(let u):
+        if let u = u[i] { insert.bind(2, text: u) } else { insert.bindNull(2) }
+      case .table(let t):
+        if t.hasUID(at: i) { t.withUID(at: i) { insert.bind(2, raw: $0) } } else { insert.bindNull(2) }
+      }
+      insert.bind(3, bytes: sourceBytes)
+      insert.bind(4, clusters[i])
+      insert.bind(5, run)
+      cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
+      try insert.run()
+    }
+  }
+
+  /// The name-order entries (name, contact id, class) of `keys`' rows
+  /// `rows` (stored as `ids`, by position; default: row + 1), sorted.
+  static func nameOrderEntries(_ keys: LinkKeys, rows: Range<Int>, ids: [Int64]? = nil) -> [(Int64, Int64, Int)] {
     var names: [(Int64, Int64, Int)] = []
     for (i, r) in rows.enumerated() {
-      if let k = keys.sortedNameKey(r) { names.append((Self.nameOrder(k), ids[i], keys.contactClass(r))) }
+      if let k = keys.sortedNameKey(r) { names.append((nameOrder(k), ids?[i] ?? Int64(r + 1), keys.contactClass(r))) }
     }
     names.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    return names
+  }
+
+  func insertNameOrder(_ names: [(Int64, Int64, Int)]) throws(StoreError) {
     let addName = try db.prepare("INSERT OR IGNORE INTO name_order(name, contact, class) VALUES(?, ?, ?)")
     for (k, id, cls) in names {
       addName.bind(1, k)
@@ -296,7 +339,26 @@ extension EntityStore {
       addName.bind(3, cls)
       try addName.run()
     }
-    stages.lap("  name order", &timings)
+  }
+
+  /// The key buckets of a new store (contacts `row + 1`), in bucket order:
+  /// each bucket's entries are already sorted by key then contact.
+  static func bucketBlobs(_ keys: LinkKeys, rows: Range<Int>) -> [(Int64, [UInt8])] {
+    let entries = blockEntries(keys, rows: rows)
+    var out: [(Int64, [UInt8])] = []
+    var i = 0
+    while i < entries.count {
+      let b = KeyPostings.bucket(entries[i].key)
+      var j = i
+      while j < entries.count && KeyPostings.bucket(entries[j].key) == b { j += 1 }
+      var blob = [UInt8](repeating: 0, count: (j - i) * KeyPostings.entrySize)
+      for (k, e) in entries[i..<j].enumerated() {
+        KeyPostings.put(key: e.key, contact: Int64(e.row) + 1, cls: e.cls, into: &blob, at: k * KeyPostings.entrySize)
+      }
+      out.append((b, blob))
+      i = j
+    }
+    return out
   }
 
   /// Deletes the blocking keys and name-order entries of `keys`' rows
@@ -322,11 +384,14 @@ extension EntityStore {
     run.repeatedInInput = repeated
     let table = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
     let n = table.rowCount
-    let dedupe = Deduplicator(configuration: configuration)
-    let keys = LinkKeys(table: table, configuration: configuration)
+    stages.lap("uids", &run.timings)
+    let config = configuration
+    let dedupe = Deduplicator(configuration: config)
+    let keys = LinkKeys(table: table, configuration: config)
     let result = dedupe.findDuplicates(linkKeys: keys)
-    model = result.model
-    try setMeta("model", model.storedText)
+    let fitted = result.model
+    model = fitted
+    try setMeta("model", fitted.storedText)
     run.pairsCompared = result.statistics.pairsCompared
     run.pairsAccepted = result.statistics.pairsAccepted
     run.pairsRefusedByGuard = result.statistics.pairsRefusedByGuard
@@ -334,8 +399,8 @@ extension EntityStore {
 
     // Cluster ids in order of each cluster's first row.
     var clusterID = [Int64](repeating: 0, count: n)
+    var sizes = [Int](repeating: 0, count: n + 1)  // by cluster id
     var next: Int64 = 1
-    var sizes: [Int64: Int] = [:]
     for r in 0..<n {
       let rep = Int(result.clusterOf[r])
       if rep == r {
@@ -344,22 +409,56 @@ extension EntityStore {
       } else {
         clusterID[r] = clusterID[rep]
       }
-      sizes[clusterID[r], default: 0] += 1
+      sizes[Int(clusterID[r])] += 1
     }
+    // The contacts' text on both cores; then SQLite writes on this thread
+    // while another prepares what it writes next: the key buckets and name
+    // order during the contact rows, the merged contacts during the keys
+    // and indexes (one extra thread at a time: two cores).
     let encoded = Self.encode(table, rows: Array(0..<n))
     stages.lap("encode", &run.timings)
-    let uids = (0..<n).map { table.uid(at: $0) }
-    try insertContacts(
-      keys: keys, rows: 0..<n, ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card,
-      uids: uids, source: source, run: run.id, cache: nil, timings: &run.timings)
+    let prepared = Background {
+      (buckets: EntityStore.bucketBlobs(keys, rows: 0..<n), names: EntityStore.nameOrderEntries(keys, rows: 0..<n))
+    }
+    try insertContactRows(ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, uids: .table(table), source: source, run: run.id)
     stages.lap("store contacts", &run.timings)
+    let (buckets, names) = prepared.wait()
+    stages.lap("wait keys", &run.timings)
+    // One thread: the other core is this one's, writing.
+    var oneThread = config
+    oneThread.threads = 1
+    let mergeAlone = Deduplicator(configuration: oneThread, model: fitted)
+    let mergedLater = Background { () -> (table: ContactTable, cards: Cards) in
+      let merged = mergeAlone.merge(table, result, linkKeys: keys)
+      return (merged, EntityStore.encode(merged, rows: Array(0..<merged.rowCount), threads: 1))
+    }
+    let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
+    var entryCount = 0
+    for (b, blob) in buckets {
+      addBucket.bind(1, b)
+      addBucket.bind(2, bytes: blob, blob: true)
+      try addBucket.run()
+      entryCount += blob.count / KeyPostings.entrySize
+    }
+    try setMeta("key_entries", String(entryCount))
+    try insertNameOrder(names)
+    stages.lap("store keys", &run.timings)
     try db.execute(Self.contactIndexes)
     stages.lap("index contacts", &run.timings)
 
-    let merged = dedupe.merge(table, result, linkKeys: keys)
+    let (merged, mergedCards) = mergedLater.wait()
+    stages.lap("wait merge", &run.timings)
     // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...;
     // a cluster of one keeps no merged text (its contact is it).
-    try storeClusters((0..<merged.rowCount).map { (Int64($0 + 1), $0, sizes[Int64($0 + 1)] ?? 1) }, merged: merged, run: run.id)
+    let add = try db.prepare("INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?)")
+    for m in 0..<merged.rowCount {
+      let size = sizes[m + 1]
+      add.bind(1, Int64(m + 1))
+      add.bind(2, run.id)
+      add.bind(3, size)
+      if size > 1 { mergedCards.card(m).withUnsafeBytes { add.bind(4, raw: $0) } } else { add.bindNull(4) }
+      try add.run()
+    }
     try setMeta("next_cluster", String(next))
     try setMeta("next_contact", String(n + 1))
     stages.lap("store clusters", &run.timings)
@@ -369,17 +468,18 @@ extension EntityStore {
       var evidence: [Int64: [MatchedPair]] = [:]
       for p in result.pairs { evidence[clusterID[p.first], default: []].append(p) }
       for r in 0..<n {
-        run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: uids[r]))
+        run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: table.uid(at: r)))
       }
-      for id in Int64(1)..<next where (sizes[id] ?? 1) > 1 {
+      for id in Int64(1)..<next where sizes[Int(id)] > 1 {
         run.changes.append(
           StoreChange(kind: .created, cluster: id, evidence: Self.evidenceJSON(evidence[id] ?? [], table: table)))
       }
     }
     run.added = n
-    run.clustersCreated = sizes.values.filter { $0 > 1 }.count
+    run.clustersCreated = sizes.filter { $0 > 1 }.count
     run.changedClusters = Array(Int64(1)..<next)
     run.merged = merged
+    run.mergedVCards = mergedCards.bytes
     try finishRun(run)
     stages.lap("changes", &run.timings)
     return run
@@ -464,5 +564,26 @@ struct StageClock {
     let now = clock.now
     timings[name, default: 0] += EntityStore.seconds(now - last)
     last = now
+  }
+}
+
+/// Work on another thread while this one goes on (the first run's SQLite
+/// writes overlap with preparing what they write next).
+final class Background<T>: @unchecked Sendable {
+  private var value: T?
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ work: @escaping @Sendable () -> T) {
+    DispatchQueue.global().async {
+      self.value = work()
+      self.done.signal()
+    }
+  }
+
+  /// The work's result (waits for it; call once).
+  func wait() -> T {
+    done.wait()
+    guard let v = value else { fatalError("Background.wait: no value after the work signalled") }
+    return v
   }
 }

@@ -47,6 +47,20 @@ enum KeyPostings {
     return out
   }
 
+  /// Writes one entry at `offset` of `blob`.
+  static func put(key: UInt64, contact: Int64, cls: UInt8, into blob: inout [UInt8], at offset: Int) {
+    var k = key
+    for j in 0..<8 {
+      blob[offset + j] = UInt8(truncatingIfNeeded: k)
+      k >>= 8
+    }
+    var c = UInt64(contact) << 2 | UInt64(cls & 3)
+    for j in 8..<14 {
+      blob[offset + j] = UInt8(truncatingIfNeeded: c)
+      c >>= 8
+    }
+  }
+
   /// The entries of a bucket's blob (a short tail, never written, is ignored).
   static func decode(_ bytes: [UInt8]) -> [Entry] {
     let n = bytes.count / entrySize

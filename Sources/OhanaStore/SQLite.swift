@@ -74,6 +74,19 @@ final class SQLiteStatement {
   /// Binds text (copied by SQLite).
   func bind(_ index: Int32, text: String) { bind(index, bytes: Array(text.utf8)) }
 
+  /// Binds raw bytes as text (UTF-8, copied) or, with `blob`, as a blob.
+  func bind(_ index: Int32, raw: UnsafeRawBufferPointer, blob: Bool = false) {
+    guard let p = raw.baseAddress, raw.count > 0 else {
+      bind(index, bytes: [], blob: blob)
+      return
+    }
+    if blob {
+      _ = sqlite3_bind_blob(handle, index, p, Int32(raw.count), ohana_sqlite_transient())
+    } else {
+      _ = sqlite3_bind_text(handle, index, p.assumingMemoryBound(to: CChar.self), Int32(raw.count), ohana_sqlite_transient())
+    }
+  }
+
   /// Binds bytes as text (UTF-8, copied) or, with `blob`, as a blob.
   func bind(_ index: Int32, bytes: [UInt8], blob: Bool = false) {
     // SQLite reads a null pointer as SQL NULL: an empty value gets a real one.

@@ -61,7 +61,12 @@ extension OhanaCommand.Dedupe {
       let only = changedOnly ? run.changedClusters : nil
 
       // The merged contacts.
-      if let merged = run.merged {
+      if format == .vcard4, let cards = run.mergedVCards {
+        // The first run encoded them while it wrote the store.
+        let out = try OutputFile(path: output.output)
+        try out.write(cards)
+        try out.commit()
+      } else if let merged = run.merged {
         try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
       } else {
         var bytes: [UInt8] = []
