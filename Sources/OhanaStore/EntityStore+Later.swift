@@ -73,6 +73,7 @@ extension EntityStore {
     var oldCards: [Int64: [UInt8]] = [:]  // stored text of updated and removed contacts
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
+    var newSources: [String?] = []  // each new contact's input, in a read of several
     for r in 0..<kept.rowCount {
       let card = encoded.card(r)
       var before: (id: Int64, cluster: Int64)? = nil
@@ -86,6 +87,7 @@ extension EntityStore {
         oldCards[s.id] = s.card
       }
       previous.append(before)
+      newSources.append(kept.string(.sourceProvider, at: r))
       newBytes.append(contentsOf: card)
       newEnds.append(newBytes.count)
     }
@@ -410,7 +412,7 @@ extension EntityStore {
     try insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
-      uids: uids, source: source, run: run.id, cache: cache, timings: &run.timings)
+      uids: uids, sources: newSources, source: source, run: run.id, cache: cache, timings: &run.timings)
     stages.lap("store contacts", &run.timings)
     try cache.flush(run: run.id)
     run.keyLogCompacted = cache.compacted

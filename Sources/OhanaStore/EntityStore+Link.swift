@@ -97,6 +97,8 @@ extension EntityStore {
       let clock = ContinuousClock()
       let t = clock.now
       try db.execute("COMMIT")
+      // Later runs through this store read it through a mapping again.
+      if empty { try db.execute("PRAGMA mmap_size = \(Self.mmapSize)") }
       var done = run
       done.timings["commit"] = Self.seconds(clock.now - t)
       return done
@@ -278,10 +280,12 @@ extension EntityStore {
   /// (the first run: the store holds none).
   func insertContacts(
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
-    uids: [String?], source: String, run: Int64, cache: BucketCache, timings: inout [String: Double]
+    uids: [String?], sources: [String?], source: String, run: Int64, cache: BucketCache, timings: inout [String: Double]
   ) throws(StoreError) {
     var stages = StageClock()
-    try insertContactRows(ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, uids: .strings(uids), source: source, run: run)
+    try insertContactRows(
+      ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, uids: .strings(uids), source: source,
+      sourceOf: { sources[$0] }, run: run)
     stages.lap("  contacts rows", &timings)
     for e in Self.blockEntries(keys, rows: rows) {
       cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
@@ -298,8 +302,11 @@ extension EntityStore {
   }
 
   /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)`.
+  /// `source` is every contact's source, but where `sourceOf(i)` names one
+  /// (a read of several inputs tags each contact with its input).
   func insertContactRows(
-    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, uids: UIDs, source: String, run: Int64
+    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, uids: UIDs, source: String,
+    sourceOf: ((Int) -> String?)? = nil, run: Int64
   ) throws(StoreError) {
     let insert = try db.prepare(
       "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
@@ -312,7 +319,7 @@ extension EntityStore {
       case .table(let t):
         if t.hasUID(at: i) { t.withUID(at: i) { insert.bind(2, raw: $0) } } else { insert.bindNull(2) }
       }
-      insert.bind(3, bytes: sourceBytes)
+      if let own = sourceOf?(i) { insert.bind(3, text: own) } else { insert.bind(3, bytes: sourceBytes) }
       insert.bind(4, clusters[i])
       insert.bind(5, run)
       cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
@@ -420,7 +427,11 @@ extension EntityStore {
     let prepared = Background {
       (buckets: EntityStore.bucketBlobs(keys, rows: 0..<n), names: EntityStore.nameOrderEntries(keys, rows: 0..<n))
     }
-    try insertContactRows(ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, uids: .table(table), source: source, run: run.id)
+    let sourceColumn = table[.sourceProvider]
+    let tagged = (0..<n).contains { sourceColumn[$0].isPresent }
+    try insertContactRows(
+      ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, uids: .table(table), source: source,
+      sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
     stages.lap("store contacts", &run.timings)
     let (buckets, names) = prepared.wait()
     stages.lap("wait keys", &run.timings)

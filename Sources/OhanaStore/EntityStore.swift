@@ -101,6 +101,10 @@ public final class EntityStore {
     let db = try SQLiteDatabase(path: path, create: true)
     try applyPragmas(db)
     if unjournaled { try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF") }
+    // The first batch writes the file; reading it through a mapping only
+    // helps later runs' lookups (and would count the new file's pages as
+    // this process's memory).
+    try db.execute("PRAGMA mmap_size = 0")
     try db.execute("BEGIN IMMEDIATE")
     try db.execute(schema)
     var settings = StoredSettings.meta(configuration)
@@ -118,10 +122,15 @@ public final class EntityStore {
     return EntityStore(path: path, db: db, configuration: configuration, model: .defaults)
   }
 
+  /// Bytes of the store read through a mapping (SQLite's default ceiling).
+  static let mmapSize = 2_147_418_112
+
   static func applyPragmas(_ db: SQLiteDatabase) throws(StoreError) {
     // A rollback journal (the default) keeps the store one file between
-    // runs; 256 MiB of page cache for the first run's bulk inserts.
-    try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 2147418112")
+    // runs; 256 MiB of page cache for the first run's bulk inserts; a later
+    // run reads the store through a mapping (its lookups are point reads
+    // spread over the whole file: 0.5 s less at 10,000 into 1,000,000).
+    try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(mmapSize)")
   }
 
   static func readMeta(_ db: SQLiteDatabase) throws(StoreError) -> [String: String] {

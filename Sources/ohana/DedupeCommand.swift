@@ -90,9 +90,6 @@ extension OhanaCommand {
     @Option(help: ArgumentHelp("With --store: take out the stored contacts whose uids this file lists, one a line.", valueName: "uids.txt"))
     var remove: String?
 
-    @Option(help: ArgumentHelp("With --store: the name stored as the contacts' source (default: the input's path).", valueName: "name"))
-    var source: String?
-
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
@@ -106,8 +103,8 @@ extension OhanaCommand {
         throw ValidationError("--region must be a two-letter region code such as US")
       }
       if let maxBlock, maxBlock < 2 { throw ValidationError("--max-block must be 2 or more") }
-      if store == nil && (changes != nil || changedOnly || remove != nil || source != nil) {
-        throw ValidationError("--changes, --changed-only, --remove and --source need --store")
+      if store == nil && (changes != nil || changedOnly || remove != nil) {
+        throw ValidationError("--changes, --changed-only and --remove need --store")
       }
       if store != nil && (explain != nil || explainCandidates != nil || truth != nil) {
         throw ValidationError("--explain and --truth are not available with --store (--changes gives each change's evidence)")

@@ -45,7 +45,7 @@ extension OhanaCommand.Dedupe {
           entityStore = try EntityStore.create(at: partial, configuration: configuration(), unjournaled: true)
         }
         run = try entityStore.link(
-          read.table, source: source ?? input.input, removing: removing, recordChanges: changes != nil)
+          read.table, source: input.sourceLabel, removing: removing, recordChanges: changes != nil)
       } catch let error as StoreError {
         if !exists { unlink(partial) }
         throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)

@@ -183,6 +183,15 @@ import Testing
     #expect(b("1964-03-26T00:00:00Z") == 19_640_326)
     #expect(b("--0326") == 326)
     #expect(b("soon") == 0)
+    // CSV exports: Outlook's short dates (German day first, US month first).
+    #expect(b("26.3.1964") == 19_640_326)
+    #expect(b("26.03.1964") == 19_640_326)
+    #expect(b("3/26/1964") == 19_640_326)
+    #expect(b("03/26/1964") == 19_640_326, "not read as the digits 03261964")
+    #expect(b("26/3/1964") == 19_640_326, "day first when the first number cannot be a month")
+    #expect(b("3/26/1964 00:00") == 19_640_326)
+    #expect(b("13.13.1964") == 0, "no month 13")
+    #expect(b("1964/03/26") == 19_640_326, "year first stays the digits' reading")
   }
 
   @Test func addressCountryPicksThePhoneRegion() {

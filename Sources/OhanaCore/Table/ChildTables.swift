@@ -11,6 +11,11 @@
 ///  value      id id     id id id
 /// ```
 public struct FieldTable: Sendable {
+  /// The derived column naming each field's source (the input it was read
+  /// from, in a read of several); the merge keeps it, so a merged
+  /// contact's fields still say where each came from.
+  public static let sourceColumn = "source"
+
   public package(set) var kind: [FieldKind] = []
   /// The label as Ohana shows it (`cell`, `home`, `work`, Apple's `X-ABLabel`...).
   public package(set) var label = StringColumn()

@@ -219,8 +219,12 @@ enum KeyFunctions {
   // MARK: Birthdays
 
   /// A birthday as `yyyymmdd` (`mmdd` without a year); 0 when unreadable.
-  /// Reads `1964-03-26`, `19640326`, `1964-03-26T00:00:00`, `--0326`, `--03-26`.
+  /// Reads `1964-03-26`, `19640326`, `1964-03-26T00:00:00`, `--0326`, `--03-26`,
+  /// and the day-month forms of CSV exports (Outlook writes the system's
+  /// short date): `26.3.1964` (day first), `3/26/1964` (month first, as US
+  /// Outlook writes it; day first when the first number is over 12).
   static func birthdayKey(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    if let k = separatedDate(bytes) { return k }
     var digits: UInt32 = 0
     var count = 0
     for b in bytes {
@@ -232,6 +236,47 @@ enum KeyFunctions {
     }
     if count == 8 || count == 4 { return digits }
     return 0
+  }
+
+  /// `d.m.yyyy` or `m/d/yyyy` (`d/m/yyyy` when `m` > 12) as `yyyymmdd`;
+  /// nil when the text is not of these forms, 0 when it is but is no date.
+  static func separatedDate(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
+    // Scalars, not arrays: this runs for every contact's birthday.
+    var p0: UInt32 = 0, p1: UInt32 = 0, p2: UInt32 = 0
+    var l0 = 0, l1 = 0, l2 = 0
+    var part = 0
+    var separator: UInt8 = 0
+    for b in bytes {
+      if b >= 0x30 && b <= 0x39 {
+        let d = UInt32(b - 0x30)
+        switch part {
+        case 0:
+          guard l0 < 4 else { return nil }
+          p0 = p0 * 10 + d
+          l0 += 1
+        case 1:
+          guard l1 < 4 else { return nil }
+          p1 = p1 * 10 + d
+          l1 += 1
+        default:
+          guard l2 < 4 else { return nil }
+          p2 = p2 * 10 + d
+          l2 += 1
+        }
+      } else if (b == 0x2E || b == 0x2F) && (separator == 0 || separator == b) && part < 2 {
+        separator = b
+        part += 1
+      } else if b == 0x20 && part == 2 && l2 == 4 {
+        break  // a time may follow: `3/26/1964 00:00`
+      } else {
+        return nil
+      }
+    }
+    guard separator != 0, part == 2, (1...2).contains(l0), (1...2).contains(l1), l2 == 4 else { return nil }
+    var (day, month) = separator == 0x2E ? (p0, p1) : (p1, p0)
+    if separator == 0x2F && month > 12 { swap(&day, &month) }
+    guard month >= 1, month <= 12, day >= 1, day <= 31 else { return 0 }
+    return p2 * 10000 + month * 100 + day
   }
 
   // MARK: Addresses

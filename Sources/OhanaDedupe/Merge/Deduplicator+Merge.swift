@@ -5,6 +5,10 @@ extension Deduplicator {
   public static let sourceUIDsColumn = "dedupe.sourceUIDs"
   /// The derived column saying why contacts were merged (absent for a contact alone).
   public static let reasonColumn = "dedupe.reason"
+  /// The derived column naming the sources (inputs) of a merged contact's
+  /// members, each once, in row order, joined by `,` (set when the input's
+  /// contacts have sources: a read of several inputs).
+  public static let sourcesColumn = "dedupe.sources"
   /// The derived column with the number of contacts merged into one.
   public static let mergedCountColumn = "dedupe.mergedCount"
 
@@ -20,7 +24,9 @@ extension Deduplicator {
   /// - addresses likewise (postcode + street, else all columns), and extra
   ///   properties by name and value;
   /// - ``sourceUIDsColumn`` lists every member's uid, ``reasonColumn`` the
-  ///   evidence (shared keys, agreeing comparisons, the weakest link's weight).
+  ///   evidence (shared keys, agreeing comparisons, the weakest link's weight),
+  ///   ``sourcesColumn`` the members' sources (inputs) when they have them;
+  ///   each field keeps its source (``FieldTable/sourceColumn``).
   ///
   /// The string pool and the blob store (photos) are shared with the input;
   /// derived columns of the input are not carried over. The clusters are
@@ -102,7 +108,10 @@ extension Deduplicator {
     merged.uuids = table.uuids.gathering(uidRows)
     merged.sourceLine = sourceLine
     var mergedFields = table.fields.gathering(fieldRows)
+    // Derived field columns are not carried over, but for each field's source.
+    let fieldSources = mergedFields.annotations[column: FieldTable.sourceColumn]
     mergedFields.annotations = Annotations()
+    if let fieldSources { mergedFields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
     merged.replaceFields(with: mergedFields, offsets: fieldOffsets)
     merged.addressOffsets = addressOffsets
     merged.addresses = table.addresses.gathering(addressRows)
@@ -113,6 +122,7 @@ extension Deduplicator {
     merged.checkInvariants()
     merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
     merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
+    if let sources = provenance.sources { merged.setColumn(Self.sourcesColumn, .string(sources)) }
     merged.setColumn(
       Self.mergedCountColumn,
       .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
@@ -204,6 +214,8 @@ struct Provenance: Sendable {
   var sourceUIDs: [StringID]
   var reasons: [StringID]
   var mergedCounts: [Int64]
+  /// The members' sources per merged contact (nil when no contact has one).
+  var sources: [StringID]?
 
   init(
     _ table: ContactTable, _ result: DedupeResult, representatives reps: [Int32], members: [Int32],
@@ -264,6 +276,33 @@ struct Provenance: Sendable {
       reasonBytes.append(contentsOf: reasonPrefixes[prefix] ?? [])
       Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
       reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
+    }
+    // Sources: a contact alone keeps its own; a cluster lists its members'
+    // distinct sources in row order.
+    let sourceColumn = table[.sourceProvider]
+    if (0..<n).contains(where: { sourceColumn[$0].isPresent }) {
+      var out = [StringID](repeating: .absent, count: reps.count)
+      var text: [UInt8] = []
+      for (k, c32) in reps.enumerated() {
+        let c = Int(c32)
+        let group = members[Int(counts[c])..<Int(counts[c + 1])]
+        var seen: [StringID] = []
+        for m in group {
+          let s = sourceColumn[Int(m)]
+          if s.isPresent && !seen.contains(s) { seen.append(s) }
+        }
+        if seen.count <= 1 {
+          out[k] = seen.first ?? .absent
+          continue
+        }
+        text.removeAll(keepingCapacity: true)
+        for (i, s) in seen.enumerated() {
+          if i > 0 { text.append(0x2C) }
+          pool.withBytes(of: s) { text.append(contentsOf: $0) }
+        }
+        out[k] = text.withUnsafeBytes { pool.intern($0) }
+      }
+      sources = out
     }
     if !soloRows.isEmpty {
       var ids: [StringID] = []

@@ -140,7 +140,46 @@ public enum ContactIO {
         try read(source: source, total: total, format: format, options: options)
       }
     case .csv:
-      return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
+      // Spreadsheet and Outlook exports are often in the system's 8-bit
+      // charset (Outlook in Western Europe: windows-1252), declared
+      // nowhere. Such a CSV is read whole and decoded to UTF-8 first:
+      // with --charset, else when its first 4 KB are not UTF-8 (a German
+      // Outlook header already is not: `Straße privat`), by ICU's detector
+      // over its bytes, else the fallback (windows-1252).
+      let declared = options.declaredCharset.flatMap { Charset.isUTF8Label(Array($0.utf8)) ? nil : $0 }
+      let headIsUTF8 = head.withUnsafeBytes { ByteScan.isValidUTF8($0) }
+      guard declared != nil || !headIsUTF8 else {
+        return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
+      }
+      var all = head
+      while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
+      let name: String
+      let how: UndeclaredCharset.Source
+      var detection: CharsetDetector.Match? = nil
+      if let declared {
+        name = declared
+        how = .declared
+      } else {
+        let v = UndeclaredCharsets.verdict(
+          text: all, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
+        detection = v.best
+        name = v.use ?? options.fallbackCharset
+        how = v.use == nil ? .fallback : .detected
+      }
+      var utf8: [UInt8] = []
+      do {
+        try Charset.toUTF8(all, charset: Array(name.utf8), into: &utf8)
+      } catch {
+        throw ContactIOError(.charset, "the CSV is not UTF-8 and cannot be read as \(name)")
+      }
+      var decoded = options
+      decoded.declaredCharset = nil
+      var result = try CSVReader.read(
+        source: ByteSource(storage: .memory(utf8, offset: 0)), head: [], headRead: 0, total: utf8.count, options: decoded)
+      result.bytesRead = all.count + (headRead - head.count)
+      result.undeclaredCharset = UndeclaredCharset(
+        name: name, source: how, values: all.reduce(0) { $0 + ($1 >= 0x80 ? 1 : 0) }, detection: detection)
+      return result
     case .ndjson:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: NDJSONReader.splitter)
       reader.prepend(head)

@@ -162,6 +162,9 @@ public struct ReadResult: Sendable {
   /// How undeclared 8-bit text was decoded (vCard); nil when the input had
   /// none.
   public var undeclaredCharset: UndeclaredCharset?
+  /// A read of several inputs (``ContactIO/read(inputs:options:progress:)``):
+  /// each input's counts, in order; empty for a read of one.
+  public var sources: [SourceSummary] = []
   /// The raw bytes of undeclared values collected for detection.
   var undeclaredText: [UInt8] = []
   var undeclaredValues = 0

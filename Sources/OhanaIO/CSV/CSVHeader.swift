@@ -24,7 +24,9 @@ struct CSVSlot {
 /// Google Contacts exports (old and new: `Given Name`, `E-mail 1 - Type`,
 /// `Phone 1 - Value`, `Address 1 - City`, `Organization 1 - Name`...) and
 /// Outlook exports (`First Name`, `Mobile Phone`, `E-mail 2 Address`,
-/// `Business Street`...). Matching ignores case and surrounding blanks.
+/// `Business Street`...), also in German (`Vorname`, `Mobiltelefon`,
+/// `E-Mail 2: Adresse`, `Straße privat`...; other languages of Outlook are
+/// not mapped: their columns are kept as extra properties). Matching ignores case and surrounding blanks.
 /// Multiple values in one Google cell (separated by ` ::: `) become several
 /// fields with the same label.
 struct CSVHeader {
@@ -62,6 +64,12 @@ struct CSVHeader {
       // Outlook
       "title": .prefix, "suffix": .suffix, "company": .organization, "job title": .jobTitle,
       "department": .department,
+      // Outlook in German (its export names every column in the UI's language)
+      "anrede": .prefix, "vorname": .givenName, "weitere vornamen": .middleName, "nachname": .familyName,
+      "firma": .organization, "abteilung": .department, "position": .jobTitle, "geburtstag": .birthday,
+      "notizen": .note,
+      // Ours: the input a contact was read from (a read of several).
+      "source": .sourceProvider,
     ]
     d.merge(aliases) { a, _ in a }
     return d
@@ -84,6 +92,34 @@ struct CSVHeader {
     "business fax": "work,fax", "company main phone": "work", "assistant's phone": "assistant",
     "other phone": "other", "other fax": "fax", "car phone": "car", "callback": "callback", "isdn": "isdn",
     "radio phone": "radio", "tty/tdd phone": "textphone", "telex": "telex",
+  ]
+
+  /// Outlook's German export: phone columns and their labels.
+  private static let germanOutlookPhones: [String: String] = [
+    "haupttelefon": "pref", "telefon privat": "home", "telefon privat 2": "home", "telefon (privat)": "home",
+    "telefon (privat 2)": "home", "mobiltelefon": "cell", "mobiltelefon 2": "cell", "pager": "pager",
+    "fax privat": "home,fax", "telefon geschäftlich": "work", "telefon geschäftlich 2": "work",
+    "fax geschäftlich": "work,fax", "telefon firma": "work", "telefon assistent": "assistant",
+    "weiteres telefon": "other", "weiteres fax": "fax", "autotelefon": "car", "rückmeldung": "callback",
+    "telefon für hörbehinderte": "textphone",
+  ]
+
+  /// Outlook's German export: address columns (the three addresses are
+  /// `privat`, `geschäftlich` and `Weitere`).
+  private static let germanOutlookAddresses: [String: (slot: String, label: String, part: AddressAttribute)] = [
+    "straße privat": ("home", "home", .street), "straße privat 2": ("home", "home", .extended),
+    "straße privat 3": ("home", "home", .extended), "ort privat": ("home", "home", .locality),
+    "bundesland/kanton privat": ("home", "home", .region), "postleitzahl privat": ("home", "home", .postalCode),
+    "land/region privat": ("home", "home", .country), "postfach privat": ("home", "home", .poBox),
+    "straße geschäftlich": ("business", "work", .street), "straße geschäftlich 2": ("business", "work", .extended),
+    "straße geschäftlich 3": ("business", "work", .extended), "ort geschäftlich": ("business", "work", .locality),
+    "region geschäftlich": ("business", "work", .region),
+    "postleitzahl geschäftlich": ("business", "work", .postalCode),
+    "land/region geschäftlich": ("business", "work", .country), "postfach geschäftlich": ("business", "work", .poBox),
+    "weitere straße": ("other", "other", .street), "weitere straße 2": ("other", "other", .extended),
+    "weitere straße 3": ("other", "other", .extended), "weiterer ort": ("other", "other", .locality),
+    "weiteres/r bundesland/kanton": ("other", "other", .region),
+    "weitere postleitzahl": ("other", "other", .postalCode), "weiteres/e land/region": ("other", "other", .country),
   ]
 
   private mutating func target(for h: String) -> CSVTarget {
@@ -121,6 +157,17 @@ struct CSVHeader {
         }
       }
       return .extra
+    }
+    // Outlook in German.
+    if let label = Self.germanOutlookPhones[h] {
+      return .fieldValue(slot: slot(h, isAddress: false, kind: .phone, label: label))
+    }
+    if h == "e-mail-adresse" || (h.hasPrefix("e-mail ") && h.hasSuffix(": adresse")) {
+      return .fieldValue(slot: slot(h, isAddress: false, kind: .email, label: nil))
+    }
+    if h == "webseite" { return .fieldValue(slot: slot(h, isAddress: false, kind: .url, label: nil)) }
+    if let a = Self.germanOutlookAddresses[h] {
+      return .address(slot: slot("outlook \(a.slot)", isAddress: true, kind: .other, label: a.label), a.part)
     }
     // Outlook.
     if let label = Self.outlookPhones[h] {

@@ -37,6 +37,15 @@ enum CSVReader {
   private static let separator: [UInt8] = Array(" ::: ".utf8)
   private static let extraName: [UInt8] = Array("X-CSV".utf8)
 
+  /// `0/0/00`, `0.0.00`: Outlook's empty date.
+  static func isOutlookNoDate(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var zeros = 0
+    for b in bytes {
+      if b == 0x30 { zeros += 1 } else if b != 0x2F && b != 0x2E { return false }
+    }
+    return zeros >= 3 && bytes.count <= 10
+  }
+
   static func parseChunk(_ chunk: InputChunk, header: CSVHeader, options: ReadOptions) -> PartialResult {
     var builder = ContactTableBuilder()
     var errors: [InputError] = []
@@ -98,6 +107,8 @@ enum CSVReader {
       for (c, r) in cells.enumerated() where !r.isEmpty {
         switch header.targets[c] {
         case .attribute(let a):
+          // Outlook writes "no date" as `0/0/00` (`0.0.00` in German).
+          if a == .birthday && Self.isOutlookNoDate(text[r]) { continue }
           if builder.value(a).isAbsent { builder.set(a, intern(text[r])) }
         case .fieldValue(let s): slotValue[s] = r
         case .fieldLabel(let s): slotLabel[s] = r
@@ -135,6 +146,19 @@ enum CSVReader {
           }
         }
         builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<v.upperBound]))
+      }
+      // Google's and Outlook's exports have no full-name column: the name
+      // is composed from its parts (prefix, given, middle, family, suffix),
+      // as both show it, so that every contact has one (vCard's FN).
+      if builder.value(.fullName).isAbsent {
+        scratch.removeAll(keepingCapacity: true)
+        for a in [ContactAttribute.prefix, .givenName, .middleName, .familyName, .suffix] {
+          let id = builder.value(a)
+          guard id.isPresent else { continue }
+          if !scratch.isEmpty { scratch.append(0x20) }
+          builder.pool.withBytes(of: id) { scratch.append(contentsOf: $0) }
+        }
+        if !scratch.isEmpty { builder.set(.fullName, intern(scratch)) }
       }
       for (c, r) in extras {
         scratch.removeAll(keepingCapacity: true)

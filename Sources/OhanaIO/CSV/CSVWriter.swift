@@ -5,8 +5,13 @@ struct CSVLayout: Sendable {
   /// Max fields per contact, by `FieldKind.rawValue`.
   var fieldSlots: [Int] = Array(repeating: 0, count: FieldKind.allCases.count)
   var addressSlots = 0
+  /// Whether a `source` column is written: some contact has a source (a
+  /// read of several inputs, or a CSV or NDJSON that had one).
+  var hasSource = false
 
   init(table: ContactTable, rows: [UInt32]) {
+    let sources = table[.sourceProvider]
+    hasSource = rows.contains { sources[Int($0)].isPresent }
     var counts = Array(repeating: 0, count: FieldKind.allCases.count)
     for r in rows {
       let fr = table.fieldRange(of: Int(r))
@@ -20,7 +25,8 @@ struct CSVLayout: Sendable {
 
 /// Writes our own CSV: a header of column names that `CSVHeader` maps back
 /// (`uid`, `fullName`..., `phone 1 label`, `phone 1 value`..., `address 1
-/// street`...), one record per contact, CRLF line ends, cells quoted when
+/// street`...; `source` after the names when some contact has one), one
+/// record per contact, CRLF line ends, cells quoted when
 /// they hold `,` `"` CR or LF. CSV keeps names, organization, dates, notes,
 /// field labels and values and addresses; field groups and parameters,
 /// extra properties and photos are not written.
@@ -51,6 +57,7 @@ struct CSVWriter {
 
   static func writeHeader(layout: CSVLayout, into out: inout [UInt8]) {
     var names = attributes.map(\.name)
+    if layout.hasSource { names.append("source") }
     for kind in FieldKind.allCases {
       let n = layout.fieldSlots[Int(kind.rawValue)]
       if n == 0 { continue }
@@ -109,6 +116,7 @@ struct CSVWriter {
       }
       id(r.attributes[a.rawValue][row], first: &first, into: &out)
     }
+    if layout.hasSource { id(r.attributes[ContactAttribute.sourceProvider.rawValue][row], first: &first, into: &out) }
     let fr = table.fieldRange(of: row)
     let f = table.fields
     for kind in FieldKind.allCases {

@@ -5,7 +5,7 @@ import OhanaCore
 /// ```json
 /// {"uid":"…","fullName":"…","givenName":"…","familyName":"…","middleName":"…",
 ///  "prefix":"…","suffix":"…","nickname":"…","organization":"…","department":"…",
-///  "jobTitle":"…","birthday":"…","note":"…",
+///  "jobTitle":"…","birthday":"…","note":"…","source":"google.csv",
 ///  "photo":{"mediaType":"image/jpeg","data":"<base64>"},
 ///  "fields":[{"type":"phone","label":"cell","value":"+1 555","group":"item1",
 ///             "parameters":"TYPE=CELL","properties":{"phone.e164":"+1555"}}],
@@ -38,7 +38,7 @@ struct NDJSONWriter {
     (.uid, "uid"), (.fullName, "fullName"), (.givenName, "givenName"), (.familyName, "familyName"),
     (.middleName, "middleName"), (.prefix, "prefix"), (.suffix, "suffix"), (.nickname, "nickname"),
     (.organization, "organization"), (.department, "department"), (.jobTitle, "jobTitle"),
-    (.birthday, "birthday"), (.note, "note"),
+    (.birthday, "birthday"), (.note, "note"), (.sourceProvider, "source"),
   ]
 
   static let addressKeys: [(AddressAttribute, StaticString)] = [

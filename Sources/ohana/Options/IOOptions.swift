@@ -1,10 +1,23 @@
 import ArgumentParser
 import Ohana
 
-/// The input every reading verb takes.
+/// The inputs every reading verb takes: files of any of the formats,
+/// directories (the contact files in them, recursively, by extension) and
+/// globs (expanded here when the shell did not), or `-` for standard input.
 struct InputOptions: ParsableArguments {
-  @Argument(help: "Input file (.vcf, .csv, .ndjson), or - for standard input.")
-  var input: String
+  @Argument(
+    help: ArgumentHelp(
+      "Input files (.vcf, .csv, .ndjson), directories, globs, or - for standard input.",
+      discussion: "Several inputs are read into one list; each contact and field records its source.",
+      valueName: "input"))
+  var inputs: [String]
+
+  @Option(
+    name: .customLong("source"),
+    help: ArgumentHelp(
+      "Name an input's contacts as their source: NAME=PATH (repeatable); with one input, NAME alone.",
+      valueName: "NAME=PATH"))
+  var sourceNames: [String] = []
 
   @Option(name: .customLong("from"), help: "Input format when the extension does not say: vcard, csv, ndjson.")
   var from: FormatName?
@@ -14,10 +27,11 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Charset of undeclared 8-bit text in vCard files (e.g. windows-1255, Shift_JIS).",
+      "Charset of undeclared 8-bit text in vCard and CSV files (e.g. windows-1255, Shift_JIS).",
       discussion: """
-        Applies to values that are not UTF-8 and have no CHARSET parameter. Without it, \
-        ICU's detector guesses over all such text of the file, else windows-1252.
+        vCard: applies to values that are not UTF-8 and have no CHARSET parameter. CSV: the \
+        whole file, when it is not UTF-8. Without it, ICU's detector guesses over all such \
+        text of the file, else windows-1252.
         """,
       valueName: "name"))
   var charset: String?
@@ -27,7 +41,24 @@ struct InputOptions: ParsableArguments {
   @Option(name: .customLong("detection-confidence"), help: .hidden)
   var detectionConfidence: Int?
 
+  /// The inputs as given (for reports): the one path, or all joined by `, `.
+  var input: String { inputs.joined(separator: ", ") }
+
+  /// What a run read, as the entity store's `runs.source` says it: the
+  /// source names given, else the inputs. (Each contact keeps its own
+  /// input's name in `contacts.source`.)
+  var sourceLabel: String {
+    sourceNames.isEmpty ? input : sourceNames.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 }.joined(separator: ", ")
+  }
+
   func validate() throws {
+    if inputs.isEmpty { throw ValidationError("give at least one input (a file, a directory, a glob, or - )") }
+    if inputs.filter({ $0 == "-" }).count > 0 && inputs.count > 1 {
+      throw ValidationError("standard input (-) cannot be read together with other inputs")
+    }
+    for s in sourceNames where !s.contains("=") && inputs.count > 1 {
+      throw ValidationError("--source \(s): with several inputs, name each as NAME=PATH")
+    }
     if let charset, CharsetConverter.canonicalName(charset) == nil {
       throw ValidationError("unknown charset '\(charset)' (use an ICU charset name such as windows-1255)")
     }

@@ -15,6 +15,7 @@ struct CLIError: Error, CustomStringConvertible {
     self.exitCode = exitCode
   }
 
+  static let usage: Int32 = 64
   static let dataError: Int32 = 65
   static let noInput: Int32 = 66
   static let cannotCreate: Int32 = 73

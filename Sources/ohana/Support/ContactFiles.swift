@@ -11,8 +11,89 @@ import Ohana
 /// Reading and writing contact files for the verbs, on top of `ContactIO`:
 /// progress on a terminal, and errors turned into one-line `CLIError`s.
 enum ContactFiles {
+  /// The inputs of `options` as files: directories walked (contact files
+  /// by extension, hidden ones left out, in name order), globs expanded,
+  /// each with its source name (`--source NAME=PATH`, else the path).
+  static func inputs(_ options: InputOptions) throws -> [ContactInput] {
+    var named: [String: String] = [:]
+    for s in options.sourceNames {
+      if let eq = s.firstIndex(of: "=") {
+        named[String(s[s.index(after: eq)...])] = String(s[..<eq])
+      } else if let only = options.inputs.first {
+        named[only] = s
+      }
+    }
+    var out: [ContactInput] = []
+    var used = Set<String>()
+    for arg in options.inputs {
+      var files: [String]
+      var st = stat()
+      if arg == "-" {
+        files = ["-"]
+      } else if stat(arg, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+        files = contactFiles(in: arg)
+        if files.isEmpty {
+          throw CLIError("\(arg): no contact files (.vcf, .csv, .ndjson) in this directory", exitCode: CLIError.noInput)
+        }
+      } else if stat(arg, &st) != 0 && arg.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) {
+        files = globbed(arg)
+        if files.isEmpty { throw CLIError("\(arg): no file matches", exitCode: CLIError.noInput) }
+      } else {
+        files = [arg]
+      }
+      for f in files {
+        let name = named[f] ?? named[arg] ?? f
+        if named[f] != nil { used.insert(f) }
+        if named[arg] != nil { used.insert(arg) }
+        out.append(ContactInput(path: f, format: options.from?.format, name: name))
+      }
+    }
+    for path in named.keys where !used.contains(path) {
+      throw CLIError("--source names \(path), which is not one of the inputs", exitCode: CLIError.usage)
+    }
+    return out
+  }
+
+  /// Contact files under `dir`, recursively, by extension, in name order.
+  static func contactFiles(in dir: String) -> [String] {
+    var out: [String] = []
+    guard let d = opendir(dir) else { return [] }
+    var names: [String] = []
+    while let e = readdir(d) {
+      let name = withUnsafePointer(to: e.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+      if name.hasPrefix(".") { continue }
+      names.append(name)
+    }
+    closedir(d)
+    for name in names.sorted() {
+      let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+      var st = stat()
+      guard stat(path, &st) == 0 else { continue }
+      if (st.st_mode & S_IFMT) == S_IFDIR {
+        out += contactFiles(in: path)
+      } else if (st.st_mode & S_IFMT) == S_IFREG, ContactFormat(path: path) != nil {
+        out.append(path)
+      }
+    }
+    return out
+  }
+
+  /// Paths matching a glob pattern, sorted (glob(3)).
+  static func globbed(_ pattern: String) -> [String] {
+    var g = glob_t()
+    defer { globfree(&g) }
+    guard glob(pattern, 0, nil, &g) == 0 else { return [] }
+    var out: [String] = []
+    for i in 0..<Int(g.gl_pathc) {
+      if let p = g.gl_pathv[i] { out.append(String(cString: p)) }
+    }
+    return out.sorted()
+  }
+
   static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
-    let path = options.input
+    let inputs = try Self.inputs(options)
+    if inputs.count > 1 || !options.sourceNames.isEmpty { return try readSeveral(inputs, options, quiet: quiet) }
+    let path = inputs.first?.path ?? "-"
     var total: Int? = nil
     if path != "-" {
       var st = stat()
@@ -56,6 +137,50 @@ enum ContactFiles {
         throw CLIError("cannot read \(path)", exitCode: CLIError.noInput)
       case .unsupportedFormat:
         throw CLIError("\(path): \(error.message)", exitCode: CLIError.dataError)
+      }
+    }
+  }
+
+  /// Several inputs (or one with a source name) into one table, each
+  /// contact tagged with its source; a line per input on standard error.
+  static func readSeveral(_ inputs: [ContactInput], _ options: InputOptions, quiet: Bool) throws -> ReadResult {
+    var total = 0
+    for input in inputs {
+      var st = stat()
+      guard stat(input.path, &st) == 0 else {
+        throw CLIError("cannot read \(input.path): \(OutputFile.reason(errno))", exitCode: CLIError.noInput)
+      }
+      guard (st.st_mode & S_IFMT) != S_IFDIR else {
+        throw CLIError("cannot read \(input.path): is a directory", exitCode: CLIError.noInput)
+      }
+      total += Int(st.st_size)
+    }
+    let bar = ProgressBar(label: "read", total: total, quiet: quiet)
+    let readOptions = ReadOptions(
+      strict: options.strict, declaredCharset: options.charset,
+      minimumDetectionConfidence: options.detectionConfidence ?? ReadOptions.defaultDetectionConfidence)
+    do {
+      let result = try ContactIO.read(inputs: inputs, options: readOptions, progress: { done, _ in bar.update(done) })
+      bar.finish()
+      if !quiet {
+        var text = ""
+        for s in result.sources {
+          text += "\(s.name): \(s.contacts) contacts"
+          if s.warnings + s.skipped > 0 { text += " (\(s.warnings) warnings, \(s.skipped) skipped)" }
+          if let c = s.charset { text += "; undeclared 8-bit text read as \(c)" }
+          text += "\n"
+        }
+        StandardError.write(text)
+        announce(result.errors)
+      }
+      return result
+    } catch {
+      bar.finish()
+      switch error.code {
+      case .invalidInput, .charset, .unsupportedFormat:
+        throw CLIError(error.description, exitCode: CLIError.dataError)
+      case .io:
+        throw CLIError("cannot read: \(error.message)", exitCode: CLIError.noInput)
       }
     }
   }

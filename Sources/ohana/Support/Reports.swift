@@ -102,6 +102,8 @@ struct InputSummary: Encodable {
   var skipped: Int
   /// How undeclared 8-bit text was decoded, when there was any.
   var charset: CharsetEntry?
+  /// Several inputs: each one's counts, in order (absent for one input).
+  var sources: [SourceEntry]?
 
   init(path: String, result: ReadResult) {
     let counts = ProblemCounts(result.errors)
@@ -111,6 +113,28 @@ struct InputSummary: Encodable {
     warnings = counts.warnings
     skipped = counts.skipped
     charset = CharsetEntry(result.undeclaredCharset)
+    sources = result.sources.isEmpty ? nil : result.sources.map(SourceEntry.init)
+  }
+}
+
+/// One input of several: its name, path and counts.
+struct SourceEntry: Encodable {
+  var name: String
+  var path: String
+  var contacts: Int
+  var bytes: Int
+  var warnings: Int
+  var skipped: Int
+  var charset: String?
+
+  init(_ s: SourceSummary) {
+    name = s.name
+    path = s.path
+    contacts = s.contacts
+    bytes = s.bytes
+    warnings = s.warnings
+    skipped = s.skipped
+    charset = s.charset
   }
 }
 
