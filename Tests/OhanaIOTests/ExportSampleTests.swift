@@ -119,6 +119,17 @@ import Testing
         == "Met at PyCon 2019.\nShe leads the data team; ask about the Chennai meetup.")
   }
 
+  /// A CSV with windows-1252 lines and UTF-8 lines: each line is read in
+  /// its own encoding (UTF-8 lines are not decoded a second time).
+  @Test func mixedCharsetCSVLines() throws {
+    var bytes = Array("First Name,Last Name\r\n".utf8)
+    bytes += [0x4A, 0xFC, 0x72, 0x67, 0x65, 0x6E, 0x2C, 0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72, 0x0D, 0x0A]  // Jürgen,Müller in windows-1252
+    bytes += Array("Zoë,Ångström\r\n".utf8)
+    let r = try ContactIO.read(bytes: bytes, format: .csv)
+    #expect(r.table.contacts.map(\.fullName) == ["Jürgen Müller", "Zoë Ångström"])
+    #expect(r.undeclaredCharset?.name == "windows-1252")
+  }
+
   /// A bad record in one input is reported with that input's name and
   /// line; the other inputs are read in full.
   @Test func anErrorNamesItsInput() throws {

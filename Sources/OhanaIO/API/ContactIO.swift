@@ -142,17 +142,39 @@ public enum ContactIO {
     case .csv:
       // Spreadsheet and Outlook exports are often in the system's 8-bit
       // charset (Outlook in Western Europe: windows-1252), declared
-      // nowhere. Such a CSV is read whole and decoded to UTF-8 first:
-      // with --charset, else when its first 4 KB are not UTF-8 (a German
-      // Outlook header already is not: `Straße privat`), by ICU's detector
-      // over its bytes, else the fallback (windows-1252).
+      // nowhere. When its first 4 KB are not UTF-8 (a German Outlook header
+      // already is not: `Straße privat`), or with --charset, the CSV is read
+      // whole and each line that is not UTF-8 is decoded (valid UTF-8 lines
+      // stay as they are, as vCard values do): in the declared charset,
+      // else the one ICU's detector names over those lines, else the
+      // fallback (windows-1252).
       let declared = options.declaredCharset.flatMap { Charset.isUTF8Label(Array($0.utf8)) ? nil : $0 }
-      let headIsUTF8 = head.withUnsafeBytes { ByteScan.isValidUTF8($0) }
+      let headIsUTF8 = head.withUnsafeBytes { ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: $0[..<Self.completeUTF8Prefix($0)])) }
       guard declared != nil || !headIsUTF8 else {
         return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
       }
       var all = head
       while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
+      // Lines (LF-ended) that are not UTF-8.
+      var lines: [Range<Int>] = []
+      var undeclared: [UInt8] = []
+      var start = 0
+      all.withUnsafeBytes { b in
+        while start < b.count {
+          var end = start
+          while end < b.count && b[end] != ASCII.lf { end += 1 }
+          if end < b.count { end += 1 }
+          if !ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: b[start..<end])) {
+            lines.append(start..<end)
+            undeclared.append(contentsOf: b[start..<end])
+          }
+          start = end
+        }
+      }
+      if lines.isEmpty {
+        return try CSVReader.read(
+          source: ByteSource(storage: .memory(all, offset: 0)), head: [], headRead: 0, total: all.count, options: options)
+      }
       let name: String
       let how: UndeclaredCharset.Source
       var detection: CharsetDetector.Match? = nil
@@ -161,24 +183,30 @@ public enum ContactIO {
         how = .declared
       } else {
         let v = UndeclaredCharsets.verdict(
-          text: all, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
+          text: undeclared, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
         detection = v.best
         name = v.use ?? options.fallbackCharset
         how = v.use == nil ? .fallback : .detected
       }
       var utf8: [UInt8] = []
-      do {
-        try Charset.toUTF8(all, charset: Array(name.utf8), into: &utf8)
-      } catch {
-        throw ContactIOError(.charset, "the CSV is not UTF-8 and cannot be read as \(name)")
+      utf8.reserveCapacity(all.count + undeclared.count)
+      var at = 0
+      for line in lines {
+        utf8.append(contentsOf: all[at..<line.lowerBound])
+        do {
+          try Charset.toUTF8(all[line], charset: Array(name.utf8), into: &utf8)
+        } catch {
+          throw ContactIOError(.charset, "a line of the CSV is not UTF-8 and cannot be read as \(name)")
+        }
+        at = line.upperBound
       }
+      utf8.append(contentsOf: all[at...])
       var decoded = options
       decoded.declaredCharset = nil
       var result = try CSVReader.read(
         source: ByteSource(storage: .memory(utf8, offset: 0)), head: [], headRead: 0, total: utf8.count, options: decoded)
       result.bytesRead = all.count + (headRead - head.count)
-      result.undeclaredCharset = UndeclaredCharset(
-        name: name, source: how, values: all.reduce(0) { $0 + ($1 >= 0x80 ? 1 : 0) }, detection: detection)
+      result.undeclaredCharset = UndeclaredCharset(name: name, source: how, values: lines.count, detection: detection)
       return result
     case .ndjson:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: NDJSONReader.splitter)
@@ -189,5 +217,25 @@ public enum ContactIO {
         NDJSONReader.parseChunk($0, options: opts)
       }
     }
+  }
+}
+
+extension ContactIO {
+  /// The length of `bytes` without a UTF-8 sequence cut off at its end (a
+  /// read of the first 4 KB can stop inside a character).
+  static func completeUTF8Prefix(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var i = bytes.count
+    var back = 0
+    while i > 0 && back < 4 {
+      let b = bytes[i - 1]
+      if b & 0xC0 != 0x80 {
+        // A lead byte: is its sequence whole?
+        let need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+        return back + 1 >= need ? bytes.count : i - 1
+      }
+      i -= 1
+      back += 1
+    }
+    return bytes.count
   }
 }

@@ -29,8 +29,8 @@ struct InputOptions: ParsableArguments {
     help: ArgumentHelp(
       "Charset of undeclared 8-bit text in vCard and CSV files (e.g. windows-1255, Shift_JIS).",
       discussion: """
-        vCard: applies to values that are not UTF-8 and have no CHARSET parameter. CSV: the \
-        whole file, when it is not UTF-8. Without it, ICU's detector guesses over all such \
+        vCard: applies to values that are not UTF-8 and have no CHARSET parameter. CSV: to the \
+        lines that are not UTF-8. Without it, ICU's detector guesses over all such \
         text of the file, else windows-1252.
         """,
       valueName: "name"))

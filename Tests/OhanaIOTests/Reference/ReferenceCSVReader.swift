@@ -335,7 +335,12 @@ struct ReferenceCSVReader {
     var parts = [[AddressAttribute: [UInt8]]](repeating: [:], count: h.slots.count)
     for (column, cell) in zip(h.columns, record.cells) where !cell.isEmpty {
       switch column {
-      case .attribute(let a): if c[a] == nil { c[a] = text(cell) }
+      case .attribute(let a):
+        // Outlook's empty date: zeros and separators only ("0/0/00", "0.0.00").
+        let outlookNoDate = cell.count <= 10 && cell.filter { $0 == UInt8(ascii: "0") }.count >= 3
+          && cell.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") }
+        if a == .birthday && outlookNoDate { break }
+        if c[a] == nil { c[a] = text(cell) }
       case .value(let s): values[s] = cell  // the last column wins
       case .label(let s): labels[s] = cell
       case .addressPart(let s, let p): if parts[s][p] == nil { parts[s][p] = cell }
@@ -355,6 +360,12 @@ struct ReferenceCSVReader {
           c.fields.append(ContactField(kind: slot.kind, label: label, value: String(decoding: piece, as: UTF8.self)))
         }
       }
+    }
+    // No full-name column (Google's and Outlook's exports): the parts, in
+    // reading order, joined by one space.
+    if c.fullName == nil {
+      let parts = [c.prefix, c.givenName, c.middleName, c.familyName, c.suffix].compactMap { $0 }
+      if !parts.isEmpty { c.fullName = parts.joined(separator: " ") }
     }
     for (k, (column, cell)) in zip(h.columns, record.cells).enumerated() where column == .extra && !cell.isEmpty {
       c.extras.append(
