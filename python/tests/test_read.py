@@ -88,3 +88,13 @@ def test_duckdb_and_polars_read_the_contacts(sample_ndjson):
     assert df.filter(pl.col("familyName") == "Smith").height == want
     pdf = contacts.select(["uid", "familyName"]).to_pandas()
     assert list(pdf["uid"]) == [c.get("uid") for c in sample_ndjson]
+
+
+def test_bytes_that_are_not_utf8_still_export_valid_arrow(tmp_path):
+    # Latin-1 and stray bytes, no CHARSET: the reader decodes them, and the
+    # exported dictionary passes pyarrow's full (UTF-8) validation.
+    bad = tmp_path / "latin.vcf"
+    bad.write_bytes(b"BEGIN:VCARD\nVERSION:3.0\nFN:Jos\xe9 \xff\xfe Garc\xeda\nNOTE:bad \xc3\x28 bytes\nX-FOO:\x80\x81\nEND:VCARD\n")
+    t = ohana.read(bad)
+    t.validate(full=True)
+    assert t.column("fullName").to_pylist()[0].startswith("Jos")
