@@ -140,7 +140,8 @@ public func ohana_table_export(
 ) -> Int32 {
   call(error) { () throws(FFIError) in
     guard let which = TablePart(rawValue: part) else { throw FFIError(.argument, "unknown part \(part)") }
-    let node = try TableExport(table: try table(p).table).export(which)
+    let h = try table(p)
+    let node = try TableExport(table: h.table, dictionary: which == .fieldOffsets || which == .addressOffsets ? nil : h.dictionary()).export(which)
     try export(node, schema, array)
   }
 }
@@ -211,9 +212,7 @@ public func ohana_dedupe(
     let node = ArrowNode.recordBatch(
       [
         ColumnExport.int32("row", rows),
-        ColumnExport.plainStrings("uid", count: t.rowCount) { row, body in
-          if t.hasUID(at: row) { t.withUID(at: row) { body($0) } } else { body(nil) }
-        },
+        try ColumnExport.uids("uid", t),
         ColumnExport.int32("dedupe.cluster", clusterOf),
       ], length: t.rowCount)
     try export(node, clustersSchema, clusters)

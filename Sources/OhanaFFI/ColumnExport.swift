@@ -85,36 +85,90 @@ enum ColumnExport {
     }
   }
 
-  /// Plain `utf8` strings, one a row, null where `body` gives no bytes.
-  /// `body` calls its argument with each row's bytes (for uids, which live
-  /// partly outside the pool).
-  static func plainStrings(
-    _ name: String, count: Int, bytes: (Int, (UnsafeRawBufferPointer?) -> Void) -> Void
-  ) -> ArrowNode {
-    var total = 0
-    for i in 0..<count { bytes(i) { if let b = $0 { total += b.count } } }
-    let valid = ArrowBuffer.bitmap(count: count)
-    let data = ArrowBuffer(byteCount: total)
+  /// The uids as plain `utf8` (one a contact, null where none): they
+  /// hardly repeat, so a dictionary would only add indices. UUID uids
+  /// (kept as 16 bytes in ``UUIDColumn``) are written as their text in
+  /// the form they were read in, the others copied from the pool. Two
+  /// passes: lengths into the offsets, then the bytes in place.
+  /// - Throws: when the uids' text passes 2 GiB (32-bit offsets).
+  static func uids(_ name: String, _ t: ContactTable) throws(FFIError) -> ArrowNode {
+    let n = t.rowCount
+    let uuids = t.uuids
+    let column = t[.uid]
+    let valid = ArrowBuffer.bitmap(count: n)
     var nulls = 0
-    var at = 0
-    let offsets = ArrowBuffer.filled(Int32.self, count: count + 1) { o in
+    var total = 0
+    let offsets = ArrowBuffer.filled(Int32.self, count: n + 1) { o in
       o[0] = 0
-      for i in 0..<count {
-        bytes(i) { b in
-          if let b, let src = b.baseAddress, b.count > 0, at + b.count <= total {
-            (data.base + at).copyMemory(from: src, byteCount: b.count)
-            at += b.count
-            valid.setBit(i)
-          } else if b != nil, b?.count == 0 {
-            valid.setBit(i)
+      column.withUnsafeReader { r in
+        for row in 0..<n {
+          let form = uuids.form(at: row)
+          if form != .none {
+            total += form.textLength
+            valid.setBit(row)
+          } else if r[row].isPresent {
+            total += t.pool.length(of: r[row])
+            valid.setBit(row)
           } else {
             nulls += 1
           }
+          o[row + 1] = Int32(truncatingIfNeeded: total)
         }
-        o[i + 1] = Int32(truncatingIfNeeded: at)
       }
     }
-    return ArrowNode(
-      format: "u", name: name, length: count, nullCount: nulls, buffers: [nulls == 0 ? nil : valid, offsets, data])
+    guard total <= Int(Int32.max) else { throw FFIError(.arrow, "the uids take more than 2 GiB of text") }
+    let data = ArrowBuffer(byteCount: total)
+    let o = offsets.base.assumingMemoryBound(to: Int32.self)
+    t.pool.withStorage { arena, ends in
+      column.withUnsafeReader { r in
+        for row in 0..<n {
+          let at = data.base + Int(o[row])
+          let form = uuids.form(at: row)
+          if form != .none, let (high, low) = uuids.value(at: row) {
+            UUIDText.write(form, high, low, to: at)
+          } else {
+            let id = r[row]
+            guard id.isPresent, id.index < ends.count else { continue }
+            let lo = ends[id.index - 1], hi = ends[id.index]
+            // Safe: pass 1 counted exactly these bytes for this row.
+            if let src = arena.baseAddress, hi > lo { at.copyMemory(from: src + lo, byteCount: hi - lo) }
+          }
+        }
+      }
+    }
+    return ArrowNode(format: "u", name: name, length: n, nullCount: nulls, buffers: [nulls == 0 ? nil : valid, offsets, data])
+  }
+}
+
+/// The text of a UUID in one of ``UUIDColumn/Form``'s forms, written
+/// straight into an export buffer (``UUIDColumn/withText(at:_:)`` gives
+/// the same bytes one row at a time through a closure and a copy).
+enum UUIDText {
+  /// Writes ``UUIDColumn/Form/textLength`` bytes at `out`.
+  static func write(_ form: UUIDColumn.Form, _ high: UInt64, _ low: UInt64, to out: UnsafeMutableRawPointer) {
+    var o = 0
+    let upper: Bool
+    switch form {
+    case .none: return
+    case .lower: upper = false
+    case .upper: upper = true
+    case .urnLower, .urnUpper:
+      upper = form == .urnUpper
+      for c in (upper ? "URN:UUID:" : "urn:uuid:").utf8 {
+        out.storeBytes(of: c, toByteOffset: o, as: UInt8.self)
+        o += 1
+      }
+    }
+    let letters: UInt8 = upper ? 0x41 - 10 : 0x61 - 10
+    for nibble in 0..<32 {
+      if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+        out.storeBytes(of: 0x2D, toByteOffset: o, as: UInt8.self)
+        o += 1
+      }
+      let word = nibble < 16 ? high : low
+      let v = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble & 15))) & 0xF
+      out.storeBytes(of: v < 10 ? 0x30 + v : letters + v, toByteOffset: o, as: UInt8.self)
+      o += 1
+    }
   }
 }

@@ -15,8 +15,11 @@ import OhanaCore
 /// ends, never one per row). Above 2^31 - 1 bytes of distinct strings the
 /// 32-bit offsets of `utf8` cannot reach, so the dictionary is
 /// `large_utf8` (64-bit offsets).
-struct PoolDictionary {
+struct PoolDictionary: Sendable {
   let node: ArrowNode
+
+  /// A dictionary built before (shared).
+  init(node: ArrowNode) { self.node = node }
 
   init(_ pool: StringPool) {
     let n = pool.count - 1  // strings 1 ..< count

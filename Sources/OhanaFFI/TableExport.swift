@@ -36,6 +36,9 @@ struct TableExport {
   ]
 
   let table: ContactTable
+  /// The table's pool as a dictionary, when one was built already (see
+  /// ``TableHandle/dictionary()``); else built here.
+  var dictionary: PoolDictionary? = nil
 
   /// The record batch of `part`.
   /// - Throws: ``FFIError`` when the pool has more ids than 32-bit indices reach.
@@ -50,17 +53,17 @@ struct TableExport {
     guard table.pool.count - 1 <= Int(Int32.max) else {
       throw FFIError(.arrow, "more distinct strings than 32-bit dictionary indices reach")
     }
-    let dictionary = PoolDictionary(table.pool)
+    let dictionary = self.dictionary ?? PoolDictionary(table.pool)
     let t = table
     var jobs: [@Sendable () -> ArrowNode] = []
+    // The uid column can fail (more than 2 GiB of text); it runs beside the others.
+    var uid: (@Sendable () -> Result<ArrowNode, FFIError>)? = nil
     let rows: Int
     switch part {
     case .contacts:
       rows = t.rowCount
-      jobs.append {
-        ColumnExport.plainStrings("uid", count: t.rowCount) { row, body in
-          if t.hasUID(at: row) { t.withUID(at: row) { body($0) } } else { body(nil) }
-        }
+      uid = { () -> Result<ArrowNode, FFIError> in
+        do throws(FFIError) { return .success(try ColumnExport.uids("uid", t)) } catch { return .failure(error) }
       }
       for (a, name) in Self.attributeNames {
         jobs.append { ColumnExport.strings(name, t[a], dictionary: dictionary) }
@@ -95,14 +98,15 @@ struct TableExport {
     case .fieldOffsets, .addressOffsets:
       rows = 0
     }
-    return .recordBatch(Self.run(jobs), length: rows)
-  }
-
-  /// Runs the column builders on all cores; the columns in job order.
-  static func run(_ jobs: [@Sendable () -> ArrowNode]) -> [ArrowNode] {
+    let uidResult = JobResult<Result<ArrowNode, FFIError>>()
     let results = jobs.map { _ in JobResult<ArrowNode>() }
-    ColumnOps.run(jobs.indices.map { i in { results[i].value = jobs[i]() } })
-    return results.compactMap(\.value)
+    let builders = jobs
+    var work: [@Sendable () -> Void] = builders.indices.map { i in { results[i].value = builders[i]() } }
+    if let uid { work.append { uidResult.value = uid() } }
+    ColumnOps.run(work)
+    var columns = results.compactMap(\.value)
+    if let r = uidResult.value { columns.insert(try r.get(), at: 0) }
+    return .recordBatch(columns, length: rows)
   }
 
   /// For each child row, the contact that owns it (from CSR offsets).

@@ -3,6 +3,7 @@ import OhanaDedupe
 import OhanaIO
 import OhanaPhone
 import OhanaProcessors
+import Synchronization
 
 /// What a C `ohana_table*` points to: a table and the problems its reading
 /// met. Immutable: every operation returns a new handle, so a handle can be
@@ -10,10 +11,26 @@ import OhanaProcessors
 final class TableHandle: Sendable {
   let table: ContactTable
   let problems: [InputError]
+  /// The pool dictionary of the last export, while a consumer still holds
+  /// it (weak): the parts exported one after the other (contacts, fields,
+  /// addresses for one `to_arrow()`) share one copy of the pool, and none
+  /// is kept once the consumer has released them.
+  private let lastDictionary = Mutex<WeakNode>(WeakNode())
 
   init(table: ContactTable, problems: [InputError] = []) {
     self.table = table
     self.problems = problems
+  }
+
+  /// The table's pool as an Arrow dictionary: the one still in use by a
+  /// consumer, or a new one.
+  func dictionary() -> PoolDictionary {
+    lastDictionary.withLock { cached in
+      if let node = cached.node { return PoolDictionary(node: node) }
+      let d = PoolDictionary(table.pool)
+      cached = WeakNode(d.node)
+      return d
+    }
   }
 
   /// Reads `paths` one after the other and concatenates them; each contact's
@@ -130,4 +147,11 @@ extension Substring {
     while let l = s.last, l == " " || l == "\t" { s.removeLast() }
     return s
   }
+}
+
+/// A weak reference to an exported node.
+struct WeakNode: @unchecked Sendable {
+  // @unchecked: only read and written inside the handle's mutex.
+  weak var node: ArrowNode?
+  init(_ node: ArrowNode? = nil) { self.node = node }
 }

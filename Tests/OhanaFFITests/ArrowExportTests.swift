@@ -126,3 +126,38 @@ import Testing
     for r in 0..<70 { #expect(b.bit(r) == bits.contains(r)) }
   }
 }
+
+/// The uid column: UUIDs written back in the form they were read in, the
+/// other uids as they are; the oracle is the table's own `uid(at:)`.
+@Suite struct UIDExportTests {
+  @Test func everyFormAndPlainUIDsComeOutAsRead() throws {
+    let uids: [String?] = [
+      "2f5d4a59-573b-4bcd-aa21-19495a7561cd", "2F5D4A59-573B-4BCD-AA21-19495A7561CD",
+      "urn:uuid:8540f030-2035-4b10-af4d-ffe6605643df", "URN:UUID:8540F030-2035-4B10-AF4D-FFE6605643DF",
+      "ohana-example-marge", nil, "", "Ünïcode-uid",
+    ]
+    var b = ContactTableBuilder()
+    for u in uids {
+      b.beginContact()
+      b.set(.uid, u)
+      b.endContact()
+    }
+    var t = b.build()
+    t.packUUIDs()
+    #expect(t.uuids.uuidCount == 4)
+    let node = try ColumnExport.uids("uid", t)
+    var a = ArrowArray()
+    node.exportArray(to: &a)
+    defer { a.release?(&a) }
+    let offsets = a.buffers[1]!.assumingMemoryBound(to: Int32.self)
+    let data = a.buffers[2]!.assumingMemoryBound(to: UInt8.self)
+    let validity = a.buffers[0]?.assumingMemoryBound(to: UInt8.self)
+    for row in 0..<uids.count {
+      let isValid = validity.map { $0[row >> 3] & (1 << UInt8(row & 7)) != 0 } ?? true
+      let text = String(
+        decoding: UnsafeBufferPointer(start: data + Int(offsets[row]), count: Int(offsets[row + 1] - offsets[row])),
+        as: UTF8.self)
+      #expect((isValid ? text : nil) == t.uid(at: row), "row \(row)")
+    }
+  }
+}
