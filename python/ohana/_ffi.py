@@ -97,7 +97,3 @@ class Structs:
 
 def new_error() -> _Error:
     return _Error()
-
-
-def encode(text: Optional[str]) -> Optional[bytes]:
-    return None if text is None else os.fsencode(text) if isinstance(text, os.PathLike) else text.encode("utf-8")
