@@ -107,8 +107,9 @@ class ContactTable:
 
     def __del__(self) -> None:
         h = getattr(self, "_handle", None)
-        if h is not None and h.value:
-            _ffi.lib.ohana_table_free(h)
+        lib = getattr(_ffi, "lib", None)  # None late in interpreter shutdown
+        if h is not None and h.value and lib is not None:
+            lib.ohana_table_free(h)
             self._handle = ctypes.c_void_p(None)
 
     def __len__(self) -> int:

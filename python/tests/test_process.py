@@ -114,3 +114,13 @@ def test_write_is_what_the_cli_writes(cli, tmp_path):
     ours = tmp_path / "ours.ndjson"
     ohana.write(ohana.read_table(SAMPLE), ours)
     assert ours.read_text() == run_cli(cli, "convert", str(SAMPLE), "-o", "-", "--to", "ndjson")
+
+
+def test_normalize_phones_edge_arrays():
+    assert ohana.normalize_phones(pa.array([None, None], pa.string())).to_pylist() == [{"phone.e164": None}] * 2
+    assert ohana.normalize_phones(pa.array([], pa.string())).num_rows == 0
+    chunked = pa.chunked_array([["+1 202 555 0143"], [None, "030 901820"]])
+    out = ohana.normalize_phones(chunked, region="DE").column("phone.e164").to_pylist()
+    assert out[1] is None and len(out) == 3
+    empty = ohana.ContactTable.from_arrow(pa.table({"fullName": pa.array([], pa.string())}))
+    assert len(empty) == 0 and empty.to_arrow().num_rows == 0
