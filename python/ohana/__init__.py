@@ -293,9 +293,7 @@ def _as_strings(column: Union[pa.Array, pa.ChunkedArray]) -> pa.Array:
         a = a.dictionary_decode()
     if pa.types.is_string(a.type) or pa.types.is_large_string(a.type):
         return a
-    if pa.types.is_string_view(a.type) if hasattr(pa.types, "is_string_view") else False:
-        return a.cast(pa.large_string())
-    return pc.cast(a, pa.large_string())
+    return pc.cast(a, pa.large_string())  # string views, numbers, ...
 
 
 def _flatten_structs(column: Union[pa.Array, pa.ChunkedArray], names: Iterable[str]) -> pa.Table:
