@@ -50,57 +50,68 @@ struct ImportedBatch {
   }
 }
 
-/// One column of an ``ImportedBatch``, row `r` being the batch's row.
+/// One column of an ``ImportedBatch``, row `r` being the batch's row:
+/// strings (`utf8`, `large_utf8`, or either dictionary-encoded with
+/// integer indices) or `int32`.
 struct ImportedColumn {
-  enum Kind { case utf8, largeUTF8, int32 }
+  enum Kind { case strings, int32, dictionary }
   let kind: Kind
   let count: Int
   /// Row r of the batch is element `start + r` of the buffers.
   let start: Int
   let validity: UnsafePointer<UInt8>?
+  /// int32 values, or dictionary indices (`indexWidth` bytes each).
   let values: UnsafeRawPointer?
-  let data: UnsafeRawPointer?
+  let indexWidth: Int
+  /// The strings (of the column, or of its dictionary).
+  let strings: ImportedStrings?
 
   /// Nil for a column of another type (ignored by the importer, which
   /// names the columns it takes).
   init?(schema: ArrowSchema, array: ArrowArray, parentOffset: Int, length: Int, name: String) throws(FFIError) {
     let format = schema.format.map { String(cString: $0) } ?? ""
-    switch format {
-    case "u": kind = .utf8
-    case "U": kind = .largeUTF8
-    case "i": kind = .int32
-    default: return nil
-    }
     guard array.offset >= 0, array.length >= 0, Int(array.length) >= parentOffset + length else {
       throw FFIError(.arrow, "\(name): shorter than its batch")
     }
-    guard array.n_buffers == (kind == .int32 ? 2 : 3), array.dictionary == nil, let buffers = array.buffers else {
-      throw FFIError(.arrow, "\(name): unexpected buffers for its type")
+    guard let buffers = array.buffers, array.n_buffers >= 2 else {
+      if format == "u" || format == "U" || format == "i" { throw FFIError(.arrow, "\(name): missing buffers") }
+      return nil
     }
     count = length
     start = Int(array.offset) + parentOffset
     validity = array.null_count == 0 ? nil : buffers[0].map { $0.assumingMemoryBound(to: UInt8.self) }
-    values = buffers[1]
-    data = kind == .int32 ? nil : buffers[2]
-    if length > 0 && values == nil { throw FFIError(.arrow, "\(name): no values buffer") }
-    if kind != .int32 && length > 0 {
-      // Offsets must not decrease or be negative; data is needed when any string is not empty.
-      var previous = offset(start)
-      guard previous >= 0 else { throw FFIError(.arrow, "\(name): negative offset") }
-      for r in 0..<length {
-        let next = offset(start + r + 1)
-        guard next >= previous else { throw FFIError(.arrow, "\(name): offsets decrease at row \(r)") }
-        previous = next
+    // Signed indices only, as the specification recommends (Python decodes others first).
+    let widths: [String: Int] = ["c": 1, "s": 2, "i": 4, "l": 8]
+    if let dictSchema = schema.dictionary {
+      let valueFormat = dictSchema.pointee.format.map { String(cString: $0) } ?? ""
+      guard valueFormat == "u" || valueFormat == "U", let width = widths[format] else { return nil }
+      guard let dictArray = array.dictionary, array.n_buffers == 2 else {
+        throw FFIError(.arrow, "\(name): a dictionary column without its dictionary")
       }
-      if previous > offset(start) && data == nil { throw FFIError(.arrow, "\(name): no data buffer") }
+      let d = dictArray.pointee
+      guard d.offset >= 0, d.length >= 0 else { throw FFIError(.arrow, "\(name): bad dictionary") }
+      kind = .dictionary
+      indexWidth = width
+      values = buffers[1]
+      strings = try ImportedStrings(
+        d, start: Int(d.offset), count: Int(d.length), large: valueFormat == "U", name: "\(name) (dictionary)")
+    } else {
+      switch format {
+      case "u", "U":
+        guard array.n_buffers == 3 else { throw FFIError(.arrow, "\(name): unexpected buffers for its type") }
+        kind = .strings
+        indexWidth = 0
+        values = nil
+        strings = try ImportedStrings(array, start: start, count: length, large: format == "U", name: name)
+      case "i":
+        kind = .int32
+        indexWidth = 4
+        values = buffers[1]
+        strings = nil
+      default: return nil
+      }
     }
-  }
-
-  private func offset(_ i: Int) -> Int {
-    guard let values else { return 0 }
-    return kind == .largeUTF8
-      ? Int(values.load(fromByteOffset: i * 8, as: Int64.self))
-      : Int(values.load(fromByteOffset: i * 4, as: Int32.self))
+    if length > 0 && kind != .strings && values == nil { throw FFIError(.arrow, "\(name): no values buffer") }
   }
 
   func isNull(_ r: Int) -> Bool {
@@ -109,18 +120,127 @@ struct ImportedColumn {
     return validity[i >> 3] & (1 << UInt8(i & 7)) == 0
   }
 
-  /// The bytes of row `r`, nil when null or not a string column.
-  func bytes(_ r: Int) -> UnsafeRawBufferPointer? {
-    guard kind != .int32, r >= 0, r < count, !isNull(r) else { return nil }
-    let lo = offset(start + r), hi = offset(start + r + 1)
-    guard let data, hi > lo else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-    return UnsafeRawBufferPointer(start: data + lo, count: hi - lo)
+  /// The dictionary index of row `r` (any integer width).
+  private func index(_ r: Int) -> Int {
+    guard let values else { return -1 }
+    let i = start + r
+    switch indexWidth {
+    case 1: return Int(values.load(fromByteOffset: i, as: Int8.self))
+    case 2: return Int(values.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))
+    case 4: return Int(values.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))
+    default: return Int(values.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
+    }
   }
 
   /// The integer of row `r`, nil when null or not an int32 column.
   func int(_ r: Int) -> Int? {
     guard kind == .int32, r >= 0, r < count, !isNull(r), let values else { return nil }
-    return Int(values.load(fromByteOffset: (start + r) * 4, as: Int32.self))
+    return Int(values.loadUnaligned(fromByteOffset: (start + r) * 4, as: Int32.self))
+  }
+
+  /// Every row's string interned into `pool` (absent where null or
+  /// empty), with the pool's bulk path: the strings of a plain column at
+  /// once, a dictionary's values once (shared dictionaries once per
+  /// import, through `cache`) and then one lookup a row.
+  /// - Throws: a dictionary index out of range.
+  func ids(into pool: inout StringPool, cache: inout [DictionaryKey: [StringID]], name: String) throws(FFIError) -> [StringID] {
+    guard let strings, kind != .int32 else { return [] }
+    switch kind {
+    case .strings:
+      var ids = strings.intern(into: &pool)
+      if validity != nil { for r in 0..<count where isNull(r) { ids[r] = .absent } }
+      return ids
+    default:
+      let key = strings.key
+      let dictIDs: [StringID]
+      if let known = cache[key] {
+        dictIDs = known
+      } else {
+        dictIDs = strings.intern(into: &pool)
+        cache[key] = dictIDs
+      }
+      var ids = [StringID](repeating: .absent, count: count)
+      for r in 0..<count where !isNull(r) {
+        let i = index(r)
+        guard i >= 0, i < dictIDs.count else { throw FFIError(.arrow, "\(name): dictionary index out of range at row \(r)") }
+        ids[r] = dictIDs[i]
+      }
+      return ids
+    }
+  }
+}
+
+/// Names one dictionary within an import (the same buffers, the same strings).
+struct DictionaryKey: Hashable {
+  let offsets: UInt
+  let data: UInt
+  let start: Int
+  let count: Int
+}
+
+/// The strings of a `utf8` or `large_utf8` array (`count` of them from
+/// element `start`), their offsets checked: not negative, never decreasing.
+struct ImportedStrings {
+  let offsets: UnsafeRawPointer?
+  let data: UnsafeRawPointer?
+  let validity: UnsafePointer<UInt8>?
+  let start: Int
+  let count: Int
+  let large: Bool
+
+  init(_ array: ArrowArray, start: Int, count: Int, large: Bool, name: String) throws(FFIError) {
+    guard let buffers = array.buffers, array.n_buffers == 3 else {
+      throw FFIError(.arrow, "\(name): a string array needs 3 buffers")
+    }
+    guard start >= 0, count >= 0 else { throw FFIError(.arrow, "\(name): negative offset or length") }
+    offsets = buffers[1]
+    data = buffers[2]
+    validity = array.null_count == 0 ? nil : buffers[0].map { $0.assumingMemoryBound(to: UInt8.self) }
+    self.start = start
+    self.count = count
+    self.large = large
+    guard count > 0 else { return }
+    guard offsets != nil else { throw FFIError(.arrow, "\(name): no offsets buffer") }
+    var previous = offset(start)
+    guard previous >= 0 else { throw FFIError(.arrow, "\(name): negative offset") }
+    for r in 0..<count {
+      let next = offset(start + r + 1)
+      guard next >= previous else { throw FFIError(.arrow, "\(name): offsets decrease at row \(r)") }
+      previous = next
+    }
+    if previous > offset(start) && data == nil { throw FFIError(.arrow, "\(name): no data buffer") }
+  }
+
+  var key: DictionaryKey {
+    DictionaryKey(
+      offsets: UInt(bitPattern: offsets), data: UInt(bitPattern: data), start: start, count: count)
+  }
+
+  func offset(_ i: Int) -> Int {
+    guard let offsets else { return 0 }
+    return large
+      ? Int(offsets.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
+      : Int(offsets.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))
+  }
+
+  func isNull(_ i: Int) -> Bool {
+    guard let validity else { return false }
+    let k = start + i
+    return validity[k >> 3] & (1 << UInt8(k & 7)) == 0
+  }
+
+  /// The strings interned with the pool's bulk path (absent where null).
+  func intern(into pool: inout StringPool) -> [StringID] {
+    guard count > 0 else { return [] }
+    let base = offset(start)
+    let end = offset(start + count)
+    var rel = [Int](repeating: 0, count: count + 1)
+    for i in 0...count { rel[i] = offset(start + i) - base }
+    var ids: [StringID] = []
+    let bytes = UnsafeRawBufferPointer(start: data.map { $0 + base }, count: data == nil ? 0 : end - base)
+    rel.withUnsafeBufferPointer { pool.intern(contentsOf: bytes, offsets: $0, into: &ids) }
+    if validity != nil { for i in 0..<count where isNull(i) { ids[i] = .absent } }
+    return ids
   }
 }
 
@@ -137,27 +257,37 @@ enum TableImport {
     let addressRows = try rowsByContact(addresses, contacts: n, part: "addresses")
     var b = ContactTableBuilder()
     b.reserve(contacts: n, fields: fields.length, addresses: addresses.length)
-    let names: [(ContactAttribute, String)] = [(.uid, "uid")] + TableExport.attributeNames
-    let attributes = names.compactMap { a, name in contacts.columns[name].map { (a, $0) } }
-    let fieldColumns = ["label", "value", "group", "parameters"].map { fields.columns[$0] }
-    let kinds = fields.columns["type"]
-    let addressColumns = TableExport.addressNames.map { addresses.columns[$0.1] }
-    func intern(_ c: ImportedColumn?, _ r: Int) -> StringID {
-      guard let c, let bytes = c.bytes(r) else { return .absent }
-      return b.pool.intern(bytes)
+    // Every string column interned first, in bulk (see ImportedColumn.ids).
+    var cache: [DictionaryKey: [StringID]] = [:]
+    func ids(_ batch: ImportedBatch, _ name: String, _ part: String) throws(FFIError) -> [StringID]? {
+      guard let c = batch.columns[name], c.kind != .int32 else { return nil }
+      return try c.ids(into: &b.pool, cache: &cache, name: "\(part).\(name)")
     }
+    var attributes: [(ContactAttribute, [StringID])] = []
+    for (a, name) in [(ContactAttribute.uid, "uid")] + TableExport.attributeNames {
+      if let v = try ids(contacts, name, "contacts") { attributes.append((a, v)) }
+    }
+    var fieldColumns: [[StringID]?] = []
+    for name in ["label", "value", "group", "parameters"] { fieldColumns.append(try ids(fields, name, "fields")) }
+    let typeIDs = try ids(fields, "type", "fields")
+    var addressColumns: [[StringID]?] = []
+    for (_, name) in TableExport.addressNames { addressColumns.append(try ids(addresses, name, "addresses")) }
+    // The kind of each distinct type string, looked up once.
+    var kindOf: [StringID: FieldKind] = [:]
+    for id in Set(typeIDs ?? []) {
+      kindOf[id] = b.pool.string(id).flatMap { FieldKind(name: $0) } ?? .other
+    }
+    func at(_ column: [StringID]?, _ r: Int) -> StringID { column.map { $0[r] } ?? .absent }
     for r in 0..<n {
       b.beginContact()
-      for (a, c) in attributes { b.set(a, intern(c, r)) }
+      for (a, v) in attributes { b.set(a, v[r]) }
       for f in fieldRows.rows(of: r) {
-        var kind = FieldKind.other
-        if let k = kinds?.bytes(f), let named = FieldKind(name: String(decoding: k, as: UTF8.self)) { kind = named }
         b.appendField(
-          kind: kind, label: intern(fieldColumns[0], f), value: intern(fieldColumns[1], f),
-          group: intern(fieldColumns[2], f), parameters: intern(fieldColumns[3], f))
+          kind: typeIDs.map { kindOf[$0[f]] ?? .other } ?? .other, label: at(fieldColumns[0], f),
+          value: at(fieldColumns[1], f), group: at(fieldColumns[2], f), parameters: at(fieldColumns[3], f))
       }
       for a in addressRows.rows(of: r) {
-        b.appendAddress(addressColumns.map { intern($0, a) })
+        b.appendAddress(addressColumns.map { at($0, a) })
       }
       b.endContact()
     }

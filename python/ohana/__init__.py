@@ -286,10 +286,23 @@ def _combine(column: Union[pa.Array, pa.ChunkedArray]) -> pa.Array:
     return column
 
 
-def _as_strings(column: Union[pa.Array, pa.ChunkedArray]) -> pa.Array:
-    """A column as utf8 or large_utf8 (dictionary columns decoded)."""
-    a = _combine(column)
+def _as_strings(column: Union[pa.Array, pa.ChunkedArray], keep_dictionary: bool = True) -> pa.Array:
+    """A column as utf8 or large_utf8, or as a dictionary of those with
+    signed integer indices (which the engine interns once per distinct
+    value: what `read` exports goes back in without decoding)."""
+    if isinstance(column, pa.ChunkedArray) and column.num_chunks > 1 and pa.types.is_dictionary(column.type):
+        try:
+            column = column.unify_dictionaries()
+            a = column.combine_chunks()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            a = pa.concat_arrays([c.dictionary_decode() for c in column.chunks])
+    else:
+        a = _combine(column)
     if pa.types.is_dictionary(a.type):
+        t = a.type
+        string_values = pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+        if keep_dictionary and string_values and pa.types.is_signed_integer(t.index_type):
+            return a
         a = a.dictionary_decode()
     if pa.types.is_string(a.type) or pa.types.is_large_string(a.type):
         return a
@@ -328,7 +341,7 @@ def _concat_children(parts: list[pa.Table], names: Sequence[str]) -> Optional[pa
     unified = []
     for p in parts:
         cols = [p.column(n) if n in p.column_names else pa.nulls(p.num_rows, pa.large_string()) for n in names]
-        cols = [c if n == "contact" else _as_strings(c) for c, n in zip(cols, names)]
+        cols = [c if n == "contact" else _as_strings(c, keep_dictionary=len(parts) == 1) for c, n in zip(cols, names)]
         unified.append(pa.table([_combine(c) for c in cols], names=list(names)))
     t = pa.concat_tables(unified, promote_options="permissive").combine_chunks()
     batches = t.to_batches()
