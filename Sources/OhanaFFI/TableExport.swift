@@ -2,7 +2,7 @@ import OhanaCore
 
 /// Which record batch of a table to export (the C enum `OHANA_PART_*`).
 enum TablePart: Int32 {
-  case contacts = 0, fields, addresses, fieldOffsets, addressOffsets
+  case contacts = 0, fields, addresses, fieldOffsets, addressOffsets, extras
 }
 
 /// A ``ContactTable`` as Arrow record batches.
@@ -18,7 +18,10 @@ enum TablePart: Int32 {
 ///   derived columns over addresses;
 /// - field and address offsets: one int32 column of rows + 1 offsets, for
 ///   building list columns without copying (contact `r` owns child rows
-///   `offsets[r] ..< offsets[r + 1]`).
+///   `offsets[r] ..< offsets[r + 1]`);
+/// - extras: `contact`, `name`, `group`, `parameters`, `value`: every vCard
+///   property the model has no column for, as read (values in vCard text
+///   syntax).
 ///
 /// Column names are those of the NDJSON writer.
 struct TableExport {
@@ -95,6 +98,13 @@ struct TableExport {
         guard let c = t.addresses.annotations[column: name] else { continue }
         jobs.append { ColumnExport.derived(name, c, dictionary: dictionary) }
       }
+    case .extras:
+      rows = t.extras.count
+      jobs.append { ColumnExport.int32("contact", Self.owners(t.extraOffsets, count: t.extras.count)) }
+      jobs.append { ColumnExport.strings("name", t.extras.name, dictionary: dictionary) }
+      jobs.append { ColumnExport.strings("group", t.extras.group, dictionary: dictionary) }
+      jobs.append { ColumnExport.strings("parameters", t.extras.parameters, dictionary: dictionary) }
+      jobs.append { ColumnExport.strings("value", t.extras.value, dictionary: dictionary) }
     case .fieldOffsets, .addressOffsets:
       rows = 0
     }

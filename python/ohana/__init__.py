@@ -143,6 +143,12 @@ class ContactTable:
         """One row per postal address: `contact` and the address columns."""
         return pa.Table.from_batches([self._export(_ffi.PART_ADDRESSES)])
 
+    def extras(self) -> pa.Table:
+        """One row per vCard property the model has no column for (`REV`,
+        `X-...`): `contact`, `name`, `group`, `parameters`, `value` (in
+        vCard text syntax, as read)."""
+        return pa.Table.from_batches([self._export(_ffi.PART_EXTRAS)])
+
     def to_arrow(self) -> pa.Table:
         """The contacts with their fields and addresses as list columns
         (`fields`, `addresses`: list<struct>), built over the engine's

@@ -98,3 +98,13 @@ def test_bytes_that_are_not_utf8_still_export_valid_arrow(tmp_path):
     t = ohana.read(bad)
     t.validate(full=True)
     assert t.column("fullName").to_pylist()[0].startswith("Jos")
+
+
+def test_extras_match_the_cli_ndjson(sample_ndjson):
+    extras = ohana.read_table(SAMPLE).extras()
+    extras.validate(full=True)
+    want = [(i, x["name"], x.get("group"), x.get("parameters"), x["value"])
+            for i, c in enumerate(sample_ndjson) for x in c.get("extras", [])]
+    got = list(zip(*(extras.column(n).to_pylist() for n in ["contact", "name", "group", "parameters", "value"])))
+    assert len(want) > 0
+    assert got == want

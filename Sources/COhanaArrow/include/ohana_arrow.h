@@ -85,6 +85,7 @@ enum {
   OHANA_PART_ADDRESSES = 2,      // one row per postal address, `contact` likewise
   OHANA_PART_FIELD_OFFSETS = 3,  // one int32 column, rows + 1 offsets into FIELDS
   OHANA_PART_ADDRESS_OFFSETS = 4,// one int32 column, rows + 1 offsets into ADDRESSES
+  OHANA_PART_EXTRAS = 5,         // one row per extra (unmodelled) property, `contact` likewise
 };
 
 // The functions, declared for C callers. (Swift defines them with @_cdecl;
