@@ -28,6 +28,9 @@ let package = Package(
     .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
     .library(name: "OhanaStore", targets: ["OhanaStore"]),
     .executable(name: "ohana", targets: ["ohana"]),
+    // The C interface (Arrow C Data Interface) for Python: python/ builds it with
+    // `swift build -c release --product OhanaFFI -Xswiftc -static-stdlib`.
+    .library(name: "OhanaFFI", type: .dynamic, targets: ["OhanaFFI"]),
     // Unstable: seeded data and the array-of-objects reference, for tests and Benchmarks/.
     .library(name: "_OhanaTestSupport", targets: ["_OhanaTestSupport"]),
   ],
@@ -78,6 +81,14 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: C interface — Arrow C Data Interface structs and the exported functions (python/)
+    .target(name: "COhanaArrow"),
+    .target(
+      name: "OhanaFFI",
+      dependencies: ["COhanaArrow", "OhanaCore", "OhanaPhone", "OhanaIO", "OhanaProcessors", "OhanaDedupe"],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: Dataset generator (stdlib only; used by `ohana generate`)
     .target(name: "OhanaDatasets", path: "datasets/Generator", swiftSettings: swiftSettings),
 
@@ -98,6 +109,7 @@ let package = Package(
     .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaFFITests", dependencies: ["OhanaFFI", "COhanaArrow", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets", "OhanaStore"], swiftSettings: swiftSettings),
   ]
 )

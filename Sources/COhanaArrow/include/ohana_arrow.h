@@ -1,0 +1,125 @@
+// The C interface of the Ohana engine (library libOhanaFFI), for Python and
+// other foreign callers.
+//
+// The ArrowSchema and ArrowArray structs are the Arrow C Data Interface,
+// written from its specification
+// (https://arrow.apache.org/docs/format/CDataInterface.html, see NOTICE):
+// same names, same member order, same ABI. The engine fills them (producer);
+// the consumer calls `release` when done, which frees what the engine
+// allocated for them.
+#ifndef OHANA_ARROW_H
+#define OHANA_ARROW_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  // Array type description
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowSchema*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+struct ArrowArray {
+  // Array data description
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowArray*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+#endif  // ARROW_C_DATA_INTERFACE
+
+/// An error: `code` (0 = none), the 1-based input `line` when known (0 =
+/// unknown), and a one-line `message` (NUL-terminated, never a contact value).
+typedef struct ohana_error {
+  int32_t code;
+  int32_t reserved;
+  int64_t line;
+  char message[1024];
+} ohana_error;
+
+/// Error codes.
+enum {
+  OHANA_OK = 0,
+  OHANA_ERROR_IO = 1,            // a file that cannot be opened, read or written
+  OHANA_ERROR_FORMAT = 2,        // an unsupported or unknown format
+  OHANA_ERROR_INVALID_INPUT = 3, // bad data (with strict reading: the first bad line)
+  OHANA_ERROR_CHARSET = 4,       // an unknown or undecodable charset
+  OHANA_ERROR_ARGUMENT = 5,      // a bad argument (region, locale, column type...)
+  OHANA_ERROR_ARROW = 6,         // an Arrow input the engine cannot take
+};
+
+/// The parts of a table that export as Arrow record batches.
+enum {
+  OHANA_PART_CONTACTS = 0,       // one row per contact
+  OHANA_PART_FIELDS = 1,         // one row per field, `contact` = its contact's row
+  OHANA_PART_ADDRESSES = 2,      // one row per postal address, `contact` likewise
+  OHANA_PART_FIELD_OFFSETS = 3,  // one int32 column, rows + 1 offsets into FIELDS
+  OHANA_PART_ADDRESS_OFFSETS = 4,// one int32 column, rows + 1 offsets into ADDRESSES
+  OHANA_PART_EXTRAS = 5,         // one row per extra (unmodelled) property, `contact` likewise
+};
+
+// The functions, declared for C callers. (Swift defines them with @_cdecl;
+// the Clang importer of Swift defines __swift__, so Swift does not see two
+// declarations.)
+#if !defined(__swift__)
+typedef struct ohana_table ohana_table;
+
+const char* ohana_version(void);
+int32_t ohana_read(const char* const* paths, int64_t count, const char* format, int32_t strict,
+                   ohana_table** out, ohana_error* error);
+void ohana_table_free(ohana_table* table);
+int64_t ohana_table_rows(const ohana_table* table);
+int64_t ohana_table_problem_count(const ohana_table* table);
+int32_t ohana_table_problem(const ohana_table* table, int64_t index, int64_t* line, int32_t* severity,
+                            char* text, int64_t capacity);
+int32_t ohana_table_export(const ohana_table* table, int32_t part, struct ArrowSchema* schema,
+                           struct ArrowArray* array, ohana_error* error);
+int32_t ohana_table_import(struct ArrowSchema* contacts_schema, struct ArrowArray* contacts,
+                           struct ArrowSchema* fields_schema, struct ArrowArray* fields,
+                           struct ArrowSchema* addresses_schema, struct ArrowArray* addresses,
+                           ohana_table** out, ohana_error* error);
+int32_t ohana_normalize_phones(const ohana_table* table, const char* region, const char* formats,
+                               ohana_table** out, ohana_error* error);
+int32_t ohana_sort(const ohana_table* table, const char* by, const char* locale, int32_t descending,
+                   ohana_table** out, ohana_error* error);
+int32_t ohana_dedupe(const ohana_table* table, const char* region, double threshold,
+                     ohana_table** merged, struct ArrowSchema* clusters_schema,
+                     struct ArrowArray* clusters, ohana_error* error);
+int32_t ohana_write(const ohana_table* table, const char* path, const char* format, ohana_error* error);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OHANA_ARROW_H

@@ -1,0 +1,468 @@
+"""Ohana for Swift, from Python: read, normalize, sort, dedupe and write
+contact lists with the engine, and get the columns as Arrow.
+
+Columns leave the engine through the Arrow C Data Interface: string columns
+are dictionary arrays whose dictionary is the engine's string pool (each
+distinct string once) and whose indices are the rows' string ids, so
+nothing is copied per string. `pyarrow` imports them; Polars, DuckDB and
+pandas take the resulting `pyarrow.Table`.
+
+    >>> import ohana
+    >>> contacts = ohana.read(["contacts.vcf"])          # a pyarrow.Table
+    >>> phones = ohana.normalize_phones(contacts, region="US")
+    >>> merged, clusters = ohana.dedupe(phones)
+
+Each function takes a `pyarrow.Table` (returned as one) or a
+:class:`ContactTable`, a handle on a table held by the engine (returned as
+one, for chaining without leaving the engine).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence, Tuple, Union, overload
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import _ffi
+
+__all__ = [
+    "ContactTable",
+    "OhanaError",
+    "Problem",
+    "read",
+    "read_table",
+    "normalize_phones",
+    "sort",
+    "dedupe",
+    "write",
+    "engine_version",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+ATTRIBUTE_COLUMNS = (
+    "uid", "fullName", "givenName", "familyName", "middleName", "prefix", "suffix", "nickname",
+    "organization", "department", "jobTitle", "birthday", "note", "source",
+)
+FIELD_COLUMNS = ("type", "label", "value", "group", "parameters")
+ADDRESS_COLUMNS = (
+    "label", "street", "locality", "region", "postalCode", "country", "poBox", "extended", "group", "parameters",
+)
+
+
+class OhanaError(Exception):
+    """An error from the engine: `reason` (one line, never a contact value),
+    `line` (1-based line of the input, or None when not known) and `code`
+    (the C interface's error code)."""
+
+    CODES = {1: "io", 2: "format", 3: "invalid input", 4: "charset", 5: "argument", 6: "arrow"}
+
+    def __init__(self, code: int, line: Optional[int], reason: str) -> None:
+        self.code = code
+        self.line = line
+        self.reason = reason
+        where = f"line {line}: " if line else ""
+        super().__init__(f"{where}{reason}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A warning or skip the reader reported (the line kept reading)."""
+
+    line: int
+    severity: str  # "warning" or "skipped"
+    text: str  # "source:line: property: reason"
+
+
+def _check(rc: int, err: _ffi._Error) -> None:
+    if rc != 0:
+        reason = err.message.decode("utf-8", "replace")
+        raise OhanaError(rc, err.line or None, reason)
+
+
+def engine_version() -> str:
+    """The version string of the engine library."""
+    return _ffi.lib.ohana_version().decode()
+
+
+class ContactTable:
+    """A contact table held by the engine (an opaque handle).
+
+    Operations return new tables; a table never changes. `to_arrow()` (and
+    `contacts()`, `fields()`, `addresses()`) hand the columns to pyarrow
+    without copying strings.
+    """
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, handle: int) -> None:
+        if not handle:
+            raise ValueError("ContactTable needs a handle from the engine")
+        self._handle = ctypes.c_void_p(handle)
+
+    def __del__(self) -> None:
+        h = getattr(self, "_handle", None)
+        lib = getattr(_ffi, "lib", None)  # None late in interpreter shutdown
+        if h is not None and h.value and lib is not None:
+            lib.ohana_table_free(h)
+            self._handle = ctypes.c_void_p(None)
+
+    def __len__(self) -> int:
+        return int(_ffi.lib.ohana_table_rows(self._handle))
+
+    def __repr__(self) -> str:
+        return f"<ohana.ContactTable {len(self)} contacts>"
+
+    # -- Arrow out ---------------------------------------------------------
+
+    def _export(self, part: int) -> pa.RecordBatch:
+        structs = _ffi.Structs()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_table_export(self._handle, part, structs.schema_ptr, structs.array_ptr, ctypes.byref(err))
+        _check(rc, err)
+        return pa.RecordBatch._import_from_c(structs.array_ptr, structs.schema_ptr)
+
+    def contacts(self) -> pa.Table:
+        """One row per contact: `uid`, the name and organization columns,
+        `birthday`, `note`, `source` (the file it came from), `sourceLine`
+        and the derived columns over contacts. Strings are dictionary arrays."""
+        return pa.Table.from_batches([self._export(_ffi.PART_CONTACTS)])
+
+    def fields(self) -> pa.Table:
+        """One row per phone, e-mail, URL... field: `contact` (the row of its
+        contact), `type`, `label`, `value`, `group`, `parameters` and the
+        derived columns over fields (`phone.e164`...)."""
+        return pa.Table.from_batches([self._export(_ffi.PART_FIELDS)])
+
+    def addresses(self) -> pa.Table:
+        """One row per postal address: `contact` and the address columns."""
+        return pa.Table.from_batches([self._export(_ffi.PART_ADDRESSES)])
+
+    def extras(self) -> pa.Table:
+        """One row per vCard property the model has no column for (`REV`,
+        `X-...`): `contact`, `name`, `group`, `parameters`, `value` (in
+        vCard text syntax, as read)."""
+        return pa.Table.from_batches([self._export(_ffi.PART_EXTRAS)])
+
+    def to_arrow(self) -> pa.Table:
+        """The contacts with their fields and addresses as list columns
+        (`fields`, `addresses`: list<struct>), built over the engine's
+        offsets without copying."""
+        contacts = self._export(_ffi.PART_CONTACTS)
+        columns = list(contacts.columns)
+        names = list(contacts.schema.names)
+        for part, offsets_part, name in (
+            (_ffi.PART_FIELDS, _ffi.PART_FIELD_OFFSETS, "fields"),
+            (_ffi.PART_ADDRESSES, _ffi.PART_ADDRESS_OFFSETS, "addresses"),
+        ):
+            children = self._export(part)
+            offsets = self._export(offsets_part).column(0)
+            keep = [i for i, n in enumerate(children.schema.names) if n != "contact"]
+            struct = pa.StructArray.from_arrays(
+                [children.column(i) for i in keep], names=[children.schema.names[i] for i in keep]
+            )
+            columns.append(pa.ListArray.from_arrays(offsets, struct))
+            names.append(name)
+        return pa.Table.from_arrays(columns, names=names)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every warning and skip met while reading, in input order."""
+        out = []
+        buf = ctypes.create_string_buffer(2048)
+        for i in range(int(_ffi.lib.ohana_table_problem_count(self._handle))):
+            line = ctypes.c_int64()
+            sev = ctypes.c_int32()
+            if _ffi.lib.ohana_table_problem(self._handle, i, ctypes.byref(line), ctypes.byref(sev), buf, len(buf)) == 0:
+                out.append(Problem(line.value, "warning" if sev.value == 0 else "skipped", buf.value.decode("utf-8", "replace")))
+        return out
+
+    # -- Arrow in ----------------------------------------------------------
+
+    @classmethod
+    def from_arrow(cls, table: pa.Table) -> "ContactTable":
+        """A table of contacts given as Arrow: string columns named like the
+        exported ones (`uid`, `fullName`, `givenName`, `familyName`, ...,
+        `source`); fields as a `fields` list<struct<type, label, value, ...>>
+        column and/or `phones` / `emails` columns (a string or a list of
+        strings a row); addresses as an `addresses` list<struct<street,
+        locality, ...>> column. Other columns are ignored."""
+        if isinstance(table, pa.RecordBatch):
+            table = pa.Table.from_batches([table])
+        n = table.num_rows
+        contact_cols, contact_names = [], []
+        for name in ATTRIBUTE_COLUMNS:
+            if name in table.column_names:
+                contact_cols.append(_as_strings(table.column(name)))
+                contact_names.append(name)
+        if not contact_cols:
+            contact_cols, contact_names = [pa.nulls(n, pa.string())], ["uid"]
+        contacts = pa.RecordBatch.from_arrays(contact_cols, names=contact_names)
+
+        parts: list[pa.Table] = []
+        if "fields" in table.column_names:
+            parts.append(_flatten_structs(table.column("fields"), FIELD_COLUMNS))
+        for column, kind in (("phones", "phone"), ("phone", "phone"), ("emails", "email"), ("email", "email")):
+            if column in table.column_names:
+                parts.append(_flatten_values(table.column(column), kind))
+        fields = _concat_children(parts, ("contact",) + FIELD_COLUMNS)
+        addresses = None
+        if "addresses" in table.column_names:
+            addresses = _flatten_structs(table.column("addresses"), ADDRESS_COLUMNS).combine_chunks().to_batches()
+            addresses = addresses[0] if addresses else None
+
+        keep = []  # Python-side structs, alive until the call returns
+        def export(batch: Optional[pa.RecordBatch]) -> Tuple[Optional[int], Optional[int]]:
+            if batch is None:
+                return None, None
+            s = _ffi.Structs()
+            keep.append(s)
+            batch._export_to_c(s.array_ptr, s.schema_ptr)
+            return s.schema_ptr, s.array_ptr
+
+        cs, ca = export(contacts)
+        fs, fa = export(fields)
+        as_, aa = export(addresses)
+        out = ctypes.c_void_p()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_table_import(cs, ca, fs, fa, as_, aa, ctypes.byref(out), ctypes.byref(err))
+        _check(rc, err)
+        return cls(out.value)
+
+    # -- Operations ----------------------------------------------------------
+
+    def normalize_phones(self, region: str = "US", formats: Sequence[str] = ("e164",)) -> "ContactTable":
+        """Parses every phone field (national numbers in `region`) and adds a
+        `phone.<format>` column over fields for each of `formats` (`e164`,
+        `international`, `national`, `rfc3966`); unparsable numbers are null."""
+        if isinstance(formats, str):
+            formats = (formats,)
+        out = ctypes.c_void_p()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_normalize_phones(
+            self._handle, region.encode(), ",".join(formats).encode(), ctypes.byref(out), ctypes.byref(err)
+        )
+        _check(rc, err)
+        return ContactTable(out.value)
+
+    def sort(self, by: str = "family", locale: str = "root", descending: bool = False) -> "ContactTable":
+        """Sorted by `by` (`full`, `given` or `family` name) with ICU collation
+        for `locale` (`en`, `de`, `de-u-co-phonebk`, `sv`, ...)."""
+        out = ctypes.c_void_p()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_sort(self._handle, by.encode(), locale.encode(), int(descending), ctypes.byref(out), ctypes.byref(err))
+        _check(rc, err)
+        return ContactTable(out.value)
+
+    def dedupe(self, region: str = "US", threshold: Optional[float] = None) -> Tuple["ContactTable", pa.Table]:
+        """Finds the same person across contacts and merges each cluster into
+        one contact. Returns (merged, clusters): clusters has one row per
+        input contact: `row`, `uid` and `dedupe.cluster`, the row of its
+        merged contact in `merged`."""
+        out = ctypes.c_void_p()
+        structs = _ffi.Structs()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_dedupe(
+            self._handle, region.encode(), math.nan if threshold is None else float(threshold),
+            ctypes.byref(out), structs.schema_ptr, structs.array_ptr, ctypes.byref(err),
+        )
+        _check(rc, err)
+        clusters = pa.RecordBatch._import_from_c(structs.array_ptr, structs.schema_ptr)
+        return ContactTable(out.value), pa.Table.from_batches([clusters])
+
+    def write(self, path: PathLike, format: Optional[str] = None) -> None:
+        """Writes the contacts to `path` (`format`: `vcard`, `vcard3`,
+        `vcard21`, `csv`, `ndjson`; None: from the extension). The file is
+        replaced whole or not at all."""
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_write(self._handle, os.fsencode(path), None if format is None else format.encode(), ctypes.byref(err))
+        _check(rc, err)
+
+
+# -- Helpers for Arrow in ------------------------------------------------------
+
+def _combine(column: Union[pa.Array, pa.ChunkedArray]) -> pa.Array:
+    if isinstance(column, pa.ChunkedArray):
+        return column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return column
+
+
+def _as_strings(column: Union[pa.Array, pa.ChunkedArray], keep_dictionary: bool = True) -> pa.Array:
+    """A column as utf8 or large_utf8, or as a dictionary of those with
+    signed integer indices (which the engine interns once per distinct
+    value: what `read` exports goes back in without decoding)."""
+    if isinstance(column, pa.ChunkedArray) and column.num_chunks > 1 and pa.types.is_dictionary(column.type):
+        try:
+            column = column.unify_dictionaries()
+            a = column.combine_chunks()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            a = pa.concat_arrays([c.dictionary_decode() for c in column.chunks])
+    else:
+        a = _combine(column)
+    if pa.types.is_dictionary(a.type):
+        t = a.type
+        string_values = pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+        if keep_dictionary and string_values and pa.types.is_signed_integer(t.index_type):
+            return a
+        a = a.dictionary_decode()
+    if pa.types.is_string(a.type) or pa.types.is_large_string(a.type):
+        return a
+    return pc.cast(a, pa.large_string())  # string views, numbers, ...
+
+
+def _flatten_structs(column: Union[pa.Array, pa.ChunkedArray], names: Iterable[str]) -> pa.Table:
+    lists = _combine(column)
+    parents = pc.list_parent_indices(lists).cast(pa.int32())
+    flat = pc.list_flatten(lists)
+    cols, out_names = [parents], ["contact"]
+    child_names = [flat.type.field(i).name for i in range(flat.type.num_fields)] if pa.types.is_struct(flat.type) else []
+    for name in names:
+        if name in child_names:
+            cols.append(_as_strings(flat.field(name)))
+            out_names.append(name)
+    return pa.table(cols, names=out_names)
+
+
+def _flatten_values(column: Union[pa.Array, pa.ChunkedArray], kind: str) -> pa.Table:
+    a = _combine(column)
+    if pa.types.is_list(a.type) or pa.types.is_large_list(a.type):
+        parents = pc.list_parent_indices(a).cast(pa.int32())
+        values = _as_strings(pc.list_flatten(a))
+    else:
+        values = _as_strings(a)
+        parents = pa.array(range(len(values)), pa.int32())
+    present = pc.is_valid(values)
+    parents, values = parents.filter(present), values.filter(present)
+    return pa.table([parents, pa.array([kind] * len(values), pa.string()), values], names=["contact", "type", "value"])
+
+
+def _concat_children(parts: list[pa.Table], names: Sequence[str]) -> Optional[pa.RecordBatch]:
+    if not parts:
+        return None
+    unified = []
+    for p in parts:
+        cols = [p.column(n) if n in p.column_names else pa.nulls(p.num_rows, pa.large_string()) for n in names]
+        cols = [c if n == "contact" else _as_strings(c, keep_dictionary=len(parts) == 1) for c, n in zip(cols, names)]
+        unified.append(pa.table([_combine(c) for c in cols], names=list(names)))
+    t = pa.concat_tables(unified, promote_options="permissive").combine_chunks()
+    batches = t.to_batches()
+    return batches[0] if batches else None
+
+
+# -- The functions ---------------------------------------------------------------
+
+TableLike = Union[pa.Table, ContactTable]
+
+
+def _paths(paths: Union[PathLike, Sequence[PathLike]]) -> list[bytes]:
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    return [os.fsencode(p) for p in paths]
+
+
+def read_table(
+    paths: Union[PathLike, Sequence[PathLike]], format: Optional[str] = None, strict: bool = False
+) -> ContactTable:
+    """Reads contact files (vCard 2.1/3.0/4.0, CSV, NDJSON) into the engine,
+    one after the other, as one :class:`ContactTable`; each contact's
+    `source` is the path it came from. `format` None: from each file's
+    extension, else its content. A bad line costs that line and is reported
+    in `problems`; with `strict=True` the first one raises
+    :class:`OhanaError` with its line number instead."""
+    encoded = _paths(paths)
+    array = (ctypes.c_char_p * max(1, len(encoded)))(*encoded)
+    out = ctypes.c_void_p()
+    err = _ffi.new_error()
+    rc = _ffi.lib.ohana_read(
+        array, len(encoded), None if format is None else format.encode(), int(strict), ctypes.byref(out), ctypes.byref(err)
+    )
+    _check(rc, err)
+    return ContactTable(out.value)
+
+
+def read(
+    paths: Union[PathLike, Sequence[PathLike]], format: Optional[str] = None, strict: bool = False
+) -> pa.Table:
+    """Reads contact files into a `pyarrow.Table`: one row per contact, with
+    `fields` and `addresses` list columns (see :meth:`ContactTable.to_arrow`).
+    Raises :class:`OhanaError` (with `line` and `reason`) when a file cannot
+    be read, or with `strict=True` at its first bad line."""
+    return read_table(paths, format=format, strict=strict).to_arrow()
+
+
+def _engine(table: TableLike) -> ContactTable:
+    if isinstance(table, ContactTable):
+        return table
+    if isinstance(table, (pa.Table, pa.RecordBatch)):
+        return ContactTable.from_arrow(table)
+    raise TypeError(f"expected a pyarrow.Table or an ohana.ContactTable, not {type(table).__name__}")
+
+
+@overload
+def normalize_phones(table_or_array: ContactTable, region: str = ..., formats: Sequence[str] = ...) -> ContactTable: ...
+@overload
+def normalize_phones(table_or_array: pa.Table, region: str = ..., formats: Sequence[str] = ...) -> pa.Table: ...
+@overload
+def normalize_phones(table_or_array: Union[pa.Array, pa.ChunkedArray], region: str = ..., formats: Sequence[str] = ...) -> pa.Table: ...
+
+
+def normalize_phones(table_or_array, region="US", formats=("e164",)):
+    """Parses phone numbers (national ones in `region`) and formats them.
+
+    - a table: every phone field gets a `phone.<format>` value for each of
+      `formats` (`e164`, `international`, `national`, `rfc3966`) in its
+      `fields` entries; null where the number cannot be parsed;
+    - an array of strings: a `pyarrow.Table` with one `phone.<format>` column
+      per format, row for row (null in, null out)."""
+    if isinstance(formats, str):
+        formats = (formats,)
+    if isinstance(table_or_array, ContactTable):
+        return table_or_array.normalize_phones(region, formats)
+    if isinstance(table_or_array, (pa.Array, pa.ChunkedArray)):
+        values = _as_strings(table_or_array)
+        n = len(values)
+        fields = pa.table(
+            [pa.array(range(n), pa.int32()), pa.array(["phone"] * n, pa.string()), values],
+            names=["contact", "type", "value"],
+        ).filter(pc.is_valid(values))
+        contacts = pa.table([pa.nulls(n, pa.string())], names=["uid"])
+        present = pc.cast(pc.is_valid(values), pa.int32())
+        offsets = pa.concat_arrays([pa.array([0], pa.int32()), pc.cumulative_sum(present)])
+        struct = pa.StructArray.from_arrays([_combine(fields.column("type")), _combine(fields.column("value"))], names=["type", "value"])
+        t = ContactTable.from_arrow(contacts.append_column("fields", pa.ListArray.from_arrays(offsets, struct)))
+        f = t.normalize_phones(region, formats).fields()
+        columns, names = [], []
+        for fmt in formats:
+            name = f"phone.{fmt}"
+            col = f.column(name) if name in f.column_names else pa.nulls(len(f), pa.string())
+            # Field rows are in contact order, one per non-null input: scatter back.
+            positions = pc.index_in(pa.array(range(n), pa.int32()), value_set=f.column("contact").combine_chunks())
+            columns.append(pc.take(_as_strings(col), positions))
+            names.append(name)
+        return pa.table(columns, names=names)
+    return _engine(table_or_array).normalize_phones(region, formats).to_arrow()
+
+
+def sort(table: TableLike, by: str = "family", locale: str = "root", descending: bool = False):
+    """Sorts contacts by `by` (`full`, `given`, `family`) with ICU collation
+    for `locale`; returns the same kind of table it was given."""
+    result = _engine(table).sort(by, locale, descending)
+    return result if isinstance(table, ContactTable) else result.to_arrow()
+
+
+def dedupe(table: TableLike, region: str = "US", threshold: Optional[float] = None):
+    """Merges duplicate contacts. Returns (merged, clusters): `merged` of the
+    kind given, `clusters` a `pyarrow.Table` of `row`, `uid` and
+    `dedupe.cluster` (the row of each input contact's merged contact)."""
+    merged, clusters = _engine(table).dedupe(region, threshold)
+    return (merged if isinstance(table, ContactTable) else merged.to_arrow()), clusters
+
+
+def write(table: TableLike, path: PathLike, format: Optional[str] = None) -> None:
+    """Writes contacts to `path` (`format` None: from the extension)."""
+    _engine(table).write(path, format)
