@@ -33,29 +33,18 @@ final class TableHandle: Sendable {
     }
   }
 
-  /// Reads `paths` one after the other and concatenates them; each contact's
-  /// `sourceProvider` is the path it came from.
+  /// Reads `paths` one after the other into one table (the command line's
+  /// read of several inputs, `ContactIO.read(inputs:)`); each contact's
+  /// `sourceProvider`, and each field's `source`, is the path it came from.
   static func read(paths: [String], format: ContactFormat?, strict: Bool) throws(FFIError) -> TableHandle {
-    var parts: [ContactTable] = []
-    var problems: [InputError] = []
-    for path in paths {
-      var options = ReadOptions()
-      options.strict = strict
-      let result: ReadResult
-      do {
-        result = try ContactIO.read(path: path, format: format, options: options)
-      } catch {
-        var e = FFIError(error)
-        e.message = "\(path): \(e.message)"
-        throw e
-      }
-      var table = result.table
-      let id = table.intern(path)
-      table.setAttribute(.sourceProvider, StringColumn(repeating: id, count: table.rowCount))
-      parts.append(table)
-      problems += result.errors
+    var options = ReadOptions()
+    options.strict = strict
+    do {
+      let result = try ContactIO.read(inputs: paths.map { ContactInput(path: $0, format: format) }, options: options)
+      return TableHandle(table: result.table, problems: result.errors)
+    } catch {
+      throw FFIError(error)
     }
-    return TableHandle(table: ContactTable.concatenate(parts), problems: problems)
   }
 
   /// The table with phone fields parsed and `phone.<format>` columns added

@@ -64,7 +64,7 @@ extension ContactIO {
       do {
         r = try read(path: input.path, format: input.format, options: o)
       } catch {
-        throw ContactIOError(error.code, "\(input.path): \(error.message)")
+        throw ContactIOError(error.code, "\(input.path): \(error.message)", line: error.line)
       }
       r.table.tagSource(input.name)
       let counts = (warnings: r.errors.filter { $0.severity == .warning }.count, skipped: r.errors.filter { $0.severity == .skipped }.count)
