@@ -30,6 +30,7 @@ import Testing
         "--source", "google=" + Self.export("google.csv"), "--source", "outlook=" + Self.export("outlook.csv"),
         "--source", "outlook-de=" + Self.export("outlook-de.csv"), "--source", "apple=" + Self.export("apple.vcf"),
         "--source", "android=" + Self.export("android.vcf"), "-o", dir.path("merged.ndjson"),
+        "--explain", dir.path("explain.ndjson"),
       ])
     #expect(r.status == 0, "\(r.stderr)")
     // Per-source counts on standard error.
@@ -52,6 +53,14 @@ import Testing
       }
     }
     #expect(seen == Self.people)
+    // The evidence says where both contacts of each accepted pair came from.
+    let pairs = try dir.read("explain.ndjson").lines
+    #expect(pairs.count == 9)
+    for line in pairs {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let sources = try #require(object["sources"] as? [String], "\(line)")
+      #expect(sources.count == 2 && Set(sources).isSubset(of: ["google", "outlook", "outlook-de", "apple", "android"]))
+    }
   }
 
   /// A directory and a glob as inputs; the CSV output carries a source column.

@@ -53,6 +53,15 @@ extension DedupeResult {
     appendJSONString(uid(table, p.first), to: &buf)
     buf.append(contentsOf: ",\"b\":".utf8)
     appendJSONString(uid(table, p.second), to: &buf)
+    // A read of several inputs: where each of the two came from.
+    let sources = table[.sourceProvider]
+    if sources[p.first].isPresent || sources[p.second].isPresent {
+      buf.append(contentsOf: ",\"sources\":[".utf8)
+      appendJSONString(table.pool.bytes(of: sources[p.first]), to: &buf)
+      buf.append(0x2C)
+      appendJSONString(table.pool.bytes(of: sources[p.second]), to: &buf)
+      buf.append(0x5D)
+    }
     if let cluster {
       buf.append(contentsOf: ",\"cluster\":".utf8)
       appendJSONString(cluster, to: &buf)
