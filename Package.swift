@@ -110,6 +110,6 @@ let package = Package(
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaFFITests", dependencies: ["OhanaFFI", "COhanaArrow", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets", "OhanaStore"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets", "OhanaStore", "_OhanaTestSupport"], swiftSettings: swiftSettings),
   ]
 )

@@ -277,13 +277,7 @@ extension EntityStore {
         for j in (i + 1)..<rows.count { pairs.append(UInt64(rows[i]) << 32 | UInt64(rows[j])) }
       }
     }
-    pairs.sort()
-    var w = 0
-    for i in pairs.indices where i == 0 || pairs[i] != pairs[w - 1] {
-      pairs[w] = pairs[i]
-      w += 1
-    }
-    pairs.removeSubrange(w...)
+    pairs.sortUnique()
     run.pairsCompared = pairs.count
 
     let scorer = LinkScorer(keys: keys, model: model)

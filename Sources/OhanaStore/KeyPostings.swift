@@ -205,13 +205,7 @@ extension EntityStore {
       var parts = logDirty.sorted().map { log[$0] }
       logDirty.removeAll()
       if !added.isEmpty {
-        added.sort()
-        var w = 0
-        for i in added.indices where i == 0 || added[i] != added[w - 1] {
-          added[w] = added[i]
-          w += 1
-        }
-        added.removeSubrange(w...)
+        added.sortUnique()
         parts.append((run, added))
         logAll.append(contentsOf: added)
         added = []
@@ -257,5 +251,18 @@ extension EntityStore {
       }
       try store.setMeta("key_entries", String(baseCount))
     }
+  }
+}
+
+extension Array where Element: Comparable {
+  /// Sorts the array and keeps each value once.
+  mutating func sortUnique() {
+    sort()
+    var w = 0
+    for i in indices where i == 0 || self[i] != self[w - 1] {
+      self[w] = self[i]
+      w += 1
+    }
+    removeSubrange(w...)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OhanaStore
+import _OhanaTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -152,22 +153,14 @@ import Testing
 
   /// Output of the sqlite3 shell on `path` (read-only).
   static func sqlite3(_ path: String, _ sql: String) throws -> String {
-    guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
+    guard let r = try SQLiteShell.run(path, sql, readOnly: true) else {
       Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): the store was not read by another reader")
       return ""
     }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: shell)
-    p.arguments = ["-readonly", path, sql]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(r.status == 0)
+    return r.output
   }
+
 
   /// Runs `ohana args` and SIGKILLs it after `seconds`; returns the signal
   /// that ended it (0 when it exited by itself first).

@@ -4,6 +4,7 @@ import OhanaDatasets
 import OhanaDedupe
 import OhanaIO
 import OhanaStore
+import _OhanaTestSupport
 import Testing
 
 /// The entity store against an independent oracle: one full dedupe run
@@ -180,22 +181,14 @@ import Testing
   /// A store of schema version 1 (before the key log), made here from a
   /// new one by the sqlite3 shell, opens, takes a batch and is version 2.
   @Test func versionOneStoreIsMigrated() throws {
-    guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
+    guard SQLiteShell.path != nil else {
       Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): migration not tested")
       return
     }
     func sql(_ path: String, _ text: String) throws -> String {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: shell)
-      p.arguments = [path, text]
-      let pipe = Pipe()
-      p.standardOutput = pipe
-      try p.run()
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      #expect(p.terminationStatus == 0)
-      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let r = try #require(try SQLiteShell.run(path, text, readOnly: false))
+      #expect(r.status == 0)
+      return r.output
     }
     let path = Self.tempPath("v1.sqlite")
     do {
