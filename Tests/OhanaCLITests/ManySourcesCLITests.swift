@@ -120,6 +120,17 @@ import Testing
     return records
   }
 
+  /// A directory holding a link back to itself is walked once.
+  @Test func directoryLoopIsWalkedOnce() throws {
+    let dir = try TempDir()
+    try dir.write("a.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nEND:VCARD\r\n")
+    try FileManager.default.createDirectory(atPath: dir.path("sub"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir.path("sub/loop"), withDestinationPath: dir.url.path)
+    let r = try CLI.run(["stats", dir.url.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.out.contains("\"contacts\" : 1"), "\(r.out)")
+  }
+
   @Test func badInputsAreRefused() throws {
     let noMatch = try CLI.run(["stats", Self.exports.path + "/*.xyz"])
     #expect(noMatch.status != 0 && noMatch.stderr.contains("no file matches"))

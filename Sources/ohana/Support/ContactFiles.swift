@@ -55,8 +55,16 @@ enum ContactFiles {
   }
 
   /// Contact files under `dir`, recursively, by extension, in name order.
+  /// A directory met again through a link (a loop) is not walked twice.
   static func contactFiles(in dir: String) -> [String] {
+    var seen = Set<[UInt64]>()
+    return contactFiles(in: dir, seen: &seen)
+  }
+
+  private static func contactFiles(in dir: String, seen: inout Set<[UInt64]>) -> [String] {
     var out: [String] = []
+    var here = stat()
+    guard stat(dir, &here) == 0, seen.insert([UInt64(here.st_dev), UInt64(here.st_ino)]).inserted else { return [] }
     guard let d = opendir(dir) else { return [] }
     var names: [String] = []
     while let e = readdir(d) {
@@ -70,7 +78,7 @@ enum ContactFiles {
       var st = stat()
       guard stat(path, &st) == 0 else { continue }
       if (st.st_mode & S_IFMT) == S_IFDIR {
-        out += contactFiles(in: path)
+        out += contactFiles(in: path, seen: &seen)
       } else if (st.st_mode & S_IFMT) == S_IFREG, ContactFormat(path: path) != nil {
         out.append(path)
       }
