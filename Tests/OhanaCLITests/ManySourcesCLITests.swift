@@ -46,6 +46,9 @@ import Testing
       let properties = object["properties"] as? [String: Any] ?? [:]
       let sources = try #require(properties["dedupe.sources"] as? String, "\(name) has its sources")
       seen[name] = Set(sources.split(separator: ",").map(String.init))
+      if let reason = properties["dedupe.reason"] as? String {
+        #expect(reason.hasSuffix("; sources=" + sources), "\(reason)")
+      }
       // Each field says which export it came from, one of the person's.
       for case let field as [String: Any] in object["fields"] as? [Any] ?? [] {
         let from = (field["properties"] as? [String: Any])?["source"] as? String

@@ -293,14 +293,19 @@ struct Provenance: Sendable {
         }
         if seen.count <= 1 {
           out[k] = seen.first ?? .absent
-          continue
+        } else {
+          text.removeAll(keepingCapacity: true)
+          for (i, s) in seen.enumerated() {
+            if i > 0 { text.append(0x2C) }
+            pool.withBytes(of: s) { text.append(contentsOf: $0) }
+          }
+          out[k] = text.withUnsafeBytes { pool.intern($0) }
         }
-        text.removeAll(keepingCapacity: true)
-        for (i, s) in seen.enumerated() {
-          if i > 0 { text.append(0x2C) }
-          pool.withBytes(of: s) { text.append(contentsOf: $0) }
+        // The reason says which sources the cluster joins: `...; sources=google,apple`.
+        if group.count > 1 && out[k].isPresent {
+          text = pool.bytes(of: reasons[k]) + Array("; sources=".utf8) + pool.bytes(of: out[k])
+          reasons[k] = text.withUnsafeBytes { pool.intern($0) }
         }
-        out[k] = text.withUnsafeBytes { pool.intern($0) }
       }
       sources = out
     }
