@@ -130,6 +130,25 @@ import Testing
     #expect(r.undeclaredCharset?.name == "windows-1252")
   }
 
+  /// A cell that is not UTF-8 after the first 4 KB is decoded as one in
+  /// them would be (fuzz finding crash-1f101f0c: it was kept raw, so the
+  /// written file read back differently). Written and read again, the
+  /// contacts are the same.
+  @Test func lateNonUTF8CellIsDecodedAndRoundTrips() throws {
+    var bytes = Array("uid,fullName,note\r\n".utf8)
+    for i in 0..<100 { bytes += Array("u\(i),Name \(i),\(String(repeating: "x", count: 40))\r\n".utf8) }
+    #expect(bytes.count > 4096)
+    bytes += Array("late,".utf8) + [0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72, 0x20, 0xD8] + Array(",n\r\n".utf8)  // "Müller Ø" in windows-1252
+    let first = try ContactIO.read(bytes: bytes, format: .csv)
+    #expect(first.table.contacts.last?.fullName == "Müller Ø")
+    #expect(first.undeclaredCharset?.name == "windows-1252" && first.undeclaredCharset?.values == 1)
+    var written: [UInt8] = []
+    try ContactIO.write(first.table, format: .csv, to: &written)
+    let back = try ContactIO.read(bytes: written, format: .csv)
+    #expect(back.table.contacts == first.table.contacts)
+    #expect(back.undeclaredCharset == nil, "what was written is UTF-8")
+  }
+
   /// A bad record in one input is reported with that input's name and
   /// line; the other inputs are read in full.
   @Test func anErrorNamesItsInput() throws {

@@ -142,71 +142,30 @@ public enum ContactIO {
     case .csv:
       // Spreadsheet and Outlook exports are often in the system's 8-bit
       // charset (Outlook in Western Europe: windows-1252), declared
-      // nowhere. When its first 4 KB are not UTF-8 (a German Outlook header
-      // already is not: `Straße privat`), or with --charset, the CSV is read
-      // whole and each line that is not UTF-8 is decoded (valid UTF-8 lines
-      // stay as they are, as vCard values do): in the declared charset,
-      // else the one ICU's detector names over those lines, else the
-      // fallback (windows-1252).
-      let declared = options.declaredCharset.flatMap { Charset.isUTF8Label(Array($0.utf8)) ? nil : $0 }
-      let headIsUTF8 = head.withUnsafeBytes { ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: $0[..<Self.completeUTF8Prefix($0)])) }
-      guard declared != nil || !headIsUTF8 else {
-        return try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: options)
-      }
-      var all = head
-      while try source.read(into: &all, maxCount: 1 << 20) > 0 {}
-      // Lines (LF-ended) that are not UTF-8.
-      var lines: [Range<Int>] = []
-      var undeclared: [UInt8] = []
-      var start = 0
-      all.withUnsafeBytes { b in
-        while start < b.count {
-          var end = start
-          while end < b.count && b[end] != ASCII.lf { end += 1 }
-          if end < b.count { end += 1 }
-          if !ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: b[start..<end])) {
-            lines.append(start..<end)
-            undeclared.append(contentsOf: b[start..<end])
-          }
-          start = end
-        }
-      }
-      if lines.isEmpty {
-        return try CSVReader.read(
-          source: ByteSource(storage: .memory(all, offset: 0)), head: [], headRead: 0, total: all.count, options: options)
-      }
-      let name: String
-      let how: UndeclaredCharset.Source
+      // nowhere. A cell that is not UTF-8 is decoded, wherever it is in the
+      // file (UTF-8 cells stay as they are, as vCard values do): in the
+      // declared charset, else the one ICU's detector names over the lines
+      // of the first 4 KB that are not UTF-8 (a German Outlook header
+      // already has some: `Straße privat`), else the fallback (windows-1252).
+      var charset = options.declaredCharset.flatMap { Charset.isUTF8Label(Array($0.utf8)) ? nil : $0 }
+      var how = UndeclaredCharset.Source.declared
       var detection: CharsetDetector.Match? = nil
-      if let declared {
-        name = declared
-        how = .declared
-      } else {
+      if charset == nil {
+        let undeclared = head.withUnsafeBytes { Self.nonUTF8Lines($0[..<Self.completeUTF8Prefix($0)]) }
         let v = UndeclaredCharsets.verdict(
           text: undeclared, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
         detection = v.best
-        name = v.use ?? options.fallbackCharset
+        charset = v.use ?? options.fallbackCharset
         how = v.use == nil ? .fallback : .detected
       }
-      var utf8: [UInt8] = []
-      utf8.reserveCapacity(all.count + undeclared.count)
-      var at = 0
-      for line in lines {
-        utf8.append(contentsOf: all[at..<line.lowerBound])
-        do {
-          try Charset.toUTF8(all[line], charset: Array(name.utf8), into: &utf8)
-        } catch {
-          throw ContactIOError(.charset, "a line of the CSV is not UTF-8 and cannot be read as \(name)")
-        }
-        at = line.upperBound
+      let name = charset ?? options.fallbackCharset
+      var decoding = options
+      decoding.declaredCharset = name
+      var result = try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: decoding)
+      if result.undeclaredValues > 0 {
+        result.undeclaredCharset = UndeclaredCharset(
+          name: name, source: how, values: result.undeclaredValues, detection: detection)
       }
-      utf8.append(contentsOf: all[at...])
-      var decoded = options
-      decoded.declaredCharset = nil
-      var result = try CSVReader.read(
-        source: ByteSource(storage: .memory(utf8, offset: 0)), head: [], headRead: 0, total: utf8.count, options: decoded)
-      result.bytesRead = all.count + (headRead - head.count)
-      result.undeclaredCharset = UndeclaredCharset(name: name, source: how, values: lines.count, detection: detection)
       return result
     case .ndjson:
       reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: NDJSONReader.splitter)
@@ -221,6 +180,22 @@ public enum ContactIO {
 }
 
 extension ContactIO {
+  /// The LF-ended lines of `bytes` that are not UTF-8, end to end.
+  static func nonUTF8Lines(_ bytes: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
+    var out: [UInt8] = []
+    var start = bytes.startIndex
+    while start < bytes.endIndex {
+      var end = start
+      while end < bytes.endIndex && bytes[end] != ASCII.lf { end += 1 }
+      if end < bytes.endIndex { end += 1 }
+      if !ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
+        out.append(contentsOf: bytes[start..<end])
+      }
+      start = end
+    }
+    return out
+  }
+
   /// The length of `bytes` without a UTF-8 sequence cut off at its end (a
   /// read of the first 4 KB can stop inside a character).
   static func completeUTF8Prefix(_ bytes: UnsafeRawBufferPointer) -> Int {

@@ -25,13 +25,42 @@ enum CSVReader {
     guard tok.next(text: &text, cells: &cells, recordLine: &line) == .record else {
       throw ContactIOError(.invalidInput, "CSV header is not a complete record", line: 1)
     }
+    let headerDecoded = decodeCells(&text, &cells, charset: options.declaredCharset)
     let header = CSVHeader(cells: cells.map { String(decoding: text[$0], as: UTF8.self) })
     let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
     reader.pushFront(rest)
     let opts = options
-    return try ParallelReader.run(reader, options: options, totalBytes: total) {
+    var result = try ParallelReader.run(reader, options: options, totalBytes: total) {
       parseChunk($0, header: header, options: opts)
     }
+    result.undeclaredValues += headerDecoded
+    return result
+  }
+
+  /// Decodes the cells of one record that are not UTF-8 from `charset`
+  /// (``ReadOptions/declaredCharset`` as `ContactIO` sets it for CSV);
+  /// `text` and `cells` are rebuilt only when some cell is not UTF-8.
+  /// Returns how many cells were decoded. A cell that cannot be decoded
+  /// stays as it is.
+  static func decodeCells(_ text: inout [UInt8], _ cells: inout [Range<Int>], charset: String?) -> Int {
+    guard let charset, !text.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) else { return 0 }
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count + text.count / 2)
+    var decoded = 0
+    let label = Array(charset.utf8)
+    for (i, r) in cells.enumerated() {
+      let start = out.count
+      let valid = text.withUnsafeBytes { ByteScan.isValidUTF8(UnsafeRawBufferPointer(rebasing: $0[r])) }
+      if !valid, (try? Charset.toUTF8(text[r], charset: label, into: &out)) != nil {
+        decoded += 1
+      } else {
+        out.removeSubrange(start...)
+        out.append(contentsOf: text[r])
+      }
+      cells[i] = start..<out.count
+    }
+    text = out
+    return decoded
   }
 
   private static let separator: [UInt8] = Array(" ::: ".utf8)
@@ -51,6 +80,7 @@ enum CSVReader {
     var errors: [InputError] = []
     var read = 0
     var skipped = 0
+    var undeclared = 0
     var tok = CSVTokenizer(chunk.bytes, range: 0..<chunk.bytes.count, firstLine: chunk.firstLine)
     var text: [UInt8] = []
     var cells: [Range<Int>] = []
@@ -86,6 +116,7 @@ enum CSVReader {
         break
       }
       if cells.allSatisfy(\.isEmpty) { continue }
+      undeclared += decodeCells(&text, &cells, charset: options.declaredCharset)
       if text.count > options.maxLineBytes {
         errors.append(InputError(line: line, reason: "record longer than \(options.maxLineBytes) bytes"))
         skipped += 1
@@ -168,7 +199,9 @@ enum CSVReader {
       builder.endContact()
       read += 1
     }
-    return PartialResult(
+    var partial = PartialResult(
       table: builder.build(), errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
+    partial.undeclaredValues = undeclared
+    return partial
   }
 }

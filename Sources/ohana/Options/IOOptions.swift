@@ -30,7 +30,7 @@ struct InputOptions: ParsableArguments {
       "Charset of undeclared 8-bit text in vCard and CSV files (e.g. windows-1255, Shift_JIS).",
       discussion: """
         vCard: applies to values that are not UTF-8 and have no CHARSET parameter. CSV: to the \
-        lines that are not UTF-8. Without it, ICU's detector guesses over all such \
+        cells that are not UTF-8. Without it, ICU's detector guesses over all such \
         text of the file, else windows-1252.
         """,
       valueName: "name"))
