@@ -30,20 +30,8 @@ enum KeyPostings {
   static func bucket(_ key: UInt64) -> Int64 { Int64(key >> UInt64(64 - bucketBits)) }
 
   static func encode(_ entries: [Entry]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(entries.count * entrySize)
-    for e in entries {
-      var k = e.key
-      for _ in 0..<8 {
-        out.append(UInt8(truncatingIfNeeded: k))
-        k >>= 8
-      }
-      var c = UInt64(e.contact) << 2 | UInt64(e.cls & 3)
-      for _ in 0..<6 {
-        out.append(UInt8(truncatingIfNeeded: c))
-        c >>= 8
-      }
-    }
+    var out = [UInt8](repeating: 0, count: entries.count * entrySize)
+    for (i, e) in entries.enumerated() { put(key: e.key, contact: e.contact, cls: e.cls, into: &out, at: i * entrySize) }
     return out
   }
 
