@@ -9,7 +9,7 @@ import OhanaIO
 // argument where a value is needed is an OHANA_ERROR_ARGUMENT, not a crash.
 
 /// Runs `body`; a thrown ``FFIError`` becomes its code and fills `error`.
-private func call(_ error: UnsafeMutablePointer<ohana_error>?, _ body: () throws(FFIError) -> Void) -> Int32 {
+func call(_ error: UnsafeMutablePointer<ohana_error>?, _ body: () throws(FFIError) -> Void) -> Int32 {
   do {
     try body()
     if let error {
@@ -35,17 +35,17 @@ private func call(_ error: UnsafeMutablePointer<ohana_error>?, _ body: () throws
   }
 }
 
-private func table(_ p: OpaquePointer?) throws(FFIError) -> TableHandle {
+func table(_ p: OpaquePointer?) throws(FFIError) -> TableHandle {
   guard let p else { throw FFIError(.argument, "no table (NULL)") }
   return Unmanaged<TableHandle>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
 }
 
-private func give(_ h: TableHandle, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws(FFIError) {
+func give(_ h: TableHandle, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws(FFIError) {
   guard let out else { throw FFIError(.argument, "no place for the result (NULL)") }
   out.pointee = OpaquePointer(Unmanaged.passRetained(h).toOpaque())
 }
 
-private func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
 
 private func format(_ p: UnsafePointer<CChar>?) throws(FFIError) -> ContactFormat? {
   guard let name = text(p), !name.isEmpty else { return nil }
@@ -55,7 +55,7 @@ private func format(_ p: UnsafePointer<CChar>?) throws(FFIError) -> ContactForma
   return f
 }
 
-private func export(
+func export(
   _ node: ArrowNode, _ schema: UnsafeMutablePointer<ArrowSchema>?, _ array: UnsafeMutablePointer<ArrowArray>?
 ) throws(FFIError) {
   guard let schema, let array else { throw FFIError(.argument, "no ArrowSchema or ArrowArray to fill (NULL)") }

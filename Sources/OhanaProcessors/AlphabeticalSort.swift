@@ -179,3 +179,33 @@ struct NameComposer {
     return out
   }
 }
+
+extension AlphabeticalSort {
+  /// Per row, bytes whose unsigned order is this sort's order, for sorting
+  /// elsewhere (a database, Spark) with ties broken by the incoming order:
+  /// the primary name's ICU sort key (with its ending zero byte), then the
+  /// secondary name's, or `FF FF` when the row has none (contacts without
+  /// a secondary name go after those with one). Nil for a row without a
+  /// primary name (it goes last).
+  public func sortKeys(_ table: ContactTable) throws -> [[UInt8]?] {
+    let collator: Collator
+    do {
+      collator = try Collator(locale: locale, strength: strength)
+    } catch {
+      throw ProcessorError(stage: name, message: "\(error)")
+    }
+    let rows = (0..<UInt32(truncatingIfNeeded: table.rowCount)).map { $0 }
+    let names = NameKeys.build(table: table, rows: rows, mode: mode, locale: locale)
+    let keys = collator.sortKeys(for: names.strings)
+    return (0..<table.rowCount).map { r -> [UInt8]? in
+      let p = names.primary[r]
+      if p == KeySort.noKey { return nil }
+      var k = Array(keys[Int(p)])
+      if let secondary = names.secondary {
+        let s = secondary[r]
+        if s == KeySort.noKey { k.append(contentsOf: [0xFF, 0xFF]) } else { k.append(contentsOf: keys[Int(s)]) }
+      }
+      return k
+    }
+  }
+}

@@ -115,27 +115,7 @@ extension OhanaCommand {
       if let weights, !["auto", "defaults", "em"].contains(weights) {
         throw ValidationError("--weights must be auto, defaults or em")
       }
-      _ = try blockingRules()
-    }
-
-    /// The configuration's blocking switches from --blocking.
-    func blockingRules() throws -> (names: Bool, addresses: Bool, phones: Bool, emails: Bool, rules: BlockingKey.Set) {
-      switch blocking ?? "all" {
-      case "all": return (true, true, true, true, .typoTolerant)
-      case "basic": return (true, true, true, true, [])
-      default:
-        var rules = BlockingKey.Set()
-        for part in (blocking ?? "").split(separator: ",") {
-          let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-          guard let k = BlockingKey(named: name) else {
-            throw ValidationError(
-              "--blocking: unknown rule \(name) (rules: \(BlockingKey.allCases.map(\.description).joined(separator: ", ")))")
-          }
-          rules.insert(.init(k))
-        }
-        return (rules.contains(.name), rules.contains(.address), rules.contains(.phone), rules.contains(.email),
-                rules.intersection(.typoTolerant))
-      }
+      _ = try configuration()
     }
 
     /// The configuration the options ask for.
@@ -144,12 +124,10 @@ extension OhanaCommand {
       var config = DedupeConfiguration(
         defaultRegion: (region ?? "US").uppercased(), maxBlockSize: maxBlock ?? 50, estimateWeights: em || weights == "em",
         automaticWeights: weights == "auto")
-      let b = try blockingRules()
-      config.blockOnNames = b.names
-      config.blockOnAddresses = b.addresses
-      config.blockOnPhones = b.phones
-      config.blockOnEmails = b.emails
-      config.blockingRules = b.rules
+      if let unknown = config.setBlocking(blocking ?? "all") {
+        throw ValidationError(
+          "--blocking: unknown rule \(unknown) (rules: \(BlockingKey.allCases.map(\.description).joined(separator: ", ")))")
+      }
       if let threshold { config.threshold = threshold }
       return config
     }

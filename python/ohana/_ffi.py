@@ -68,6 +68,13 @@ def _load() -> ctypes.CDLL:
         "ohana_sort": (i32, [p, s, s, i32, out, err]),
         "ohana_dedupe": (i32, [p, s, ctypes.c_double, out, p, p, err]),
         "ohana_write": (i32, [p, s, s, err]),
+        "ohana_read_bytes": (i32, [ctypes.c_char_p, i64, s, s, i64, i32, out, err]),
+        "ohana_link_prepare": (i32, [p, s, i64, i64, i32, p, p, err]),
+        "ohana_link_plan": (i32, [s, i64, i64, ctypes.POINTER(i32), ctypes.POINTER(ctypes.c_double), p, err]),
+        "ohana_link_model": (i32, [s, p, i64, ctypes.c_char_p, i64, p, ctypes.POINTER(i32), err]),
+        "ohana_link_score": (i32, [p, s, s, i64, p, p, p, p, p, p, p, err]),
+        "ohana_link_merge": (i32, [p, s, s, i64, p, p, p, p, p, out, p, ctypes.POINTER(i64), p, p, err]),
+        "ohana_name_keys": (i32, [p, s, s, p, p, err]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)

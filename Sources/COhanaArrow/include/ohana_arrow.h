@@ -116,6 +116,28 @@ int32_t ohana_dedupe(const ohana_table* table, const char* region, double thresh
                      ohana_table** merged, struct ArrowSchema* clusters_schema,
                      struct ArrowArray* clusters, ohana_error* error);
 int32_t ohana_write(const ohana_table* table, const char* path, const char* format, ohana_error* error);
+
+// The distributed job's pieces (Sources/OhanaFFI/LinkInterface.swift;
+// python/ohana/spark.py). `settings` is `key=value;...` text: region,
+// threshold, max_block, blocking, weights.
+int32_t ohana_read_bytes(const uint8_t* data, int64_t length, const char* format, const char* source,
+                         int64_t first_line, int32_t strict, ohana_table** out, ohana_error* error);
+int32_t ohana_link_prepare(const ohana_table* table, const char* settings, int64_t start, int64_t count,
+                           int32_t with_keys, struct ArrowSchema* schema, struct ArrowArray* array,
+                           ohana_error* error);
+int32_t ohana_link_plan(const char* settings, int64_t count, int64_t with_phone_or_email, int32_t* estimates,
+                        double* threshold, int8_t* skip, ohana_error* error);
+int32_t ohana_link_model(const char* settings, const int64_t* counts, int64_t n, char* text, int64_t capacity,
+                         float* weights, int32_t* plausible, ohana_error* error);
+int32_t ohana_link_score(const ohana_table* table, const char* settings, const char* model, int64_t n,
+                         const int32_t* a, const int32_t* b, const float* tf_family, const float* tf_given,
+                         int64_t* vector, float* weight, int8_t* terms, ohana_error* error);
+int32_t ohana_link_merge(const ohana_table* table, const char* settings, const char* model, int64_t n,
+                         const int32_t* ea, const int32_t* eb, const float* ew, const float* tf_family,
+                         const float* tf_given, ohana_table** merged, int32_t* cluster, int64_t* refused,
+                         struct ArrowSchema* joined_schema, struct ArrowArray* joined, ohana_error* error);
+int32_t ohana_name_keys(const ohana_table* table, const char* by, const char* locale,
+                        struct ArrowSchema* schema, struct ArrowArray* array, ohana_error* error);
 #endif
 
 #ifdef __cplusplus

@@ -7,10 +7,10 @@ import OhanaText
 ///
 /// `"  José-María  GARCÍA "` → `"jose maria garcia"`, `"Александр"` →
 /// `"aleksandr"`, `"Müller"` → `"muller"`.
-final class NameFolder: Sendable {
+package final class NameFolder: Sendable {
   private let transliterator: Transliterator?
 
-  static let shared = NameFolder()
+  package static let shared = NameFolder()
 
   init() {
     transliterator = try? Transliterator("Any-Latin; Latin-ASCII")
@@ -28,7 +28,7 @@ final class NameFolder: Sendable {
     }
   }
 
-  func fold(_ string: String) -> String {
+  package func fold(_ string: String) -> String {
     var out: [UInt8] = []
     var s = string
     s.withUTF8 { fold(UnsafeRawBufferPointer($0), into: &out) }

@@ -74,3 +74,29 @@ public struct DedupeConfiguration: Sendable, Hashable {
     self.threads = threads
   }
 }
+
+extension DedupeConfiguration {
+  /// Sets the blocking switches from `spec` (the command line's
+  /// `--blocking`): `all` (every key and typo-tolerant rule), `basic`
+  /// (phone, email, name, address) or a comma-separated list of rule names
+  /// (``BlockingKey/init(named:)``). Returns the first unknown name, or nil.
+  public mutating func setBlocking(_ spec: String) -> String? {
+    var rules = BlockingKey.Set()
+    switch spec {
+    case "all": rules = [.init(.phone), .init(.email), .init(.name), .init(.address)]; rules.formUnion(.typoTolerant)
+    case "basic": rules = [.init(.phone), .init(.email), .init(.name), .init(.address)]
+    default:
+      for part in spec.split(separator: ",") {
+        let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        guard let k = BlockingKey(named: name) else { return name }
+        rules.insert(.init(k))
+      }
+    }
+    blockOnNames = rules.contains(.name)
+    blockOnAddresses = rules.contains(.address)
+    blockOnPhones = rules.contains(.phone)
+    blockOnEmails = rules.contains(.email)
+    blockingRules = rules.intersection(.typoTolerant)
+    return nil
+  }
+}

@@ -225,3 +225,86 @@ package struct LinkRuleSkip: Sendable {
 
   package func skips(_ a: Int, _ b: Int) -> Bool { table[(a & 3) * 4 + (b & 3)] }
 }
+
+// What the distributed job (python/ohana/spark.py, through OhanaFFI) needs
+// beyond the entity store: term-frequency inputs that can be counted over
+// all tasks, unbounded vectors for EM, and the full run's decisions about
+// weights, so that Spark's answer is the one machine's.
+
+extension LinkKeys {
+  /// Hashes of row `r`'s folded family name and canonical given name (0
+  /// when absent): the values ``TermFrequency`` counts, as numbers that
+  /// mean the same in every task.
+  package func termHashes(_ r: Int) -> (family: UInt64, given: UInt64) {
+    keys.folds.withStorage { arena, ends in
+      func h(_ id: StringID) -> UInt64 {
+        if id.isAbsent { return 0 }
+        return Hash64.hash(UnsafeRawBufferPointer(rebasing: arena[ends[id.index - 1]..<ends[id.index]])) | 1
+      }
+      return (h(keys.family[r]), h(keys.givenCanonical[r]))
+    }
+  }
+
+  /// Whether row `r` has a phone or an e-mail (the automatic weights' count).
+  package func hasPhoneOrEmail(_ r: Int) -> Bool { contactClass(r) != 0 }
+}
+
+extension LinkScorer {
+  /// The comparison vector of a pair, always computed (EM counts every pair).
+  package func vector(_ a: Int, _ b: Int) -> ComparisonVector { scorer.vector(a, b) }
+
+  /// Which exact name agreements of a pair with vector `v` earn a
+  /// term-frequency adjustment (``TermFrequency/adjustment(_:_:_:_:)``'s test).
+  package func termAgreements(_ a: Int, _ b: Int, _ v: ComparisonVector) -> (family: Bool, given: Bool) {
+    let f = keys.family[a], g = keys.givenCanonical[a]
+    return (
+      v[.familyName] == 1 && f.isPresent && f == keys.family[b],
+      v[.givenName] == 1 && g.isPresent && g == keys.givenCanonical[b]
+    )
+  }
+
+  /// The weight of vector `v` under the model, without adjustments.
+  package func tableWeight(_ v: ComparisonVector) -> Float { table[Int(v.rawValue)] }
+
+  /// The weight of a pair with per-row term-frequency adjustments (`family`
+  /// and `given`: row → the adjustment of that row's own name, nil without
+  /// term frequencies), summed as the full run sums them.
+  package func weight(_ a: Int, _ b: Int, family: [Float]?, given: [Float]?) -> Double {
+    let v = scorer.vector(a, b)
+    return Double(adjustedWeight(a, b, v, family: family, given: given))
+  }
+
+  package func adjustedWeight(_ a: Int, _ b: Int, _ v: ComparisonVector, family: [Float]?, given: [Float]?) -> Float {
+    guard let family, let given else { return table[Int(v.rawValue)] }
+    let t = termAgreements(a, b, v)
+    var adj: Float = 0
+    if t.family { adj += family[a] }
+    if t.given { adj += given[a] }
+    return table[Int(v.rawValue)] + adj
+  }
+}
+
+extension LinkClustering {
+  /// Tries to join `a`'s and `b`'s clusters under the chaining guard, with
+  /// `weight(x, y)` for the cross pairs.
+  package mutating func join(_ a: Int, _ b: Int, weight: (Int, Int) -> Double) -> Bool {
+    clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, score: weight)
+  }
+}
+
+extension Deduplicator {
+  /// Whether a full run over `count` contacts, `withPhoneOrEmail` of them
+  /// with a phone or an e-mail, estimates its weights (EM).
+  package func estimatesWeights(count: Int, withPhoneOrEmail: Int) -> Bool {
+    if configuration.estimateWeights { return true }
+    return configuration.automaticWeights && count >= Self.automaticEMMinimum && withPhoneOrEmail * 2 < count
+  }
+
+  /// The model EM fits to `counts` (candidate pairs per comparison vector,
+  /// ``ComparisonVector/space`` entries) and whether it was plausible (when
+  /// not, the returned model is this deduplicator's own).
+  package func fit(counts: [Int]) -> (model: FellegiSunterModel, plausible: Bool) {
+    let f = fittedModel(counts)
+    return (f.model, f.rejected == nil)
+  }
+}

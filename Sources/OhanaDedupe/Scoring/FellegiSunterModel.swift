@@ -104,7 +104,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
   }
 
   /// A lookup table of the match weight of every vector.
-  func weightTable() -> [Float] {
+  package func weightTable() -> [Float] {
     let w = weights
     var table = [Float](repeating: 0, count: ComparisonVector.space)
     for raw in 0..<ComparisonVector.space {

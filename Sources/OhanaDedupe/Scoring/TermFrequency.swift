@@ -14,7 +14,7 @@
 /// unchanged. Clamped to [``minimum``, ``maximum``]: a name seen once
 /// would otherwise outweigh every other comparison, and the cap up keeps
 /// the scorer's early exit on phones and e-mails sound (see ``ScoreBound``).
-struct TermFrequency: Sendable {
+package struct TermFrequency: Sendable {
   static let minimum: Float = -2
   static let maximum: Float = 1
 
@@ -31,12 +31,17 @@ struct TermFrequency: Sendable {
     let total = counts.reduce(0.0) { $0 + Double($1) }
     if total == 0 { return [Float](repeating: 0, count: counts.count) }
     let squares = counts.reduce(0.0) { $0 + Double($1) * Double($1) }
+    return counts.map { adjustment(count: Double($0), total: total, squares: squares) }
+  }
+
+  /// The adjustment of an exact agreement on a name that `count` of
+  /// `total` contacts have, with Σ count² = `squares` over all names (also
+  /// for counts made elsewhere: the distributed job counts over all tasks).
+  package static func adjustment(count: Double, total: Double, squares: Double) -> Float {
+    if count == 0 || total == 0 { return 0 }
     let typical = squares / (total * total)
-    return counts.map { c in
-      if c == 0 { return 0 }
-      let share = Double(c) / total
-      return Float(max(Double(minimum), min(Double(maximum), log2(typical / share))))
-    }
+    let share = count / total
+    return Float(max(Double(minimum), min(Double(maximum), log2(typical / share))))
   }
 
   /// The adjustment of a pair with vector `v` (exact agreements only).

@@ -210,18 +210,39 @@ extension ContactIO {
   /// stores that keep each contact as its own text (the entity store).
   /// Single-threaded; callers split the rows.
   public static func encodeVCards(_ table: ContactTable, rows: some Collection<Int>) -> (bytes: [UInt8], ends: [Int]) {
+    encode(table, rows: rows) { poolBytes, readers, rows, bytes, ends in
+      var w = VCardWriter(table: table, bytes: poolBytes, readers: readers, version4: true)
+      for r in rows {
+        w.write(row: r, into: &bytes)
+        ends.append(bytes.count)
+      }
+    }
+  }
+
+  /// Encodes `rows` of `table` as NDJSON, one line each (with its line
+  /// end), laid end to end as ``encodeVCards(_:rows:)`` lays cards: each
+  /// contact as a record that reads back to the same contact (the
+  /// distributed job ships contacts between tasks this way).
+  public static func encodeNDJSON(_ table: ContactTable, rows: some Collection<Int>) -> (bytes: [UInt8], ends: [Int]) {
+    encode(table, rows: rows) { poolBytes, readers, rows, bytes, ends in
+      var w = NDJSONWriter(table: table, bytes: poolBytes, readers: readers)
+      for r in rows {
+        w.write(row: r, into: &bytes)
+        ends.append(bytes.count)
+      }
+    }
+  }
+
+  private static func encode<Rows: Collection<Int>>(
+    _ table: ContactTable, rows: Rows,
+    _ body: (PoolBytes, StringColumnReaders, Rows, inout [UInt8], inout [Int]) -> Void
+  ) -> (bytes: [UInt8], ends: [Int]) {
     var bytes: [UInt8] = []
     var ends: [Int] = []
     ends.reserveCapacity(rows.count)
     bytes.reserveCapacity(rows.count * 400)
     table.withPoolBytes { poolBytes in
-      table.withStringReaders { readers in
-        var w = VCardWriter(table: table, bytes: poolBytes, readers: readers, version4: true)
-        for r in rows {
-          w.write(row: r, into: &bytes)
-          ends.append(bytes.count)
-        }
-      }
+      table.withStringReaders { readers in body(poolBytes, readers, rows, &bytes, &ends) }
     }
     return (bytes, ends)
   }
