@@ -434,7 +434,7 @@ extension LinkColumns {
 /// normalization): a record batch of `given_folded`, `family_folded` and
 /// `full_folded` (utf8: the names folded as dedupe folds them, the full
 /// name composed from its parts when absent; null when empty) and
-/// `sort_key` (binary: bytes whose order is `ohana sort --by BY --locale
+/// `sort_key` (binary: bytes whose order is `ohana process --sort BY --locale
 /// LOCALE`'s order, ties to be broken by input order; null without the name).
 @_cdecl("ohana_name_keys")
 public func ohana_name_keys(

@@ -247,6 +247,19 @@ def _plan(settings: str, n: int, with_phone_or_email: int) -> Plan:
 
 # -- Spark stages ------------------------------------------------------------------
 
+READ_FIELDS = ["kind", "gid", "file", "uid", "line", "record", "keys", "neighbourhood", "name_order", "class", "tf_family", "tf_given"]
+READ_ARROW = pa.schema([
+    ("kind", pa.int32()), ("gid", pa.int64()), ("file", pa.int32()), ("uid", pa.string()), ("line", pa.int64()),
+    ("record", pa.string()), ("keys", pa.list_(pa.int64())), ("neighbourhood", pa.int64()), ("name_order", pa.int64()),
+    ("class", pa.int32()), ("tf_family", pa.int64()), ("tf_given", pa.int64()),
+])
+
+
+def _batch(arrays: list, schema: pa.Schema) -> pa.RecordBatch:
+    """A batch of exactly `schema` (Spark wants every batch of a task alike)."""
+    return pa.RecordBatch.from_arrays([a.cast(f.type) for a, f in zip(arrays, schema)], schema=schema)
+
+
 PREPARED_SCHEMA = (
     "kind int, gid long, file int, uid string, line long, record string, keys array<long>, "
     "neighbourhood long, name_order long, class int, tf_family long, tf_given long"
@@ -272,21 +285,25 @@ def _read_stage(splits: Sequence[Split], first_lines: dict, settings: str):
                     lines = p.column("line")
                     gid = pc.add(pc.shift_left(pa.scalar(s.file, pa.int64()), pa.scalar(LINE_BITS, pa.int64())), lines)
                     m = p.num_rows
-                    yield pa.RecordBatch.from_arrays(
+                    yield _batch(
                         [pa.array([0] * m, pa.int32()), gid, pa.array([s.file] * m, pa.int32())]
-                        + [p.column(c) for c in ("uid", "line", "record", "keys", "neighbourhood", "name_order", "class", "tf_family", "tf_given")],
-                        names=["kind", "gid", "file", "uid", "line", "record", "keys", "neighbourhood", "name_order", "class", "tf_family", "tf_given"])
+                        + [p.column(c) for c in READ_FIELDS[3:]], READ_ARROW)
                 problems = t.problems
                 if problems:
                     k = len(problems)
-                    yield pa.RecordBatch.from_arrays(
+                    yield _batch(
                         [pa.array([1] * k, pa.int32()), pa.array([-1] * k, pa.int64()), pa.array([s.file] * k, pa.int32()),
                          pa.nulls(k, pa.string()), pa.array([p.line for p in problems], pa.int64()),
-                         pa.array([f"{p.severity}: {p.text}" for p in problems], pa.string()),
+                         pa.array([json.dumps({"severity": p.severity, "reason": _reason(p)}) for p in problems], pa.string()),
                          pa.nulls(k, pa.list_(pa.int64())), pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64()),
-                         pa.nulls(k, pa.int32()), pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64())],
-                        names=["kind", "gid", "file", "uid", "line", "record", "keys", "neighbourhood", "name_order", "class", "tf_family", "tf_given"])
+                         pa.nulls(k, pa.int32()), pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64())], READ_ARROW)
     return run
+
+
+def _reason(p) -> str:
+    """A problem's reason without the `source:line: ` its text starts with."""
+    parts = p.text.split(f":{p.line}: ", 1)
+    return parts[1] if len(parts) == 2 else p.text
 
 
 def _index_in_order(df, order_cols: Sequence[str], partitions: int):
@@ -677,7 +694,8 @@ def dedupe(
     problems = read.where("kind = 1")
     report.problems = problems.count()
     report.problem_lines = [
-        f"{files[r['file']]}:{r['line']}: {r['record']}" for r in problems.orderBy("file", "line").limit(max_problem_lines).collect()
+        {"source": files[r["file"]], "line": r["line"], **json.loads(r["record"])}
+        for r in problems.orderBy("file", "line").limit(max_problem_lines).collect()
     ]
     prepared = read.where("kind = 0").drop("kind")
     counts = prepared.agg(F.count("*"), F.sum(F.when(F.col("class") != 0, 1).otherwise(0))).first()
@@ -817,8 +835,8 @@ def normalize(df, *, region: str = "US", formats: Sequence[str] = ("e164",), sor
     columns: `phone_<format>` (an array aligned with `phones`, null where
     a number does not parse), `given_folded`, `family_folded`,
     `full_folded` (names folded as dedupe folds them) and `sort_key`
-    (binary: ordering by it, then by input order, is `ohana sort --by
-    SORT_BY --locale LOCALE`'s order)."""
+    (binary: ordering by it ascending with nulls last, then by input order
+    (`gid`), is `ohana process --sort SORT_BY --locale LOCALE`'s order)."""
     from pyspark.sql.types import ArrayType, BinaryType, StringType, StructField, StructType
 
     fmts = [formats] if isinstance(formats, str) else list(formats)

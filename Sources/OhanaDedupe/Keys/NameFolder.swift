@@ -2,8 +2,9 @@ import OhanaText
 
 /// Folds a name for matching: ICU `Any-Latin; Latin-ASCII` for text that is
 /// not ASCII (scripts to Latin, accents and ligatures to ASCII), then ASCII
-/// lower case; letters and digits are kept, everything else separates
-/// tokens, and tokens are joined by one space.
+/// lower case; letters and digits are kept, apostrophes vanish (O'Brien =
+/// OBrien), everything else separates tokens, and tokens are joined by one
+/// space.
 ///
 /// `"  José-María  GARCÍA "` → `"jose maria garcia"`, `"Александр"` →
 /// `"aleksandr"`, `"Müller"` → `"muller"`.

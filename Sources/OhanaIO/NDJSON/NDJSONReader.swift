@@ -3,8 +3,9 @@ import OhanaCore
 /// Reads NDJSON written by `NDJSONWriter` (see there for the keys).
 /// Unknown keys are ignored; empty lines are skipped; a line that is not a
 /// JSON object fails alone. Contact `tags` and `properties` (string, integer
-/// or boolean) become tags and derived columns; field and address
-/// `properties` are not read back.
+/// or boolean) become tags and derived columns, field and address
+/// `properties` derived columns over fields and addresses (a field's
+/// `source` among them), so that what the writer wrote reads back whole.
 enum NDJSONReader {
   static func splitter(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = buf.count - 1
@@ -41,6 +42,11 @@ enum NDJSONReader {
     /// Tags and properties of the line being read, kept only if it succeeds.
     var lineTags: [String] = []
     var lineProperties: [(String, PropertyValue)] = []
+    /// Field and address properties: name → (field or address row, value).
+    var fieldProperties: [String: [(Int, PropertyValue)]] = [:]
+    var addressProperties: [String: [(Int, PropertyValue)]] = [:]
+    var lineFieldProperties: [(String, Int, PropertyValue)] = []
+    var lineAddressProperties: [(String, Int, PropertyValue)] = []
 
     mutating func intern(_ b: [UInt8]) -> StringID { b.withUnsafeBytes { builder.pool.intern($0) } }
   }
@@ -72,6 +78,8 @@ enum NDJSONReader {
       st.builder.beginContact(sourceLine: line)
       st.lineTags.removeAll(keepingCapacity: true)
       st.lineProperties.removeAll(keepingCapacity: true)
+      st.lineFieldProperties.removeAll(keepingCapacity: true)
+      st.lineAddressProperties.removeAll(keepingCapacity: true)
       do {
         let row = st.builder.rowCount - 1
         try parseContact(&scanner, &st)
@@ -79,6 +87,8 @@ enum NDJSONReader {
         st.builder.endContact()
         for t in st.lineTags { st.tags[t, default: []].append(row) }
         for (n, v) in st.lineProperties { st.properties[n, default: []].append((row, v)) }
+        for (n, r, v) in st.lineFieldProperties { st.fieldProperties[n, default: []].append((r, v)) }
+        for (n, r, v) in st.lineAddressProperties { st.addressProperties[n, default: []].append((r, v)) }
         read += 1
       } catch {
         st.builder.discardContact()
@@ -93,6 +103,14 @@ enum NDJSONReader {
       // differently in another chunk into text, as one chunk would have.
       let col = DerivedColumn.typed(cells.map { (row: $0.0, value: $0.1) }, rows: table.rowCount, pool: &table.pool)
       table.setColumn(name, col)
+    }
+    for (name, cells) in st.fieldProperties {
+      let col = DerivedColumn.typed(cells.map { (row: $0.0, value: $0.1) }, rows: table.fields.count, pool: &table.pool)
+      table.setFieldColumn(name, col)
+    }
+    for (name, cells) in st.addressProperties {
+      let col = DerivedColumn.typed(cells.map { (row: $0.0, value: $0.1) }, rows: table.addresses.count, pool: &table.pool)
+      table.setAddressColumn(name, col)
     }
     return PartialResult(
       table: table, errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
@@ -120,6 +138,9 @@ enum NDJSONReader {
             if let a = addressByKey[st.key2] {
               st.s.removeAll(keepingCapacity: true)
               if try sc.readStringOrNull(into: &st.s) { ids[a.rawValue] = st.intern(st.s) }
+            } else if st.key2 == Self.propertiesKey {
+              let row = st.builder.table.addresses.count
+              for (n, v) in try readProperties(&sc, &st) { st.lineAddressProperties.append((n, row, v)) }
             } else {
               try sc.skipValue()
             }
@@ -172,26 +193,7 @@ enum NDJSONReader {
           st.lineTags.append(String(decoding: st.s, as: UTF8.self))
         }
       case "properties":
-        try sc.beginObject()
-        while try sc.nextKey(into: &st.key2) {
-          let name = String(decoding: st.key2, as: UTF8.self)
-          let value: PropertyValue?
-          switch try sc.peekKind() {
-          case .string:
-            st.s.removeAll(keepingCapacity: true)
-            try sc.readString(into: &st.s)
-            value = .string(String(decoding: st.s, as: UTF8.self))
-          case .number:
-            let n = try sc.readNumber()
-            value = Int64(String(decoding: n, as: UTF8.self)).map { .int($0) } ?? .string(String(decoding: n, as: UTF8.self))
-          case .bool:
-            value = .bool(try sc.readBool())
-          default:
-            try sc.skipValue()
-            value = nil
-          }
-          if let value { st.lineProperties.append((name, value)) }
-        }
+        st.lineProperties.append(contentsOf: try readProperties(&sc, &st))
       default:
         try sc.skipValue()
       }
@@ -216,9 +218,40 @@ enum NDJSONReader {
       case "value": if try sc.readStringOrNull(into: &st.s) { value = st.intern(st.s) }
       case "group": if try sc.readStringOrNull(into: &st.s) { group = st.intern(st.s) }
       case "parameters": if try sc.readStringOrNull(into: &st.s) { params = st.intern(st.s) }
+      case "properties":
+        let row = st.builder.table.fields.count
+        for (n, v) in try readProperties(&sc, &st) { st.lineFieldProperties.append((n, row, v)) }
       default: try sc.skipValue()
       }
     }
     st.builder.appendField(kind: kind, label: label, value: value, group: group, parameters: params)
+  }
+
+  private static let propertiesKey = Array("properties".utf8)
+
+  /// A `properties` object: string, integer and boolean values (others are skipped).
+  private static func readProperties(
+    _ sc: inout JSONScanner, _ st: inout State
+  ) throws(JSONScanner.Failure) -> [(String, PropertyValue)] {
+    var out: [(String, PropertyValue)] = []
+    try sc.beginObject()
+    var key: [UInt8] = []
+    while try sc.nextKey(into: &key) {
+      let name = String(decoding: key, as: UTF8.self)
+      switch try sc.peekKind() {
+      case .string:
+        st.s.removeAll(keepingCapacity: true)
+        try sc.readString(into: &st.s)
+        out.append((name, .string(String(decoding: st.s, as: UTF8.self))))
+      case .number:
+        let n = try sc.readNumber()
+        out.append((name, Int64(String(decoding: n, as: UTF8.self)).map { .int($0) } ?? .string(String(decoding: n, as: UTF8.self))))
+      case .bool:
+        out.append((name, .bool(try sc.readBool())))
+      default:
+        try sc.skipValue()
+      }
+    }
+    return out
   }
 }

@@ -16,19 +16,14 @@ public enum NDJSONSpec {
 
   /// What NDJSON keeps, by design (see `NDJSONWriter` and `NDJSONReader`):
   /// everything but the position in the source, sourceProvider (not
-  /// written), and the derived values and tags of fields and addresses
-  /// (written, not read back). Contact derived values and tags do come back.
+  /// written), and the tags of fields and addresses (written, not read
+  /// back). Contact derived values and tags, and the derived values of
+  /// fields and addresses, do come back.
   public static func view(_ c: Contact) -> Contact? {
     var v = withoutPosition(c)
     v.sourceProvider = nil
-    for i in v.fields.indices {
-      v.fields[i].properties = [:]
-      v.fields[i].tags = []
-    }
-    for i in v.addresses.indices {
-      v.addresses[i].properties = [:]
-      v.addresses[i].tags = []
-    }
+    for i in v.fields.indices { v.fields[i].tags = [] }
+    for i in v.addresses.indices { v.addresses[i].tags = [] }
     return v
   }
 
