@@ -675,11 +675,20 @@ def dedupe(
     clock = time.monotonic()
     t0 = clock
 
-    def lap(name: str) -> None:
+    sc = spark.sparkContext
+
+    def lap(name: str, following: Optional[str] = None) -> None:
+        """Ends stage `name` (its seconds) and names the Spark jobs of the
+        next one (job group `ohana:NAME`: the event log and the Spark UI
+        attribute every stage, and its shuffle, to a step of the job)."""
         nonlocal clock
         now = time.monotonic()
         report.seconds[name] = round(now - clock, 3)
         clock = now
+        if following:
+            sc.setJobGroup(f"ohana:{following}", following)
+
+    sc.setJobGroup("ohana:read", "read")
 
     settings = _settings(region, threshold, weights, blocking, max_block)
     files = list_inputs(inputs)
@@ -701,7 +710,7 @@ def dedupe(
     counts = prepared.agg(F.count("*"), F.sum(F.when(F.col("class") != 0, 1).otherwise(0))).first()
     n, with_pe = int(counts[0]), int(counts[1] or 0)
     report.contacts = n
-    lap("read")
+    lap("read", "blocking")
 
     plan = _plan(settings, n, with_pe)
     use_em = plan.estimates
@@ -709,7 +718,7 @@ def dedupe(
     pairs, entries, numbered, report.blocking = _pairs(prepared, n, max_block, plan.skip, spark, parts)
     pairs = pairs.persist()
     report.pairs_compared = pairs.count()
-    lap("blocking")
+    lap("blocking", "scoring")
 
     records = prepared.select("gid", "record", "tf_family", "tf_given")
     with_tf = False
@@ -737,11 +746,11 @@ def dedupe(
         accepted = _score(pairs, records, settings, model_text, np.float32(plan.threshold), None)
     accepted = accepted.persist()
     report.pairs_accepted = accepted.count()
-    lap("scoring")
+    lap("scoring", "components")
 
     comp, report.component_rounds = _components(spark, accepted)
     comp = comp.persist()
-    lap("components")
+    lap("components", "merge+write")
 
     members = prepared.select("gid", "uid", "record").join(comp, prepared["gid"] == comp["node"], "left").select(
         F.coalesce("comp", "gid").alias("comp"), "gid", "uid", "record")
@@ -936,6 +945,10 @@ def session(master: Optional[str] = None, app: str = "ohana"):
 
     builder = SparkSession.builder.appName(app).master(master or os.environ.get("OHANA_SPARK_MASTER", "local[*]"))
     builder = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
+    # Local mode runs every task in the driver's JVM: give it room
+    # (OHANA_SPARK_DRIVER_MEMORY, default 4g; on a cluster set the
+    # executors' memory as usual).
+    builder = builder.config("spark.driver.memory", os.environ.get("OHANA_SPARK_DRIVER_MEMORY", "4g"))
     builder = builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", os.environ.get("OHANA_SPARK_PARTITIONS", "8"))
     return builder.getOrCreate()
 
