@@ -159,21 +159,14 @@ extension EntityStore {
     for r in 0..<table.rowCount where table.hasUID(at: r) {
       // A UUID uid by its 16 bytes and form (the text follows from them).
       if let (a, b) = table.uuids.value(at: r) {
-        let h = (a &* 0x9E37_79B9_7F4A_7C15 ^ b) &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(table.uuids.form(at: r).rawValue)
+        let h = Hash64.combine(Hash64.combine(a, b), UInt64(table.uuids.form(at: r).rawValue))
         if !seen.insert(h).inserted {
           distinct = false
           break
         }
         continue
       }
-      let h = table.withUID(at: r) { b -> UInt64 in
-        var x: UInt64 = 0xCBF2_9CE4_8422_2325
-        for c in b {
-          x ^= UInt64(c)
-          x &*= 0x0000_0100_0000_01B3
-        }
-        return x
-      }
+      let h = table.withUID(at: r) { Hash64.hash($0) }
       if !seen.insert(h).inserted {
         distinct = false
         break
@@ -190,7 +183,7 @@ extension EntityStore {
     }
     var rows: [Int] = []
     rows.reserveCapacity(table.rowCount)
-    for r in 0..<table.rowCount where uids[r] == nil || last[uids[r]!] == r { rows.append(r) }
+    for r in 0..<table.rowCount where uids[r].map({ last[$0] == r }) ?? true { rows.append(r) }
     return (rows, table.rowCount - rows.count)
   }
 

@@ -159,9 +159,8 @@ public enum ContactIO {
         how = v.use == nil ? .fallback : .detected
       }
       let name = charset ?? options.fallbackCharset
-      var decoding = options
-      decoding.declaredCharset = name
-      var result = try CSVReader.read(source: source, head: head, headRead: headRead, total: total, options: decoding)
+      var result = try CSVReader.read(
+        source: source, head: head, headRead: headRead, total: total, options: options, cellCharset: name)
       if result.undeclaredValues > 0 {
         result.undeclaredCharset = UndeclaredCharset(
           name: name, source: how, values: result.undeclaredValues, detection: detection)

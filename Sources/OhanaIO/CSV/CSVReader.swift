@@ -9,8 +9,10 @@ enum CSVReader {
     CSVTokenizer.lastRecordStart(in: buf)
   }
 
+  /// `cellCharset`: the charset of the cells that are not UTF-8 (declared,
+  /// detected or the fallback: `ContactIO` decides; nil leaves them raw).
   static func read(
-    source: ByteSource, head: [UInt8], headRead: Int, total: Int?, options: ReadOptions
+    source: ByteSource, head: [UInt8], headRead: Int, total: Int?, options: ReadOptions, cellCharset: String?
   ) throws(ContactIOError) -> ReadResult {
     var reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: splitter)
     reader.prepend(head)
@@ -25,20 +27,20 @@ enum CSVReader {
     guard tok.next(text: &text, cells: &cells, recordLine: &line) == .record else {
       throw ContactIOError(.invalidInput, "CSV header is not a complete record", line: 1)
     }
-    let headerDecoded = decodeCells(&text, &cells, charset: options.declaredCharset)
+    let headerDecoded = decodeCells(&text, &cells, charset: cellCharset)
     let header = CSVHeader(cells: cells.map { String(decoding: text[$0], as: UTF8.self) })
     let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
     reader.pushFront(rest)
     let opts = options
     var result = try ParallelReader.run(reader, options: options, totalBytes: total) {
-      parseChunk($0, header: header, options: opts)
+      parseChunk($0, header: header, options: opts, cellCharset: cellCharset)
     }
     result.undeclaredValues += headerDecoded
     return result
   }
 
   /// Decodes the cells of one record that are not UTF-8 from `charset`
-  /// (``ReadOptions/declaredCharset`` as `ContactIO` sets it for CSV);
+  /// (the read's `cellCharset`);
   /// `text` and `cells` are rebuilt only when some cell is not UTF-8.
   /// Returns how many cells were decoded. A cell that cannot be decoded
   /// stays as it is.
@@ -75,7 +77,7 @@ enum CSVReader {
     return zeros >= 3 && bytes.count <= 10
   }
 
-  static func parseChunk(_ chunk: InputChunk, header: CSVHeader, options: ReadOptions) -> PartialResult {
+  static func parseChunk(_ chunk: InputChunk, header: CSVHeader, options: ReadOptions, cellCharset: String?) -> PartialResult {
     var builder = ContactTableBuilder()
     var errors: [InputError] = []
     var read = 0
@@ -116,7 +118,7 @@ enum CSVReader {
         break
       }
       if cells.allSatisfy(\.isEmpty) { continue }
-      undeclared += decodeCells(&text, &cells, charset: options.declaredCharset)
+      undeclared += decodeCells(&text, &cells, charset: cellCharset)
       if text.count > options.maxLineBytes {
         errors.append(InputError(line: line, reason: "record longer than \(options.maxLineBytes) bytes"))
         skipped += 1
