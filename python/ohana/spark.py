@@ -278,7 +278,10 @@ def _read_stage(splits: Sequence[Split], first_lines: dict, settings: str):
             for i in b.column("split").to_pylist():
                 s = splits[i]
                 data, first = _read_piece(s, first_lines)
-                t = _read_bytes(data, s.format, s.path if several else None, first)
+                try:
+                    t = _read_bytes(data, s.format, s.path if several else None, first)
+                except OhanaError as e:
+                    raise OhanaError(e.code, e.line, f"{s.path}: {e.reason}") from None
                 n = len(t)
                 for start in range(0, n, BATCH_ROWS):
                     p = _prepare(t, settings, start, min(BATCH_ROWS, n - start))
@@ -298,6 +301,17 @@ def _read_stage(splits: Sequence[Split], first_lines: dict, settings: str):
                          pa.nulls(k, pa.list_(pa.int64())), pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64()),
                          pa.nulls(k, pa.int32()), pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64())], READ_ARROW)
     return run
+
+
+def _task_error(e: Exception) -> Exception:
+    """The engine's error inside a failed Spark task, as an OhanaError
+    (`line N: path: reason`), or `e` itself when it is not one."""
+    import re
+
+    m = re.search(r"ohana\.OhanaError: (?:line (\d+): )?([^\n]*)", str(e))
+    if not m:
+        return e
+    return OhanaError(2, int(m.group(1)) if m.group(1) else None, m.group(2).strip())
 
 
 def _reason(p) -> str:
@@ -701,7 +715,10 @@ def dedupe(
     split_df = spark.sparkContext.parallelize([(i,) for i in range(len(splits))], len(splits)).toDF("split int")
     read = split_df.mapInArrow(_read_stage(splits, first_lines, settings), PREPARED_SCHEMA).persist()
     problems = read.where("kind = 1")
-    report.problems = problems.count()
+    try:
+        report.problems = problems.count()
+    except Exception as e:  # an input that cannot be read at all: nothing is written
+        raise _task_error(e) from None
     report.problem_lines = [
         {"source": files[r["file"]], "line": r["line"], **json.loads(r["record"])}
         for r in problems.orderBy("file", "line").limit(max_problem_lines).collect()
@@ -993,7 +1010,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"normalized {out.count()} contacts into {output}", file=sys.stderr)
     except OhanaError as e:
         print(f"ohana.spark: {e}", file=sys.stderr)
-        return 1
+        return 65  # as `ohana dedupe` exits on an input it cannot read
     finally:
         spark.stop()
     return 0

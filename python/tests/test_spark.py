@@ -179,3 +179,19 @@ def test_normalize_adds_phones_folded_names_and_sort_keys(cli, spark, tmp_path):
             latin += 1
             assert folded[r["uid"]] == (reference(name) or None)
     assert latin > 300
+
+
+def test_an_input_that_cannot_be_read_stops_the_job_before_writing(cli, spark, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text('"an unterminated header\n')
+    good = tmp_path / "good.vcf"
+    run_cli(cli, "generate", "--contacts", "50", "--seed", "34", "-o", str(good))
+    out = tmp_path / "out"
+    with pytest.raises(ospark.OhanaError) as e:
+        ospark.dedupe(spark, [str(bad), str(good)], str(out))
+    # The command line says the same of the same file: its line, its path, the reason.
+    done = subprocess.run([str(cli), "dedupe", str(bad), str(good), "-o", str(tmp_path / "x.vcf")], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert e.value.line == 1
+    assert str(e.value) in done.stderr
+    assert not out.exists()
