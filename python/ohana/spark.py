@@ -40,7 +40,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -146,6 +146,30 @@ def _read_piece(split: Split, first_lines: dict) -> tuple[bytes, int]:
         if not data.endswith(b"\n"):
             data += f.readline()  # the last line runs past the end
         return data, first_lines[(split.file, split.start)]
+
+
+def _read_split(split: Split, first_lines: dict, source: Optional[str]) -> ContactTable:
+    """A split read by the engine; an input it cannot read raises
+    OhanaError naming the path (`line N: path: reason`)."""
+    data, first = _read_piece(split, first_lines)
+    try:
+        return _read_bytes(data, split.format, source, first)
+    except OhanaError as e:
+        raise OhanaError(e.code, e.line, f"{split.path}: {e.reason}") from None
+
+
+def _gid(file: int, lines: pa.Array) -> pa.Array:
+    """Contacts' ids in input order: the input's index, then the line."""
+    return pc.add(pc.shift_left(pa.scalar(file, pa.int64()), pa.scalar(LINE_BITS, pa.int64())), lines)
+
+
+def _values_by_kind(fields: pa.Table, n: int, kind: str) -> pa.Array:
+    """Per contact (0..<n), the values of its fields of `kind` (`phone`, `email`)."""
+    f = fields.filter(pc.equal(fields.column("type").cast(pa.string()), kind))
+    groups: dict = {}
+    for c, v in zip(f.column("contact").to_pylist(), f.column("value").cast(pa.string()).to_pylist()):
+        groups.setdefault(c, []).append(v)
+    return pa.array([groups.get(i, []) for i in range(n)], pa.list_(pa.string()))
 
 
 def _line_numbers(spark, splits: Sequence[Split]) -> dict:
@@ -268,7 +292,8 @@ PREPARED_SCHEMA = (
 
 def _read_stage(splits: Sequence[Split], first_lines: dict, settings: str):
     """mapInArrow function: each split row → its contacts (kind 0) and the
-    reader's problems (kind 1: `record` holds `line: reason`)."""
+    reader's problems (kind 1: `line`, and `record` holds `{"severity",
+    "reason"}` as JSON)."""
 
     # As `ohana dedupe`: contacts name their input (`source`) when there are several.
     several = len({s.file for s in splits}) > 1
@@ -277,16 +302,11 @@ def _read_stage(splits: Sequence[Split], first_lines: dict, settings: str):
         for b in batches:
             for i in b.column("split").to_pylist():
                 s = splits[i]
-                data, first = _read_piece(s, first_lines)
-                try:
-                    t = _read_bytes(data, s.format, s.path if several else None, first)
-                except OhanaError as e:
-                    raise OhanaError(e.code, e.line, f"{s.path}: {e.reason}") from None
+                t = _read_split(s, first_lines, s.path if several else None)
                 n = len(t)
                 for start in range(0, n, BATCH_ROWS):
                     p = _prepare(t, settings, start, min(BATCH_ROWS, n - start))
-                    lines = p.column("line")
-                    gid = pc.add(pc.shift_left(pa.scalar(s.file, pa.int64()), pa.scalar(LINE_BITS, pa.int64())), lines)
+                    gid = _gid(s.file, p.column("line"))
                     m = p.num_rows
                     yield _batch(
                         [pa.array([0] * m, pa.int32()), gid, pa.array([s.file] * m, pa.int32())]
@@ -481,12 +501,6 @@ def _score_stage(settings: str, model_text: Optional[str], threshold32: np.float
             table = _records_table(recs)
             la = np.searchsorted(uniq, ga).astype(np.int32)
             lb = np.searchsorted(uniq, gb).astype(np.int32)
-            tff = tfg = None
-            if "fa" in b.schema.names:
-                tff = pa.concat_arrays([b.column("fa"), b.column("fb")]).to_numpy(zero_copy_only=False).astype(np.float32)[first]
-                tfg = pa.concat_arrays([b.column("ga"), b.column("gb")]).to_numpy(zero_copy_only=False).astype(np.float32)[first]
-                tff = np.ascontiguousarray(tff)
-                tfg = np.ascontiguousarray(tfg)
             n = b.num_rows
             vector = np.zeros(n, dtype=np.int64)
             weight = np.zeros(n, dtype=np.float32)
@@ -494,7 +508,7 @@ def _score_stage(settings: str, model_text: Optional[str], threshold32: np.float
             err = _ffi.new_error()
             rc = _ffi.lib.ohana_link_score(
                 table._handle, settings.encode(), None if model_text is None else model_text.encode(), n,
-                _ptr(la), _ptr(lb), _ptr(tff), _ptr(tfg), _ptr(vector), _ptr(weight), _ptr(terms), ctypes.byref(err))
+                _ptr(la), _ptr(lb), None, None, _ptr(vector), _ptr(weight), _ptr(terms), ctypes.byref(err))
             _check(rc, err)
             if model_text is not None:
                 keep = (vector >= 0) & (weight >= threshold32)
@@ -573,18 +587,11 @@ def _merge_stage(settings: str, model_text: str, with_tf: bool):
         contacts = merged_table.contacts()
         fields = merged_table.fields()
 
-        def values_of(kind: str) -> pa.Array:
-            f = fields.filter(pc.equal(fields.column("type").cast(pa.string()), kind))
-            groups = {}
-            for c, v in zip(f.column("contact").to_pylist(), f.column("value").cast(pa.string()).to_pylist()):
-                groups.setdefault(c, []).append(v)
-            return pa.array([groups.get(i, []) for i in range(k)], pa.list_(pa.string()))
-
         cols = {
             "kind": [1] * k, "comp": [int(comps[f]) for f in firsts], "gid": [int(gids[f]) for f in firsts],
             "uid": contacts.column("uid").cast(pa.string()), "cluster_id": [uids[f] for f in firsts],
             "size": [int(sizes[f]) for f in firsts], "record": prepared.column("record"),
-            "phones": values_of("phone"), "emails": values_of("email"),
+            "phones": _values_by_kind(fields, k, "phone"), "emails": _values_by_kind(fields, k, "email"),
         }
         for c in MERGED_COLUMNS:
             if c in contacts.column_names:
@@ -731,7 +738,7 @@ def dedupe(
 
     plan = _plan(settings, n, with_pe)
     use_em = plan.estimates
-    builtin_text, builtin_weights, _ = model(settings)
+    builtin_text = model(settings)[0]
     pairs, entries, numbered, report.blocking = _pairs(prepared, n, max_block, plan.skip, spark, parts)
     pairs = pairs.persist()
     report.pairs_compared = pairs.count()
@@ -740,7 +747,7 @@ def dedupe(
     records = prepared.select("gid", "record", "tf_family", "tf_given")
     with_tf = False
     if use_em:
-        scored = _score(pairs, records, settings, None, np.float32(0), None).persist()
+        scored = _score(pairs, records, settings, None, np.float32(0)).persist()
         vc = scored.groupBy("vector").count().collect()
         counts_arr = np.zeros(SPACE, dtype=np.int64)
         for v, c in vc:
@@ -760,7 +767,7 @@ def dedupe(
         accepted = _accept(scored, weight_table, tf, plan.threshold)
     else:
         model_text, report.weights, tf = builtin_text, "built-in defaults", None
-        accepted = _score(pairs, records, settings, model_text, np.float32(plan.threshold), None)
+        accepted = _score(pairs, records, settings, model_text, np.float32(plan.threshold))
     accepted = accepted.persist()
     report.pairs_accepted = accepted.count()
     lap("scoring", "components")
@@ -810,7 +817,7 @@ def dedupe(
     return report
 
 
-def _score(pairs, records, settings: str, model_text: Optional[str], threshold32, tf):
+def _score(pairs, records, settings: str, model_text: Optional[str], threshold32):
     from pyspark.sql import functions as F
 
     ra = records.select(F.col("gid").alias("a"), F.col("record").alias("ra"))
@@ -925,26 +932,19 @@ def read(spark, inputs: Sequence[str], split_bytes: int = 64 << 20):
         for b in batches:
             for i in b.column("split").to_pylist():
                 s = splits[i]
-                data, first = _read_piece(s, first_lines)
-                t = _read_bytes(data, s.format, s.path, first)
+                t = _read_split(s, first_lines, s.path)
                 n = len(t)
                 if n == 0:
                     continue
                 contacts = t.contacts()
                 fields = t.fields()
                 p = _prepare(t, None, 0, n)
-                groups: dict = {"phone": {}, "email": {}}
-                for c, ty, v in zip(fields.column("contact").to_pylist(), fields.column("type").cast(pa.string()).to_pylist(),
-                                    fields.column("value").cast(pa.string()).to_pylist()):
-                    if ty in groups:
-                        groups[ty].setdefault(c, []).append(v)
                 lines = p.column("line")
-                gid = pc.add(pc.shift_left(pa.scalar(s.file, pa.int64()), pa.scalar(LINE_BITS, pa.int64())), lines)
-                arrays = [gid, pa.array([s.path] * n, pa.string()), lines]
+                arrays = [_gid(s.file, lines), pa.array([s.path] * n, pa.string()), lines]
                 for c in cols:
                     arrays.append(contacts.column(c).cast(pa.string()) if c in contacts.column_names else pa.nulls(n, pa.string()))
-                arrays.append(pa.array([groups["phone"].get(r, []) for r in range(n)], pa.list_(pa.string())))
-                arrays.append(pa.array([groups["email"].get(r, []) for r in range(n)], pa.list_(pa.string())))
+                arrays.append(_values_by_kind(fields, n, "phone"))
+                arrays.append(_values_by_kind(fields, n, "email"))
                 arrays.append(p.column("record"))
                 arrays = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays]
                 yield pa.RecordBatch.from_arrays(arrays, names=["gid", "source", "line", *cols, "phones", "emails", "record"])

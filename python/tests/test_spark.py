@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 

@@ -31,8 +31,7 @@ public struct Deduplicator: Sendable {
   /// chosen because fewer than half the contacts have a phone or an e-mail
   /// (see ``DedupeConfiguration/automaticWeights``).
   func estimates(_ keys: ContactKeys, withPhoneOrEmail count: Int) -> Bool {
-    if configuration.estimateWeights { return true }
-    return configuration.automaticWeights && keys.count >= Self.automaticEMMinimum && count * 2 < keys.count
+    estimatesWeights(count: keys.count, withPhoneOrEmail: count)
   }
 
   /// The model fitted by EM to `counts` (pairs per comparison vector),

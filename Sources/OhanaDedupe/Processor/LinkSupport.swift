@@ -244,9 +244,6 @@ extension LinkKeys {
       return (h(keys.family[r]), h(keys.givenCanonical[r]))
     }
   }
-
-  /// Whether row `r` has a phone or an e-mail (the automatic weights' count).
-  package func hasPhoneOrEmail(_ r: Int) -> Bool { contactClass(r) != 0 }
 }
 
 extension LinkScorer {
