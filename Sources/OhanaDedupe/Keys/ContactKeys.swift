@@ -138,7 +138,7 @@ struct ContactKeys: Sendable {
   /// (a slot of an open-addressing table over the e-mail keys) in its
   /// sketch, so that the scorer compares up to three e-mails a side
   /// without the lists.
-  private mutating func assignEmailIDs() {
+  mutating func assignEmailIDs() {
     var capacity = 16
     while capacity < emails.count * 2 { capacity <<= 1 }
     let mask = capacity - 1
@@ -234,6 +234,30 @@ struct ContactKeys: Sendable {
         }
       }
     }
+    given = [StringID](repeating: .absent, count: n)
+    family = given
+    nonLatinName = [Bool](repeating: false, count: n)
+    for r in 0..<n {
+      var g = foldOf[gCol[r].index], f = foldOf[fCol[r].index]
+      if g.isAbsent && f.isAbsent {
+        f = foldOf[(fullCol[r].isPresent ? fullCol[r] : orgCol[r]).index]
+        g = .absent
+      }
+      given[r] = g
+      family[r] = f
+      nonLatinName[r] = nonLatinOf[gCol[r].index] || nonLatinOf[fCol[r].index]
+        || (gCol[r].isAbsent && fCol[r].isAbsent && nonLatinOf[fullCol[r].index])
+    }
+    finishNames()
+  }
+
+  /// From the folded names (``given``, ``family`` into ``folds``): the
+  /// canonical given names, and per fold id the token sums, counts and
+  /// phonetic codes, then the order-free name keys. Shared by the table
+  /// path and the stored comparison records (``ComparisonRecord``), so
+  /// that both give the same keys.
+  mutating func finishNames() {
+    let n = given.count
     // Canonical given names and token sums, once per fold id.
     let canonicalTable = NicknameTable.canonical
     var canon = [StringID](repeating: .absent, count: folds.count)
@@ -255,23 +279,9 @@ struct ContactKeys: Sendable {
       canonDone[id.index] = true
       return result
     }
-    given = [StringID](repeating: .absent, count: n)
-    givenCanonical = given
-    family = given
-    nonLatinName = [Bool](repeating: false, count: n)
+    givenCanonical = [StringID](repeating: .absent, count: n)
     nameKey = [UInt64](repeating: 0, count: n)
-    for r in 0..<n {
-      var g = foldOf[gCol[r].index], f = foldOf[fCol[r].index]
-      if g.isAbsent && f.isAbsent {
-        f = foldOf[(fullCol[r].isPresent ? fullCol[r] : orgCol[r]).index]
-        g = .absent
-      }
-      given[r] = g
-      family[r] = f
-      nonLatinName[r] = nonLatinOf[gCol[r].index] || nonLatinOf[fCol[r].index]
-        || (gCol[r].isAbsent && fCol[r].isAbsent && nonLatinOf[fullCol[r].index])
-      givenCanonical[r] = canonical(g)
-    }
+    for r in 0..<n { givenCanonical[r] = canonical(given[r]) }
     // Token sums over the final fold pool: every token through the
     // nickname table, so that order and nicknames do not change the key.
     tokenSums = [UInt64](repeating: 0, count: folds.count)
@@ -422,20 +432,9 @@ struct RowKeys: Sendable {
       phoneEnds.append(UInt32(truncatingIfNeeded: phones.count))
       emailEnds.append(UInt32(truncatingIfNeeded: emails.count))
 
-      var record = ScoreRecord()
-      let pc = phones.count - ps, ec = emails.count - es
-      record.sketch.phoneCount = UInt8(min(pc, 255))
-      record.sketch.emailCount = UInt8(min(ec, 255))
-      for i in 0..<min(pc, ContactSketch.phoneSlots) { record.sketch.setPhone(i, UInt32(truncatingIfNeeded: phones[ps + i])) }
-            record.given = names.given[r]
-      record.givenCanonical = names.givenCanonical[r]
-      record.family = names.family[r]
-      record.nonLatinName = names.nonLatin[r]
-
       let b = bdays[r]
       let bday = b.isAbsent ? 0 : pool.withBytes(of: b) { KeyFunctions.birthdayKey($0) }
       birthday.append(bday)
-      record.birthday = bday
       let as0 = addresses.count
 
       for a in table.addressRange(of: r) {
@@ -463,12 +462,11 @@ struct RowKeys: Sendable {
         }
       }
       addressEnds.append(UInt32(truncatingIfNeeded: addresses.count))
-      record.addressCount = UInt8(min(addresses.count - as0, 255))
-      if addresses.count > as0 {
-        record.postcode = addressTexts[as0].postcode
-        record.house = UInt32(truncatingIfNeeded: houses[as0])
-      }
-      records.append(record)
+      records.append(
+        ScoreRecord(
+          phones: phones[ps...], emailCount: emails.count - es, birthday: bday,
+          names: (names.given[r], names.givenCanonical[r], names.family[r], names.nonLatin[r]),
+          addressCount: addresses.count - as0, first: addresses.count > as0 ? (addressTexts[as0].postcode, houses[as0]) : nil))
     }
     // Keeps the touching loads alive (never true of real keys).
     if touched == 1 && records.isEmpty { birthday.append(0) }
@@ -492,6 +490,31 @@ struct ScoreRecord: Sendable {
   /// Addresses with a postcode (the scorer's list), at most 255.
   var addressCount: UInt8 = 0
   var nonLatinName = false
+
+  init() {}
+
+  /// The record of a contact with these sorted, unique `phones`, this many
+  /// e-mails and addresses (the e-mail ids are set later, per table), and
+  /// its first address's postcode text and house number.
+  init(
+    phones: ArraySlice<UInt64>, emailCount: Int, birthday: UInt32,
+    names: (given: StringID, givenCanonical: StringID, family: StringID, nonLatin: Bool),
+    addressCount: Int, first: (postcode: UInt64, house: UInt64)?
+  ) {
+    sketch.phoneCount = UInt8(min(phones.count, 255))
+    sketch.emailCount = UInt8(min(emailCount, 255))
+    for (i, p) in phones.prefix(ContactSketch.phoneSlots).enumerated() { sketch.setPhone(i, UInt32(truncatingIfNeeded: p)) }
+    given = names.given
+    givenCanonical = names.givenCanonical
+    family = names.family
+    nonLatinName = names.nonLatin
+    self.birthday = birthday
+    self.addressCount = UInt8(min(addressCount, 255))
+    if let first {
+      postcode = first.postcode
+      house = UInt32(truncatingIfNeeded: first.house)
+    }
+  }
 }
 
 /// The phone and e-mail evidence of one contact, packed: up to four phone
