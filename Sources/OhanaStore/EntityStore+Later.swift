@@ -3,24 +3,50 @@ import OhanaDedupe
 import OhanaIO
 
 extension EntityStore {
-  /// A stored contact read back for a run.
+  /// Stored contacts read back for a run: ids, clusters and comparison
+  /// records (end to end), in the order read.
   struct Loaded {
-    var id: Int64
-    var cluster: Int64
-    var card: [UInt8]
+    var ids: [Int64] = []
+    var clusters: [Int64] = []
+    var records = Cards()
+
+    mutating func append(_ id: Int64, cluster: Int64, record q: SQLiteStatement, column: Int32) {
+      ids.append(id)
+      clusters.append(cluster)
+      q.appendBytes(column, to: &records.bytes)
+      records.ends.append(records.bytes.count)
+    }
+
+    /// The same contacts in id order.
+    func sorted() -> Loaded {
+      let order = ids.indices.sorted { ids[$0] < ids[$1] }
+      var out = Loaded()
+      for i in order {
+        out.ids.append(ids[i])
+        out.clusters.append(clusters[i])
+        out.records.bytes.append(contentsOf: records.card(i))
+        out.records.ends.append(out.records.bytes.count)
+      }
+      return out
+    }
   }
 
-  /// Reads contacts `ids` (their clusters and vCard text), in id order.
-  func load(_ ids: [Int64]) throws(StoreError) -> [Loaded] {
-    let q = try db.prepare("SELECT cluster, vcard FROM contacts WHERE id = ?")
-    var out: [Loaded] = []
-    out.reserveCapacity(ids.count)
+  /// Reads contacts `ids` (their clusters and comparison records) into `out`.
+  func load(_ ids: [Int64], into out: inout Loaded) throws(StoreError) {
+    let q = try db.prepare("SELECT cluster, record FROM contacts WHERE id = ?")
     for id in ids.sorted() {
       q.bind(1, id)
-      if try q.step() { out.append(Loaded(id: id, cluster: q.int64(0), card: q.bytes(1))) }
+      if try q.step() { out.append(id, cluster: q.int64(0), record: q, column: 1) }
       q.reset()
     }
-    return out
+  }
+
+  /// The keys of stored contacts from their comparison records.
+  func keys(ofRecords records: Cards) throws(StoreError) -> LinkKeys {
+    guard let keys = LinkKeys(records: records.bytes, ends: records.ends, configuration: configuration) else {
+      throw StoreError("a stored comparison record cannot be read: the store is damaged")
+    }
+    return keys
   }
 
   /// Parses stored cards back into a table, one row per card, in order.
@@ -59,18 +85,23 @@ extension EntityStore {
     let encoded = Self.encode(kept, rows: Array(0..<kept.rowCount))
     let cache = try BucketCache(self)
 
-    // Updates (a stored uid) and removals.
-    let byUID = try db.prepare("SELECT id, cluster, vcard FROM contacts WHERE uid = ?")
-    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8])? {
-      byUID.bind(1, text: uid)
-      defer { byUID.reset() }
-      return try byUID.step() ? (byUID.int64(0), byUID.int64(1), byUID.bytes(2)) : nil
+    // Updates (a stored uid) and removals: a uid's postings name the
+    // contacts that may hold it; their own uid decides.
+    let byID = try db.prepare("SELECT uid, cluster, vcard, record FROM contacts WHERE id = ?")
+    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
+      let want = Array(uid.utf8)
+      for m in try cache.members(Self.uidPosting(uid)) {
+        byID.bind(1, m.contact)
+        defer { byID.reset() }
+        if try byID.step(), byID.bytes(0) == want { return (m.contact, byID.int64(1), byID.bytes(2), byID.bytes(3)) }
+      }
+      return nil
     }
     // A contact stored with the very same text is unchanged: it is left
     // out of the run (a daily full export links only what changed).
     var previous: [(id: Int64, cluster: Int64)?] = []
     var unchangedIDs = Set<Int64>()
-    var oldCards: [Int64: [UInt8]] = [:]  // stored text of updated and removed contacts
+    var oldRecords: [Int64: (record: [UInt8], uid: String)] = [:]  // of updated and removed contacts
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
     var newSources: [String?] = []  // each new contact's input, in a read of several
@@ -84,7 +115,7 @@ extension EntityStore {
           continue
         }
         before = (s.id, s.cluster)
-        oldCards[s.id] = s.card
+        oldRecords[s.id] = (s.record, u)
       }
       previous.append(before)
       newSources.append(kept.string(.sourceProvider, at: r))
@@ -100,7 +131,7 @@ extension EntityStore {
       removingSet.insert(u)
       if let s = try stored(u) {
         removedIDs.append((s.id, s.cluster, u))
-        oldCards[s.id] = s.card
+        oldRecords[s.id] = (s.record, u)
       } else {
         run.removeNotFound += 1
       }
@@ -113,11 +144,16 @@ extension EntityStore {
     for p in previous { if let p { affected.insert(p.cluster) } }
     for r in removedIDs { affected.insert(r.cluster) }
 
-    // Old versions and removed contacts leave the key tables.
+    // Old versions and removed contacts leave the key tables: the keys
+    // their records give are the keys that were stored.
     let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
     if !goneIDs.isEmpty {
-      let goneTable = try Self.table(of: goneIDs.map { oldCards[$0] ?? [] })
-      try deleteKeys(LinkKeys(table: goneTable, configuration: config), ids: goneIDs, cache: cache)
+      var gone = Cards()
+      for id in goneIDs {
+        gone.bytes.append(contentsOf: oldRecords[id]?.record ?? [])
+        gone.ends.append(gone.bytes.count)
+      }
+      try deleteKeys(try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
       for r in removedIDs {
         del.bind(1, r.id)
@@ -208,15 +244,15 @@ extension EntityStore {
     // Each candidate with its cluster's size in one read; only clusters of
     // two or more are asked for their other members.
     let withCluster = try db.prepare(
-      "SELECT c.cluster, c.vcard, cl.size FROM contacts c JOIN clusters cl ON cl.id = c.cluster WHERE c.id = ?")
-    var byID: [Int64: Loaded] = [:]
+      "SELECT c.cluster, cl.size, c.record FROM contacts c JOIN clusters cl ON cl.id = c.cluster WHERE c.id = ?")
+    var loaded = Loaded()
     var clusters = affected
     for id in candidates.sorted() where !updatedIDs.contains(id) {
       withCluster.bind(1, id)
       if try withCluster.step() {
         let c = withCluster.int64(0)
-        byID[id] = Loaded(id: id, cluster: c, card: withCluster.bytes(1))
-        if withCluster.int64(2) > 1 { clusters.insert(c) }
+        loaded.append(id, cluster: c, record: withCluster, column: 2)
+        if withCluster.int64(1) > 1 { clusters.insert(c) }
       }
       withCluster.reset()
     }
@@ -226,22 +262,25 @@ extension EntityStore {
       members.bind(1, c)
       while try members.step() {
         let id = members.int64(0)
-        if !updatedIDs.contains(id) && byID[id] == nil { more.append(id) }
+        if !updatedIDs.contains(id) && !candidates.contains(id) { more.append(id) }
       }
       members.reset()
     }
     stages.lap("lookup clusters", &run.timings)
-    for l in try load(more) { byID[l.id] = l }
-    let stored = byID.values.sorted { $0.id < $1.id }
-    run.storedLoaded = stored.count
+    try load(more, into: &loaded)
+    let stored = loaded.sorted()
+    run.storedLoaded = stored.ids.count
     stages.lap("lookup load", &run.timings)
 
-    // One table: the stored contacts, then the batch.
-    let table = try Self.table(of: stored.map(\.card), extra: newBytes, extraCount: newCount)
-    let base = stored.count
-    let n = table.rowCount
-    stages.lap("parse", &run.timings)
-    let keys = LinkKeys(table: table, configuration: config)
+    // The keys of the stored contacts (from their records), then the
+    // batch's (from the records it is stored with).
+    let newRecords = newKeys.comparisonRecords(0..<newCount)
+    var all = stored.records
+    all.bytes.append(contentsOf: newRecords.bytes)
+    for e in newRecords.ends { all.ends.append(stored.records.bytes.count + e) }
+    let keys = try keys(ofRecords: all)
+    let base = stored.ids.count
+    let n = keys.count
     stages.lap("keys", &run.timings)
     var pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
     stages.lap("blocking", &run.timings)
@@ -249,9 +288,9 @@ extension EntityStore {
     // among themselves again.
     var prevCluster = [Int64](repeating: 0, count: n)
     var age = [Int64](repeating: 0, count: n)
-    for (i, s) in stored.enumerated() {
-      prevCluster[i] = s.cluster
-      age[i] = s.id
+    for i in 0..<base {
+      prevCluster[i] = stored.clusters[i]
+      age[i] = stored.ids[i]
     }
     var nextContact: Int64
     if let text = try meta("next_contact"), let v = Int64(text) { nextContact = v } else {
@@ -307,6 +346,22 @@ extension EntityStore {
     let rep = clustering.clusterIDs()
     stages.lap("clustering", &run.timings)
 
+    // Names in evidence: uids (`contact-N` without one); stored contacts'
+    // read for the rows of the pairs that joined.
+    var storedNames: [Int: [UInt8]] = [:]
+    let uidOf = try db.prepare("SELECT uid FROM contacts WHERE id = ?")
+    for p in joined {
+      for r in [p.first, p.second] where r < base && storedNames[r] == nil {
+        uidOf.bind(1, age[r])
+        storedNames[r] = try uidOf.step() && !uidOf.isNull(0) ? uidOf.bytes(0) : Array("contact-\(age[r])".utf8)
+        uidOf.reset()
+      }
+    }
+    func name(_ r: Int) -> [UInt8] {
+      if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
+      return storedNames[r] ?? Array("contact-\(age[r])".utf8)
+    }
+
     // Ids: a component holding the oldest remaining contact of a stored
     // cluster claims that cluster's id; of several claims the oldest id
     // stays (ids grow with time, so the smallest) and the others become its
@@ -346,7 +401,7 @@ extension EntityStore {
         finalID[c] = claimed[0]
         continue
       }
-      let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], table: table)
+      let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], name: name, source: nil)
       let id: Int64
       if let keepID = claimed.first {
         id = keepID
@@ -388,7 +443,7 @@ extension EntityStore {
       let kind: StoreChange.Kind = previous[r] == nil ? .added : .updated
       if kind == .added { run.added += 1 } else { run.updated += 1 }
       run.changes.append(
-        StoreChange(kind: kind, cluster: finalID[c] ?? 0, uid: uids[r], evidence: Self.evidenceJSON(mine, table: table)))
+        StoreChange(kind: kind, cluster: finalID[c] ?? 0, uid: uids[r], evidence: Self.evidenceJSON(mine, name: name, source: nil)))
     }
     stages.lap("ids", &run.timings)
 
@@ -406,7 +461,7 @@ extension EntityStore {
     try insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
-      uids: uids, sources: newSources, source: source, run: run.id, cache: cache, timings: &run.timings)
+      records: Cards(bytes: newRecords.bytes, ends: newRecords.ends), uids: uids, sources: newSources, source: source, run: run.id, cache: cache, timings: &run.timings)
     stages.lap("store contacts", &run.timings)
     try cache.flush(run: run.id)
     run.keyLogCompacted = cache.compacted
@@ -443,7 +498,24 @@ extension EntityStore {
       if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
       changedRows.append(UInt32(r))
     }
-    let sub = table.gathering(rows: changedRows)
+    // Their stored contacts' text, then the batch's rows among them.
+    let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
+    var subCards: [[UInt8]] = []
+    var subNew: [UInt8] = []
+    var subNewCount = 0
+    for r in changedRows.map({ Int($0) }) {
+      if r < base {
+        cardOf.bind(1, age[r])
+        guard try cardOf.step() else { throw StoreError("stored contact \(age[r]) is missing: the store is damaged") }
+        subCards.append(cardOf.bytes(0))
+        cardOf.reset()
+      } else {
+        let i = r - base
+        subNew.append(contentsOf: newBytes[(i == 0 ? 0 : newEnds[i - 1])..<newEnds[i]])
+        subNewCount += 1
+      }
+    }
+    let sub = try Self.table(of: subCards, extra: subNew, extraCount: subNewCount)
     let subKeys = LinkKeys(table: sub, configuration: config)
     let subClusterOf = changedRows.map { subRow[Int(rep[Int($0)])] }
     let subPairs = joined.compactMap { p -> MatchedPair? in

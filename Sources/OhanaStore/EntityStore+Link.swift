@@ -216,10 +216,26 @@ extension EntityStore {
   /// capped blocks; never a block itself: blocks come from the rows' keys).
   static func neighbourhoodPosting(_ nb: UInt64) -> UInt64 { (nb ^ 0xA5A5_5A5A_C3C3_3C3C) & ~1 }
 
-  /// Every stored key entry of `keys`' rows `rows` (block keys and the
-  /// neighbourhood key), sorted by key then row, unique: a counting sort by
-  /// bucket, then each bucket sorted.
-  static func blockEntries(_ keys: LinkKeys, rows: Range<Int>) -> [(key: UInt64, row: Int32, cls: UInt8)] {
+  /// The posting under which a contact's uid is kept in the key buckets
+  /// (the store's uid index: a lookup reads the uid's postings, then checks
+  /// each contact's `uid`).
+  static func uidPosting(_ bytes: UnsafeRawBufferPointer) -> UInt64 { Hash64.hash(bytes, seed: 0x5549_4450_4F53_5400) & ~1 }
+
+  static func uidPosting(_ uid: String) -> UInt64 {
+    var u = uid
+    return u.withUTF8 { uidPosting(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The uid postings of a table's rows (0: no uid).
+  static func uidPostings(_ table: ContactTable) -> [UInt64] {
+    (0..<table.rowCount).map { r in table.hasUID(at: r) ? table.withUID(at: r) { uidPosting($0) } : 0 }
+  }
+
+  /// Every stored key entry of `keys`' rows `rows` (block keys, the
+  /// neighbourhood key and, with `uids` (by position in `rows`, 0 for
+  /// none), the uid posting), sorted by key then row, unique: a counting
+  /// sort by bucket, then each bucket sorted.
+  static func blockEntries(_ keys: LinkKeys, rows: Range<Int>, uids: [UInt64]? = nil) -> [(key: UInt64, row: Int32, cls: UInt8)] {
     typealias E = (key: UInt64, row: Int32, cls: UInt8)
     let n = rows.count
     let chunks = max(1, min(64, n / 16384))
@@ -232,6 +248,7 @@ extension EntityStore {
       for r in lo..<hi {
         let nb = keys.neighbourhoodKey(r)
         if nb != 0 { part.append((neighbourhoodPosting(nb), Int32(r), UInt8(keys.contactClass(r)))) }
+        if let u = uids?[r - rows.lowerBound], u != 0 { part.append((u, Int32(r), UInt8(keys.contactClass(r)))) }
       }
       out.set(c, part)
     }
@@ -265,22 +282,23 @@ extension EntityStore {
   /// The sorted-names key as a signed integer with the same order.
   static func nameOrder(_ k: UInt64) -> Int64 { Int64(bitPattern: k ^ (1 << 63)) }
 
-  /// Stores rows `rows` of `table` (whose keys are `keys`) as contacts
-  /// `ids` in `clusters` (by position in `rows`), with their vCard text,
-  /// blocking keys and place in name order. An id already stored is
-  /// replaced (its keys must have been deleted first). Keys go through
-  /// `cache` (a later run); without it they are written as new buckets
-  /// (the first run: the store holds none).
+  /// Stores rows `rows` of a table whose keys are `keys` as contacts `ids`
+  /// in `clusters` (by position in `rows`), with their vCard text,
+  /// comparison records, blocking keys, uid postings and place in name
+  /// order. An id already stored is replaced (its keys must have been
+  /// deleted first). Keys go through `cache`.
   func insertContacts(
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
-    uids: [String?], sources: [String?], source: String, run: Int64, cache: BucketCache, timings: inout [String: Double]
+    records: Cards, uids: [String?], sources: [String?], source: String, run: Int64, cache: BucketCache,
+    timings: inout [String: Double]
   ) throws(StoreError) {
     var stages = StageClock()
     try insertContactRows(
-      ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, uids: .strings(uids), source: source,
-      sourceOf: { sources[$0] }, run: run)
+      ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, records: records.card, uids: .strings(uids),
+      source: source, sourceOf: { sources[$0] }, run: run)
     stages.lap("  contacts rows", &timings)
-    for e in Self.blockEntries(keys, rows: rows) {
+    let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
+    for e in Self.blockEntries(keys, rows: rows, uids: uidKeys) {
       cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
     }
     stages.lap("  block keys", &timings)
@@ -294,15 +312,16 @@ extension EntityStore {
     case table(ContactTable)
   }
 
-  /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)`.
-  /// `source` is every contact's source, but where `sourceOf(i)` names one
-  /// (a read of several inputs tags each contact with its input).
+  /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)` and
+  /// comparison record `records(i)`. `source` is every contact's source,
+  /// but where `sourceOf(i)` names one (a read of several inputs tags each
+  /// contact with its input).
   func insertContactRows(
-    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, uids: UIDs, source: String,
-    sourceOf: ((Int) -> String?)? = nil, run: Int64
+    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, records: (Int) -> ArraySlice<UInt8>, uids: UIDs,
+    source: String, sourceOf: ((Int) -> String?)? = nil, run: Int64
   ) throws(StoreError) {
     let insert = try db.prepare(
-      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
+      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard, record) VALUES(?, ?, ?, ?, ?, ?, ?)")
     let sourceBytes = Array(source.utf8)
     for i in ids.indices {
       insert.bind(1, ids[i])
@@ -316,6 +335,7 @@ extension EntityStore {
       insert.bind(4, clusters[i])
       insert.bind(5, run)
       cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
+      records(i).withUnsafeBytes { insert.bind(7, raw: $0, blob: true) }
       try insert.run()
     }
   }
@@ -341,10 +361,11 @@ extension EntityStore {
     }
   }
 
-  /// The key buckets of a new store (contacts `row + 1`), in bucket order:
-  /// each bucket's entries are already sorted by key then contact.
-  static func bucketBlobs(_ keys: LinkKeys, rows: Range<Int>) -> [(Int64, [UInt8])] {
-    let entries = blockEntries(keys, rows: rows)
+  /// The key buckets of `keys`' rows (contacts `ids[row]`, default `row +
+  /// 1`), uid postings `uids` (by row, 0 for none) included, in bucket
+  /// order: each bucket's entries are already sorted by key then contact.
+  static func bucketBlobs(_ keys: LinkKeys, rows: Range<Int>, ids: [Int64]? = nil, uids: [UInt64]) -> [(Int64, [UInt8])] {
+    let entries = blockEntries(keys, rows: rows, uids: uids)
     var out: [(Int64, [UInt8])] = []
     var i = 0
     while i < entries.count {
@@ -353,7 +374,7 @@ extension EntityStore {
       while j < entries.count && KeyPostings.bucket(entries[j].key) == b { j += 1 }
       var blob = [UInt8](repeating: 0, count: (j - i) * KeyPostings.entrySize)
       for (k, e) in entries[i..<j].enumerated() {
-        KeyPostings.put(key: e.key, contact: Int64(e.row) + 1, cls: e.cls, into: &blob, at: k * KeyPostings.entrySize)
+        KeyPostings.put(key: e.key, contact: ids?[Int(e.row)] ?? Int64(e.row) + 1, cls: e.cls, into: &blob, at: k * KeyPostings.entrySize)
       }
       out.append((b, blob))
       i = j
@@ -361,10 +382,11 @@ extension EntityStore {
     return out
   }
 
-  /// Deletes the blocking keys and name-order entries of `keys`' rows
-  /// (stored as contacts `ids`, by row).
-  func deleteKeys(_ keys: LinkKeys, ids: [Int64], cache: BucketCache) throws(StoreError) {
-    for e in Self.blockEntries(keys, rows: 0..<keys.count) { try cache.remove(e.key, contact: ids[Int(e.row)]) }
+  /// Deletes the blocking keys, uid postings (`uids`, by row) and
+  /// name-order entries of `keys`' rows (stored as contacts `ids`, by row).
+  func deleteKeys(_ keys: LinkKeys, ids: [Int64], uids: [String?], cache: BucketCache) throws(StoreError) {
+    let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
+    for e in Self.blockEntries(keys, rows: 0..<keys.count, uids: uidKeys) { try cache.remove(e.key, contact: ids[Int(e.row)]) }
     let delName = try db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
     for r in 0..<keys.count {
       guard let k = keys.sortedNameKey(r) else { continue }
@@ -416,15 +438,18 @@ extension EntityStore {
     // order during the contact rows, the merged contacts during the keys
     // and indexes (one extra thread at a time: two cores).
     let encoded = Self.encode(table, rows: Array(0..<n))
+    let records = keys.comparisonRecords(0..<n)
+    let uidKeys = Self.uidPostings(table)
     stages.lap("encode", &run.timings)
     let prepared = Background {
-      (buckets: EntityStore.bucketBlobs(keys, rows: 0..<n), names: EntityStore.nameOrderEntries(keys, rows: 0..<n))
+      (buckets: EntityStore.bucketBlobs(keys, rows: 0..<n, uids: uidKeys), names: EntityStore.nameOrderEntries(keys, rows: 0..<n))
     }
     let sourceColumn = table[.sourceProvider]
     let tagged = (0..<n).contains { sourceColumn[$0].isPresent }
+    let recordCards = Cards(bytes: records.bytes, ends: records.ends)
     try insertContactRows(
-      ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, uids: .table(table), source: source,
-      sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
+      ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, records: recordCards.card, uids: .table(table),
+      source: source, sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
     stages.lap("store contacts", &run.timings)
     let (buckets, names) = prepared.wait()
     stages.lap("wait keys", &run.timings)
@@ -474,9 +499,12 @@ extension EntityStore {
       for r in 0..<n {
         run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: table.uid(at: r)))
       }
+      let sourceOf: ((Int) -> [UInt8])? = tagged ? { table.pool.bytes(of: sourceColumn[$0]) } : nil
       for id in Int64(1)..<next where sizes[Int(id)] > 1 {
         run.changes.append(
-          StoreChange(kind: .created, cluster: id, evidence: Self.evidenceJSON(evidence[id] ?? [], table: table)))
+          StoreChange(
+            kind: .created, cluster: id,
+            evidence: Self.evidenceJSON(evidence[id] ?? [], name: { Self.name(table, row: $0, id: Int64($0 + 1)) }, source: sourceOf)))
       }
     }
     run.added = n
@@ -512,11 +540,20 @@ extension EntityStore {
     }
   }
 
-  static func evidenceJSON(_ pairs: [MatchedPair], table: ContactTable) -> String {
+  /// A contact's name in evidence: its uid, else `contact-N` (its id in
+  /// the store, as ``forEachAssignment(only:_:)`` names it).
+  static func name(_ table: ContactTable, row: Int, id: Int64) -> [UInt8] {
+    table.hasUID(at: row) ? table.withUID(at: row) { Array($0) } : Array("contact-\(id)".utf8)
+  }
+
+  /// Pairs as `--explain` writes them, in a JSON array; rows named by
+  /// `name`, and with `source` their inputs (a read of several).
+  static func evidenceJSON(_ pairs: [MatchedPair], name: (Int) -> [UInt8], source: ((Int) -> [UInt8])?) -> String {
     var buf: [UInt8] = [0x5B]
     for (i, p) in pairs.enumerated() {
       if i > 0 { buf.append(0x2C) }
-      DedupeResult.appendExplanation(p, table: table, cluster: nil, to: &buf)
+      DedupeResult.appendExplanation(
+        p, a: name(p.first), b: name(p.second), sources: source.map { ($0(p.first), $0(p.second)) }, cluster: nil, to: &buf)
     }
     buf.append(0x5D)
     return String(decoding: buf, as: UTF8.self)

@@ -94,11 +94,17 @@ extension EntityStore {
     return try a.step() ? a.int64(0) : nil
   }
 
-  /// The cluster of the stored contact with this uid.
+  /// The cluster of the stored contact with this uid (found through its
+  /// postings in the key buckets, as a run finds it).
   public func cluster(ofUID uid: String) throws(StoreError) -> Int64? {
-    let q = try db.prepare("SELECT cluster FROM contacts WHERE uid = ?")
-    q.bind(1, text: uid)
-    return try q.step() ? q.int64(0) : nil
+    let q = try db.prepare("SELECT uid, cluster FROM contacts WHERE id = ?")
+    let want = Array(uid.utf8)
+    for m in try BucketCache(self).members(Self.uidPosting(uid)) {
+      q.bind(1, m.contact)
+      if try q.step(), q.bytes(0) == want { return q.int64(1) }
+      q.reset()
+    }
+    return nil
   }
 
   /// Contacts and clusters stored.

@@ -22,10 +22,12 @@ import OhanaIO
 /// it was before the run. The schema (README "Entity store") is plain SQL:
 /// `sqlite3 entities.sqlite 'select * from clusters limit 5'`.
 ///
-/// The store keeps each contact as vCard 4.0 text and its blocking keys
-/// (hashes; ``LinkKeys/version``); the comparison record is derived from
-/// the text again when a stored contact is compared, so that the record
-/// can never disagree with the contact. The model (weights), threshold,
+/// The store keeps each contact as vCard 4.0 text, its comparison record
+/// (``LinkKeys/comparisonRecords(_:)``: what blocking and scoring read of
+/// it, so that a stored contact is compared again without parsing its text)
+/// and its blocking keys (hashes; ``LinkKeys/version``). Records and keys
+/// carry versions: a store made with other ones has them made again from
+/// the contacts' text when it is opened. The model (weights), threshold,
 /// blocking rules and region are fixed when the store is made: a later
 /// batch is scored exactly as the first was.
 public final class EntityStore {
@@ -38,7 +40,7 @@ public final class EntityStore {
   public internal(set) var model: FellegiSunterModel
 
   /// The schema's version (`meta.schema_version`).
-  public static let schemaVersion = 2
+  public static let schemaVersion = 3
 
   init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel) {
     self.path = path
@@ -65,13 +67,11 @@ public final class EntityStore {
         "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS \(logTable); UPDATE meta SET value = '2' WHERE key = 'schema_version'; COMMIT")
       meta["schema_version"] = "2"
     }
-    guard meta["schema_version"] == String(schemaVersion) else {
+    // Version 3 keeps a comparison record per contact and finds uids through
+    // the key buckets; a version-2 store has both made from its contacts.
+    let upgrade = meta["schema_version"] == "2"
+    guard upgrade || meta["schema_version"] == String(schemaVersion) else {
       throw StoreError("\(path): not an Ohana entity store of schema version \(schemaVersion) (found \(meta["schema_version"] ?? "none"))")
-    }
-    guard meta["keys_version"] == String(LinkKeys.version) else {
-      throw StoreError(
-        "\(path): its blocking keys are of version \(meta["keys_version"] ?? "?"), this ohana computes version \(LinkKeys.version); "
-          + "make the store again from its contacts (ohana dedupe on `sqlite3 \(path) \"select vcard from contacts\"`)")
     }
     guard let config = StoredSettings.configuration(meta) else {
       throw StoreError("\(path): the stored dedupe settings cannot be read")
@@ -83,7 +83,15 @@ public final class EntityStore {
       model = m
     }
     try applyPragmas(db)
-    return EntityStore(path: path, db: db, configuration: config, model: model)
+    let store = EntityStore(path: path, db: db, configuration: config, model: model)
+    // Keys or records of another version (an ohana that computes them
+    // otherwise made the store): made again from the contacts' text.
+    if upgrade || meta["keys_version"] != String(LinkKeys.version)
+      || meta["record_version"] != String(LinkKeys.recordVersion)
+    {
+      try store.rebuildIndex()
+    }
+    return store
   }
 
   /// Makes an empty store at `path` (which must not hold one). The first
@@ -110,6 +118,7 @@ public final class EntityStore {
     var settings = StoredSettings.meta(configuration)
     settings["schema_version"] = String(schemaVersion)
     settings["keys_version"] = String(LinkKeys.version)
+    settings["record_version"] = String(LinkKeys.recordVersion)
     settings["created"] = Self.now()
     let insert = try db.prepare("INSERT INTO meta(key, value) VALUES(?, ?)")
     for (k, v) in settings.sorted(by: { $0.key < $1.key }) {
@@ -150,10 +159,13 @@ public final class EntityStore {
     return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))Z"
   }
 
-  /// The contacts' indexes: made after the first batch's rows are in
-  /// (a sorted build, much faster than a million random inserts).
+  /// The contacts' index: made after the first batch's rows are in (a
+  /// sorted build, much faster than a million random inserts). Uids are
+  /// found through their postings in the key buckets, not an SQL index:
+  /// a day's new uids land all over such an index, and rewriting those
+  /// pages was half of what a later run wrote (12,000 of 22,000 pages at
+  /// 10,000 into 1,000,000).
   static let contactIndexes = """
-    CREATE UNIQUE INDEX IF NOT EXISTS contacts_uid ON contacts(uid);
     CREATE INDEX IF NOT EXISTS contacts_cluster ON contacts(cluster);
     """
 
@@ -170,7 +182,7 @@ public final class EntityStore {
       clusters_split INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE contacts(
       id INTEGER PRIMARY KEY, uid TEXT, source TEXT NOT NULL, cluster INTEGER NOT NULL,
-      run INTEGER NOT NULL, vcard TEXT NOT NULL);
+      run INTEGER NOT NULL, vcard TEXT NOT NULL, record BLOB);
     CREATE TABLE clusters(id INTEGER PRIMARY KEY, created_run INTEGER NOT NULL, size INTEGER NOT NULL, merged TEXT);
     CREATE TABLE aliases(alias INTEGER PRIMARY KEY, cluster INTEGER NOT NULL, run INTEGER NOT NULL);
     CREATE INDEX aliases_cluster ON aliases(cluster);

@@ -201,7 +201,54 @@ import Testing
     let run = try store.link(Self.table(Self.card("a2", "Ada", "Quist", tel: "+12125550101")), source: "day2")
     #expect(run.added == 1)
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "the key of a1 is found after the migration")
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "2")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "3")
+  }
+
+  /// A store of schema version 2 (no comparison records, uids through an
+  /// SQL index, keys as that version kept them), made here from a new one
+  /// by the sqlite3 shell with its keys and records taken away: opened, it
+  /// has them made again from the contacts' text, and links as before.
+  @Test func versionTwoStoreIsRebuilt() throws {
+    guard SQLiteShell.path != nil else {
+      Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): migration not tested")
+      return
+    }
+    func sql(_ path: String, _ text: String) throws -> String {
+      let r = try #require(try SQLiteShell.run(path, text, readOnly: false))
+      #expect(r.status == 0)
+      return r.output
+    }
+    let path = Self.tempPath("v2.sqlite")
+    do {
+      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
+      _ = try store.link(
+        Self.table(
+          Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("b1", "Bo", "Lind", email: "bo@lind.example"),
+          Self.card("c1", "Cy", "Moss")),
+        source: "day1")
+    }
+    _ = try sql(
+      path,
+      "ALTER TABLE contacts DROP COLUMN record; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
+        + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
+        + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    let store = try EntityStore.open(at: path)
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "3")
+    #expect(try sql(path, "SELECT count(*) FROM contacts WHERE record IS NULL") == "0")
+    #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_uid'") == "0")
+    #expect(try store.cluster(ofUID: "b1") != nil, "uids are found through the rebuilt postings")
+    // A duplicate by phone, one by e-mail, and an update of c1.
+    let run = try store.link(
+      Self.table(
+        Self.card("a2", "Ada", "Quist", tel: "+12125550101"), Self.card("b2", "Bo", "Lind", email: "bo@lind.example"),
+        Self.card("c1", "Cy", "Moss", tel: "+12125550199")),
+      source: "day2")
+    #expect(run.added == 2)
+    #expect(run.updated == 1)
+    #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "a2 joins a1 through the rebuilt phone key")
+    #expect(try store.cluster(ofUID: "b2") == store.cluster(ofUID: "b1"), "b2 joins b1 through the rebuilt e-mail key")
+    #expect(try sql(path, "SELECT count(*) FROM contacts") == "5")
+    #expect(try store.integrityCheck() == "ok")
   }
 
   /// vCard text of a small card.

@@ -49,17 +49,29 @@ extension DedupeResult {
   /// `cluster` when given, `weight`, shared blocking `keys` and the
   /// comparison `levels`.
   public static func appendExplanation(_ p: MatchedPair, table: ContactTable, cluster: [UInt8]?, to buf: inout [UInt8]) {
-    buf.append(contentsOf: "{\"a\":".utf8)
-    appendJSONString(uid(table, p.first), to: &buf)
-    buf.append(contentsOf: ",\"b\":".utf8)
-    appendJSONString(uid(table, p.second), to: &buf)
     // A read of several inputs: where each of the two came from.
     let sources = table[.sourceProvider]
-    if sources[p.first].isPresent || sources[p.second].isPresent {
+    let both =
+      sources[p.first].isPresent || sources[p.second].isPresent
+      ? (table.pool.bytes(of: sources[p.first]), table.pool.bytes(of: sources[p.second])) : nil
+    appendExplanation(p, a: uid(table, p.first), b: uid(table, p.second), sources: both, cluster: cluster, to: &buf)
+  }
+
+  /// ``appendExplanation(_:table:cluster:to:)`` with the two contacts'
+  /// names (`a`, `b`) and inputs (`sources`) given (the entity store's
+  /// contacts are not all in one table).
+  package static func appendExplanation(
+    _ p: MatchedPair, a: [UInt8], b: [UInt8], sources: ([UInt8], [UInt8])?, cluster: [UInt8]?, to buf: inout [UInt8]
+  ) {
+    buf.append(contentsOf: "{\"a\":".utf8)
+    appendJSONString(a, to: &buf)
+    buf.append(contentsOf: ",\"b\":".utf8)
+    appendJSONString(b, to: &buf)
+    if let sources {
       buf.append(contentsOf: ",\"sources\":[".utf8)
-      appendJSONString(table.pool.bytes(of: sources[p.first]), to: &buf)
+      appendJSONString(sources.0, to: &buf)
       buf.append(0x2C)
-      appendJSONString(table.pool.bytes(of: sources[p.second]), to: &buf)
+      appendJSONString(sources.1, to: &buf)
       buf.append(0x5D)
     }
     if let cluster {
