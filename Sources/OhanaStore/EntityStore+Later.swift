@@ -187,30 +187,43 @@ extension EntityStore {
       var cls: UInt8
       var phone = false, email = false, rule = true, always = false
     }
+    // The stored members of every block key of the batch in one pass over
+    // the buckets; then the neighbourhood keys of rows met in a capped block.
+    let postings = try cache.lookup(keysOf.flatMap { $0.map(\.key) })
+    var capped: [UInt64] = []
+    var neighbourhood = [UInt64](repeating: 0, count: newCount)
     for r in 0..<newCount {
-      var met: [Int64: Met] = [:]
-      var neighbourhoodAsked = false
-      for (key, kind) in keysOf[r] {
-        let members = try cache.members(key)
-        if members.isEmpty { continue }
-        if members.count + (newInBlock[key] ?? 1) <= cap {
-          for m in members {
-            var x = met[m.contact] ?? Met(cls: m.cls)
-            if kind == .phone { x.phone = true }
-            if kind == .email { x.email = true }
-            if key & 1 == 0 { x.rule = false }
-            met[m.contact] = x
-          }
-        } else if !neighbourhoodAsked {
-          neighbourhoodAsked = true
+      for (key, _) in keysOf[r] {
+        let count = postings.members(key).count
+        if count > 0 && count + (newInBlock[key] ?? 1) > cap {
           let nb = newKeys.neighbourhoodKey(r)
           if nb != 0 {
-            for m in try cache.members(Self.neighbourhoodPosting(nb)).prefix(LinkKeys.cappedNeighbours) {
-              var x = met[m.contact] ?? Met(cls: m.cls)
-              x.always = true
-              met[m.contact] = x
-            }
+            neighbourhood[r] = Self.neighbourhoodPosting(nb)
+            capped.append(neighbourhood[r])
           }
+          break
+        }
+      }
+    }
+    let nearby = try cache.lookup(capped)
+    for r in 0..<newCount {
+      var met: [Int64: Met] = [:]
+      for (key, kind) in keysOf[r] {
+        let members = postings.members(key)
+        if members.isEmpty || members.count + (newInBlock[key] ?? 1) > cap { continue }
+        for m in members {
+          var x = met[m.contact] ?? Met(cls: m.cls)
+          if kind == .phone { x.phone = true }
+          if kind == .email { x.email = true }
+          if key & 1 == 0 { x.rule = false }
+          met[m.contact] = x
+        }
+      }
+      if neighbourhood[r] != 0 {
+        for m in nearby.members(neighbourhood[r]).prefix(LinkKeys.cappedNeighbours) {
+          var x = met[m.contact] ?? Met(cls: m.cls)
+          x.always = true
+          met[m.contact] = x
         }
       }
       if let k = newKeys.sortedNameKey(r) {

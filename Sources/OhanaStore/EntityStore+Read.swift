@@ -107,6 +107,21 @@ extension EntityStore {
     return nil
   }
 
+  /// Runs `body` in one read transaction: its reads see one state of the
+  /// store, and take SQLite's lock once instead of once a statement (the
+  /// merged contacts of 10,000 changed clusters are 20,000 statements).
+  public func reading<R>(_ body: () throws -> R) throws -> R {
+    try db.execute("BEGIN")
+    do {
+      let r = try body()
+      try db.execute("COMMIT")
+      return r
+    } catch {
+      try? db.execute("ROLLBACK")
+      throw error
+    }
+  }
+
   /// Contacts and clusters stored.
   public func counts() throws(StoreError) -> (contacts: Int, clusters: Int) {
     (Int(try scalar("SELECT count(*) FROM contacts")), Int(try scalar("SELECT count(*) FROM clusters")))

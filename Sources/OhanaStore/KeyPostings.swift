@@ -65,6 +65,36 @@ enum KeyPostings {
     return out
   }
 
+  /// The entry at `i` of a bucket's blob.
+  @inline(__always) static func entry(_ raw: UnsafeRawBufferPointer, _ i: Int) -> Entry {
+    let o = i * entrySize
+    var k: UInt64 = 0
+    for j in (0..<8).reversed() { k = k << 8 | UInt64(raw[o + j]) }
+    var c: UInt64 = 0
+    for j in (8..<14).reversed() { c = c << 8 | UInt64(raw[o + j]) }
+    return Entry(key: k, contact: Int64(c >> 2), cls: UInt8(c & 3))
+  }
+
+  /// Appends the entries of `key` in a bucket's blob (sorted) to `out`.
+  static func append(_ key: UInt64, in raw: UnsafeRawBufferPointer, to out: inout [Entry]) {
+    let n = raw.count / entrySize
+    @inline(__always) func keyAt(_ i: Int) -> UInt64 {
+      let o = i * entrySize
+      var k: UInt64 = 0
+      for j in (0..<8).reversed() { k = k << 8 | UInt64(raw[o + j]) }
+      return k
+    }
+    var lo = 0, hi = n
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if keyAt(mid) < key { lo = mid + 1 } else { hi = mid }
+    }
+    while lo < n && keyAt(lo) == key {
+      out.append(entry(raw, lo))
+      lo += 1
+    }
+  }
+
   /// The entries of `key` in sorted `entries`.
   static func range(of key: UInt64, in entries: [Entry]) -> ArraySlice<Entry> {
     var lo = 0, hi = entries.count
@@ -144,6 +174,72 @@ extension EntityStore {
       if logged.isEmpty { return Array(base) }
       if base.isEmpty { return Array(logged) }
       return (Array(base) + logged).sorted()
+    }
+
+    /// The stored contacts of many block keys at once (``Postings``): the
+    /// keys in order, so that buckets are read once each, in the file's
+    /// order, searched in place, and the log is walked once.
+    func lookup(_ keys: [UInt64]) throws(StoreError) -> Postings {
+      var sorted = keys
+      sorted.sortUnique()
+      var out = Postings()
+      out.ranges.reserveCapacity(sorted.count)
+      out.entries.reserveCapacity(sorted.count * 4)
+      var li = 0
+      var i = 0
+      while i < sorted.count {
+        let b = KeyPostings.bucket(sorted[i])
+        var j = i
+        while j < sorted.count && KeyPostings.bucket(sorted[j]) == b { j += 1 }
+        var starts: [Int] = []
+        starts.reserveCapacity(j - i)
+        if let decoded = buckets[b] {
+          for k in sorted[i..<j] {
+            starts.append(out.entries.count)
+            out.entries.append(contentsOf: KeyPostings.range(of: k, in: decoded))
+          }
+        } else {
+          read.bind(1, b)
+          let found = try read.step()
+          for k in sorted[i..<j] {
+            starts.append(out.entries.count)
+            if found { read.withBytes(0) { KeyPostings.append(k, in: $0, to: &out.entries) } }
+          }
+          read.reset()
+        }
+        starts.append(out.entries.count)
+        // The log's entries of these keys (the log is sorted by key too).
+        for (n, k) in sorted[i..<j].enumerated() {
+          var lo = starts[n], hi = starts[n + 1]
+          while li < logAll.count && logAll[li].key < k { li += 1 }
+          var logged = 0
+          while li < logAll.count && logAll[li].key == k {
+            out.entries.append(logAll[li])
+            li += 1
+            logged += 1
+          }
+          if logged == 0 {
+            if hi > lo { out.ranges[k] = lo..<hi }
+            continue
+          }
+          // Move the bucket's entries of k after the logged ones, then sort
+          // both by contact (rare: a key in both).
+          let bucketPart = Array(out.entries[lo..<hi])
+          let loggedPart = Array(out.entries[(out.entries.count - logged)...])
+          out.entries.removeLast(logged)
+          if bucketPart.isEmpty {
+            lo = out.entries.count
+            out.entries.append(contentsOf: loggedPart)
+          } else {
+            lo = out.entries.count
+            out.entries.append(contentsOf: (bucketPart + loggedPart).sorted())
+          }
+          hi = out.entries.count
+          out.ranges[k] = lo..<hi
+        }
+        i = j
+      }
+      return out
     }
 
     func remove(_ key: UInt64, contact: Int64) throws(StoreError) {
@@ -239,6 +335,18 @@ extension EntityStore {
       }
       try store.setMeta("key_entries", String(baseCount))
     }
+  }
+}
+
+/// Stored contacts of many keys (``EntityStore/BucketCache/lookup(_:)``):
+/// each key's entries, sorted by contact, as a range of one array.
+struct Postings {
+  var entries: [KeyPostings.Entry] = []
+  var ranges: [UInt64: Range<Int>] = [:]
+
+  func members(_ key: UInt64) -> ArraySlice<KeyPostings.Entry> {
+    guard let r = ranges[key] else { return [] }
+    return entries[r]
   }
 }
 

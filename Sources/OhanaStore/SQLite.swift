@@ -134,6 +134,14 @@ final class SQLiteStatement {
     return Array(UnsafeRawBufferPointer(start: p, count: n))
   }
 
+  /// Calls `body` with the column's bytes in place (valid only inside it).
+  func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    let p = sqlite3_column_blob(handle, column)
+    let n = Int(sqlite3_column_bytes(handle, column))
+    guard n > 0, let p else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    return body(UnsafeRawBufferPointer(start: p, count: n))
+  }
+
   /// Appends the column's bytes to `out`.
   func appendBytes(_ column: Int32, to out: inout [UInt8]) {
     let p = sqlite3_column_blob(handle, column)

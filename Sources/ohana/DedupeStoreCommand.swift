@@ -59,6 +59,19 @@ extension OhanaCommand.Dedupe {
       }
       let linkDone = Clock.seconds()
       let only = changedOnly ? run.changedClusters : nil
+      try entityStore.reading {
+        try writeOutputs(entityStore, run, format: format, only: only, start: start, readDone: readDone, linkDone: linkDone)
+      }
+    }
+  }
+
+  /// `-o`, `--clusters`, `--changes` and the summary of a store run.
+  func writeOutputs(
+    _ entityStore: EntityStore, _ run: StoreRun, format: ContactFormat, only: [Int64]?, start: Double, readDone: Double,
+    linkDone: Double
+  ) throws {
+    guard let storePath = store else { return }
+    do {
 
       // The merged contacts.
       if format == .vcard4, let cards = run.mergedVCards {
