@@ -170,7 +170,9 @@ extension EntityStore {
     // shares one is known from the phone and e-mail blocks themselves,
     // whether it has any from its class (the scorer's own early exit,
     // taken before the read).
+    let unfolded = try recallFolds(batch)
     let newKeys = LinkKeys(table: batch, configuration: config)
+    try keepFolds(unfolded)
     let skip = LinkRuleSkip(model: model, threshold: config.threshold)
     let exact = config.blockOnPhones && config.blockOnEmails
     var keysOf = [[(key: UInt64, kind: BlockingKey)]](repeating: [], count: newCount)

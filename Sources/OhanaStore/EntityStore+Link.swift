@@ -279,6 +279,33 @@ extension EntityStore {
     return all
   }
 
+  /// Gives the store's folds of `table`'s name texts outside ASCII to the
+  /// name folder before keys are computed (so that ICU need not build a
+  /// script's rules for names met before: 0.2 s for the dozen scripts of a
+  /// generated batch); returns the texts the store does not hold yet.
+  func recallFolds(_ table: ContactTable) throws(StoreError) -> [[UInt8]] {
+    let q = try db.prepare("SELECT folded FROM name_folds WHERE text = ?")
+    var known: [([UInt8], [UInt8])] = []
+    var missing: [[UInt8]] = []
+    for text in LinkKeys.nonASCIINameTexts(table) {
+      q.bind(1, bytes: text, blob: true)
+      if try q.step() { known.append((text, q.bytes(0))) } else { missing.append(text) }
+      q.reset()
+    }
+    LinkKeys.rememberFolds(known)
+    return missing
+  }
+
+  /// Keeps the folds of `texts` (computed, or remembered from this run's keys).
+  func keepFolds(_ texts: [[UInt8]]) throws(StoreError) {
+    let add = try db.prepare("INSERT OR IGNORE INTO name_folds(text, folded) VALUES(?, ?)")
+    for text in texts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      add.bind(1, bytes: text, blob: true)
+      add.bind(2, bytes: LinkKeys.fold(text), blob: true)
+      try add.run()
+    }
+  }
+
   /// The sorted-names key as a signed integer with the same order.
   static func nameOrder(_ k: UInt64) -> Int64 { Int64(bitPattern: k ^ (1 << 63)) }
 
@@ -471,6 +498,7 @@ extension EntityStore {
     }
     try setMeta("key_entries", String(entryCount))
     try insertNameOrder(names)
+    try keepFolds(LinkKeys.nonASCIINameTexts(table))
     stages.lap("store keys", &run.timings)
     try db.execute(Self.contactIndexes)
     stages.lap("index contacts", &run.timings)

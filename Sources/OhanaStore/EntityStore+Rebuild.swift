@@ -50,6 +50,8 @@ extension EntityStore {
         entryCount += blob.count / KeyPostings.entrySize
       }
       try insertNameOrder(Self.nameOrderEntries(keys, rows: 0..<n, ids: ids))
+      try db.execute("CREATE TABLE IF NOT EXISTS \(Self.foldTable); DELETE FROM name_folds")
+      try keepFolds(LinkKeys.nonASCIINameTexts(table))
       try setMeta("key_entries", String(entryCount))
       try setMeta("schema_version", String(Self.schemaVersion))
       try setMeta("keys_version", String(LinkKeys.version))

@@ -83,6 +83,7 @@ public final class EntityStore {
       model = m
     }
     try applyPragmas(db)
+    try db.execute("CREATE TABLE IF NOT EXISTS \(foldTable)")
     let store = EntityStore(path: path, db: db, configuration: config, model: model)
     // Keys or records of another version (an ohana that computes them
     // otherwise made the store): made again from the contacts' text.
@@ -169,6 +170,9 @@ public final class EntityStore {
     CREATE INDEX IF NOT EXISTS contacts_cluster ON contacts(cluster);
     """
 
+  /// Folded names (``recallFolds(_:)``).
+  static let foldTable = "name_folds(text BLOB PRIMARY KEY, folded BLOB NOT NULL) WITHOUT ROWID"
+
   /// Later runs' key entries, a row a run (``BucketCache``).
   static let logTable = "block_key_log(run INTEGER PRIMARY KEY, entries BLOB NOT NULL)"
 
@@ -188,6 +192,7 @@ public final class EntityStore {
     CREATE INDEX aliases_cluster ON aliases(cluster);
     CREATE TABLE block_keys(bucket INTEGER PRIMARY KEY, entries BLOB NOT NULL);
     CREATE TABLE \(logTable);
+    CREATE TABLE \(foldTable);
     CREATE TABLE name_order(
       name INTEGER NOT NULL, contact INTEGER NOT NULL, class INTEGER NOT NULL, PRIMARY KEY(name, contact)) WITHOUT ROWID;
     """

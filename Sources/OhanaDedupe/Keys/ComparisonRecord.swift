@@ -235,6 +235,16 @@ extension LinkKeys {
     self.configuration = configuration
   }
 
+  /// The distinct texts outside ASCII (names, countries) whose folds the
+  /// keys of `table` read (an entity store keeps their folds: ``NameFolder``).
+  package static func nonASCIINameTexts(_ table: ContactTable) -> [[UInt8]] { ContactKeys.nonASCIINameTexts(table) }
+
+  /// Folds made earlier, given before keys are computed (``NameFolder/remember(_:)``).
+  package static func rememberFolds(_ folds: [([UInt8], [UInt8])]) { NameFolder.shared.remember(folds) }
+
+  /// The fold of a name text (through the same memo).
+  package static func fold(_ text: [UInt8]) -> [UInt8] { NameFolder.shared.folded(text) }
+
   /// The comparison record format's version (a store keeps it in `meta`).
   package static var recordVersion: Int { Int(ComparisonRecord.version) }
 }

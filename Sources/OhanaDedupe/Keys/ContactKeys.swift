@@ -184,6 +184,29 @@ struct ContactKeys: Sendable {
 
   // MARK: Names
 
+  /// The distinct texts outside ASCII that `table`'s keys fold: given and
+  /// family names (the full name or organization of a contact without
+  /// either) and address countries, in first-met order.
+  static func nonASCIINameTexts(_ table: ContactTable) -> [[UInt8]] {
+    let gCol = table[.givenName], fCol = table[.familyName]
+    let fullCol = table[.fullName], orgCol = table[.organization]
+    var seen = Set<StringID>()
+    var out: [[UInt8]] = []
+    func need(_ id: StringID) {
+      guard id.isPresent, seen.insert(id).inserted else { return }
+      table.pool.withBytes(of: id) { b in if !NameFolder.isASCII(b) { out.append(Array(b)) } }
+    }
+    for r in 0..<table.rowCount {
+      need(gCol[r])
+      need(fCol[r])
+      if gCol[r].isAbsent && fCol[r].isAbsent {
+        if fullCol[r].isPresent { need(fullCol[r]) } else { need(orgCol[r]) }
+      }
+    }
+    for id in table.addresses[.country] { need(id) }
+    return out
+  }
+
   /// Folds given, family, full and organization names once per distinct id
   /// (in parallel), applies the nickname table to the first given token,
   /// and computes the order-free name key.
