@@ -381,13 +381,29 @@ extension EntityStore {
     // cluster claims that cluster's id; of several claims the oldest id
     // stays (ids grow with time, so the smallest) and the others become its
     // aliases; a component without a claim gets a new id.
-    var oldest: [Int64: Int] = [:]  // stored cluster → row of its oldest remaining contact
+    // Stored clusters met, densely numbered, with the row of each one's
+    // oldest remaining contact.
+    var slotOfCluster: [Int64: Int] = [:]
+    slotOfCluster.reserveCapacity(base + newCount)
+    var storedClusters: [Int64] = []
+    var oldest: [Int] = []
     for r in 0..<n where prevCluster[r] != 0 {
-      if let o = oldest[prevCluster[r]], age[o] <= age[r] { continue }
-      oldest[prevCluster[r]] = r
+      if let s = slotOfCluster[prevCluster[r]] {
+        if age[r] < age[oldest[s]] { oldest[s] = r }
+      } else {
+        slotOfCluster[prevCluster[r]] = storedClusters.count
+        storedClusters.append(prevCluster[r])
+        oldest.append(r)
+      }
     }
-    var claims: [Int: [Int64]] = [:]  // component → stored clusters it claims
-    for (c, r) in oldest { claims[Int(rep[r]), default: []].append(c) }
+    // Per component (by its first row): the stored cluster it claims (0:
+    // none), and any further claims (a bridge).
+    var claim = [Int64](repeating: 0, count: n)
+    var moreClaims: [Int: [Int64]] = [:]
+    for (s, r) in oldest.enumerated() {
+      let c = Int(rep[r])
+      if claim[c] == 0 { claim[c] = storedClusters[s] } else { moreClaims[c, default: []].append(storedClusters[s]) }
+    }
     // Per component (indexed by its first row): size, whether it holds a
     // new row or a row of an affected cluster.
     var size = [Int32](repeating: 0, count: n)
@@ -399,23 +415,22 @@ extension EntityStore {
     }
     var nextCluster: Int64 = 1
     if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
-    var finalID = [Int: Int64]()
-    finalID.reserveCapacity(n)
+    var finalID = [Int64](repeating: 0, count: n)  // by component; 0 until given
     var evidenceOf: [Int: [MatchedPair]] = [:]
     for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
     // Rows of the components that claim no stored cluster (new or split
     // off): only they need their rows' earlier clusters.
     var unclaimedRows: [Int: [Int]] = [:]
-    for r in 0..<n where claims[Int(rep[r])] == nil { unclaimedRows[Int(rep[r]), default: []].append(r) }
+    for r in 0..<n where claim[Int(rep[r])] == 0 { unclaimedRows[Int(rep[r]), default: []].append(r) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
     for c in 0..<n where Int(rep[c]) == c {
-      let claimed = (claims[c] ?? []).sorted()
       // A stored cluster that nothing touched keeps its id, unchanged.
-      if !touchedC[c] && claimed.count == 1 {
-        finalID[c] = claimed[0]
+      if !touchedC[c] && claim[c] != 0 && moreClaims[c] == nil {
+        finalID[c] = claim[c]
         continue
       }
+      let claimed = claim[c] == 0 ? [] : ([claim[c]] + (moreClaims[c] ?? [])).sorted()
       let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], name: name, source: nil)
       let id: Int64
       if let keepID = claimed.first {
@@ -442,7 +457,7 @@ extension EntityStore {
       changed.insert(id)
     }
     // Clusters whose every contact left.
-    let survivingClaims = Set(claims.values.flatMap { $0 })
+    let survivingClaims = Set(storedClusters)
     for c in affected where !survivingClaims.contains(c) {
       run.changes.append(StoreChange(kind: .deleted, cluster: c))
       run.clustersDeleted += 1
@@ -458,7 +473,7 @@ extension EntityStore {
       let kind: StoreChange.Kind = previous[r] == nil ? .added : .updated
       if kind == .added { run.added += 1 } else { run.updated += 1 }
       run.changes.append(
-        StoreChange(kind: kind, cluster: finalID[c] ?? 0, uid: uids[r], evidence: Self.evidenceJSON(mine, name: name, source: nil)))
+        StoreChange(kind: kind, cluster: finalID[c], uid: uids[r], evidence: Self.evidenceJSON(mine, name: name, source: nil)))
     }
     stages.lap("ids", &run.timings)
 
@@ -466,7 +481,7 @@ extension EntityStore {
     // clusters and aliases.
     let setCluster = try db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
     for r in 0..<base {
-      let id = finalID[Int(rep[r])] ?? prevCluster[r]
+      let id = finalID[Int(rep[r])] != 0 ? finalID[Int(rep[r])] : prevCluster[r]
       if id != prevCluster[r] {
         setCluster.bind(1, id)
         setCluster.bind(2, age[r])
@@ -474,7 +489,7 @@ extension EntityStore {
       }
     }
     try insertContacts(
-      keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] ?? 0 },
+      keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
       records: Cards(bytes: newRecords.bytes, ends: newRecords.ends), uids: uids, sources: newSources, source: source, run: run.id, cache: cache, timings: &run.timings)
     stages.lap("store contacts", &run.timings)
@@ -507,7 +522,8 @@ extension EntityStore {
     var wanted: [(row: Int, id: Int64, size: Int)] = []
     var subRow = [Int32](repeating: -1, count: n)
     for r in 0..<n {
-      guard let id = finalID[Int(rep[r])], changed.contains(id) else { continue }
+      let id = finalID[Int(rep[r])]
+      guard id != 0, changed.contains(id) else { continue }
       subRow[r] = Int32(changedRows.count)
       // Merged rows follow the components' first rows in row order.
       if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
@@ -543,7 +559,13 @@ extension EntityStore {
     let result = DedupeResult.linked(clusterOf: subClusterOf, pairs: subPairs, model: model)
     let dedupe = Deduplicator(configuration: config, model: model)
     let merged = dedupe.merge(sub, result, linkKeys: subKeys)
-    try storeClusters(wanted.map { ($0.id, $0.row, $0.size) }, merged: merged, run: run.id)
+    let mergedCards = try storeClusters(wanted.map { ($0.id, $0.row, $0.size) }, merged: merged, run: run.id)
+    var changedVCards: [UInt8] = []
+    changedVCards.reserveCapacity(mergedCards.bytes.count)
+    for k in wanted.indices.sorted(by: { wanted[$0].id < wanted[$1].id }) {
+      changedVCards.append(contentsOf: mergedCards.card(k))
+    }
+    run.changedVCards = changedVCards
     stages.lap("store merge", &run.timings)
     try setMeta("next_cluster", String(nextCluster))
     try setMeta("next_contact", String(nextContact))

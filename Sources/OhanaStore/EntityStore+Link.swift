@@ -46,6 +46,10 @@ public struct StoreRun: Sendable {
   /// The first run only: ``merged`` as vCard 4.0, cards end to end (what
   /// `-o merged.vcf` writes, encoded while the store was written).
   public var mergedVCards: [UInt8]? = nil
+  /// A later run: the merged contacts of ``changedClusters`` as vCard 4.0,
+  /// in that order, cards end to end (what `-o --changed-only` writes,
+  /// made by the run's own merge, so not read back from the store).
+  public var changedVCards: [UInt8]? = nil
 }
 
 /// One change to the store's clusters.
@@ -548,24 +552,21 @@ extension EntityStore {
   /// Writes clusters (`id`, the row of `merged` holding its merged
   /// contact, `size`): new or replacing the stored row; a cluster of one
   /// keeps no merged text (its contact is it).
-  func storeClusters(_ entries: [(id: Int64, row: Int, size: Int)], merged: ContactTable, run: Int64) throws(StoreError) {
-    let cards = Self.encode(merged, rows: entries.filter { $0.size > 1 }.map(\.row))
+  /// Returns every entry's merged contact as vCard 4.0 (by position).
+  @discardableResult
+  func storeClusters(_ entries: [(id: Int64, row: Int, size: Int)], merged: ContactTable, run: Int64) throws(StoreError) -> Cards {
+    let cards = Self.encode(merged, rows: entries.map(\.row))
     let upsert = try db.prepare(
       "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
         + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
-    var k = 0
-    for e in entries {
+    for (k, e) in entries.enumerated() {
       upsert.bind(1, e.id)
       upsert.bind(2, run)
       upsert.bind(3, e.size)
-      if e.size > 1 {
-        upsert.bind(4, bytes: Array(cards.card(k)))
-        k += 1
-      } else {
-        upsert.bindNull(4)
-      }
+      if e.size > 1 { cards.card(k).withUnsafeBytes { upsert.bind(4, raw: $0) } } else { upsert.bindNull(4) }
       try upsert.run()
     }
+    return cards
   }
 
   /// A contact's name in evidence: its uid, else `contact-N` (its id in

@@ -74,8 +74,9 @@ extension OhanaCommand.Dedupe {
     do {
 
       // The merged contacts.
-      if format == .vcard4, let cards = run.mergedVCards {
-        // The first run encoded them while it wrote the store.
+      if format == .vcard4, let cards = run.mergedVCards ?? (only != nil ? run.changedVCards : nil) {
+        // The first run encoded them while it wrote the store; a later
+        // run, those of the clusters it changed.
         let out = try OutputFile(path: output.output)
         try out.write(cards)
         try out.commit()
