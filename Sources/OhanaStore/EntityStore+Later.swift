@@ -88,9 +88,14 @@ extension EntityStore {
     // Updates (a stored uid) and removals: a uid's postings name the
     // contacts that may hold it; their own uid decides.
     let byID = try db.prepare("SELECT uid, cluster, vcard, record FROM contacts WHERE id = ?")
-    func stored(_ uid: String) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
+    // The batch's uids looked up in one ordered pass over the buckets.
+    var inputUIDs = [String?](repeating: nil, count: kept.rowCount)
+    for r in 0..<kept.rowCount where kept.hasUID(at: r) { inputUIDs[r] = kept.uid(at: r) }
+    let uidPostings = try cache.lookup(inputUIDs.compactMap { $0.map { Self.uidPosting($0) } })
+    func stored(_ uid: String, batch: Bool = false) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
       let want = Array(uid.utf8)
-      for m in try cache.members(Self.uidPosting(uid)) {
+      let posting = Self.uidPosting(uid)
+      for m in batch ? uidPostings.members(posting) : try cache.members(posting)[...] {
         byID.bind(1, m.contact)
         defer { byID.reset() }
         if try byID.step(), byID.bytes(0) == want { return (m.contact, byID.int64(1), byID.bytes(2), byID.bytes(3)) }
@@ -108,7 +113,7 @@ extension EntityStore {
     for r in 0..<kept.rowCount {
       let card = encoded.card(r)
       var before: (id: Int64, cluster: Int64)? = nil
-      if kept.hasUID(at: r), let u = kept.uid(at: r), let s = try stored(u) {
+      if let u = inputUIDs[r], let s = try stored(u, batch: true) {
         if s.card.elementsEqual(card) {
           run.unchanged += 1
           unchangedIDs.insert(s.id)

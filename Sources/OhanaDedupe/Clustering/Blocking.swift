@@ -28,7 +28,7 @@ enum Blocking {
   /// (EM, explanations) skips nothing.
   static func candidatePairs(
     keys: ContactKeys, configuration: DedupeConfiguration, bound: ScoreBound = .none,
-    statistics: inout DedupeResult.Statistics
+    statistics: inout DedupeResult.Statistics, involving start: Int = 0
   ) -> [UInt64] {
     let n = keys.count
     if n < 2 { return [] }
@@ -67,7 +67,7 @@ enum Blocking {
 
     var pairParts = blockPairs(
       entries, keys: keys, keyMask: ~rowMask, ruleFlag: ruleFlag, skip: skip, cap: max(2, configuration.maxBlockSize),
-      threads: threads)
+      threads: threads, involving: start)
     entries = []
     var pairs: [UInt64] = []
     pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
@@ -81,7 +81,7 @@ enum Blocking {
     }
     pairParts = []
     if rules.contains(.sortedNames) {
-      pairs.append(contentsOf: sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads))
+      pairs.append(contentsOf: sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads, involving: start))
     }
     // Pairs are `low row << 32 | high row`: split at the middle row.
     RadixSort.sort(&pairs, split: UInt64(n / 2) << 32, threads: configuration.threads)
@@ -127,7 +127,8 @@ extension Blocking {
   /// The pairs of sorted `entries`, in parallel over ranges of blocks (the
   /// entries are cut at block starts).
   static func blockPairs(
-    _ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int
+    _ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int,
+    involving start: Int = 0
   ) -> [[BlockPairs]] {
     let cuts = max(1, min(Parallel.workerCount(threads) * 4, entries.count / 65536))
     var bounds = [0]
@@ -142,7 +143,9 @@ extension Blocking {
       var parts: [BlockPairs] = []
       for c in chunks {
         parts.append(
-          BlockPairs(entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap))
+          BlockPairs(
+            entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap,
+            involving: start))
       }
       return parts
     }
@@ -150,7 +153,10 @@ extension Blocking {
 }
 
 /// The candidate pairs of a range of sorted blocking entries that starts
-/// and ends at block boundaries (see ``Blocking``), with their statistics.
+/// and ends at block boundaries (see ``Blocking``), with their statistics;
+/// only pairs whose higher row is at least `involving` (the new rows of an
+/// entity store's batch, which follow the stored ones: pairs of stored
+/// rows alone are never made).
 struct BlockPairs: Sendable {
   var pairs: [UInt64] = []
   var largestBlock = 0
@@ -158,9 +164,11 @@ struct BlockPairs: Sendable {
   var rowsInCappedBlocks = 0
 
   init(
-    _ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int
+    _ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int,
+    involving: Int = 0
   ) {
     let rowMask = ~keyMask
+    let low = UInt64(involving)
     pairs.reserveCapacity(range.count * 2)
     var start = range.lowerBound
     var scratch: [(UInt64, UInt64)] = []
@@ -187,17 +195,19 @@ struct BlockPairs: Sendable {
           var j = i + 1
           while j < scratch.count && j <= i + Blocking.neighbours && scratch[j].0 == scratch[i].0 {
             let a = scratch[i].1, b = scratch[j].1
-            if a != b { pairs.append(min(a, b) << 32 | max(a, b)) }
+            if a != b && max(a, b) >= low { pairs.append(min(a, b) << 32 | max(a, b)) }
             j += 1
           }
           i += 1
         }
+      } else if size > 1 && entries[end - 1] & rowMask < low {
+        // No row of the block is at or past `involving` (rows are sorted).
       } else if size > 1 && k & ruleFlag != 0 && skip.active {
         for i in start..<(end - 1) {
           let a = entries[i] & rowMask
           for j in (i + 1)..<end {
             let b = entries[j] & rowMask
-            if a != b && !skip.skips(Int(a), Int(b)) { pairs.append(a << 32 | b) }
+            if a != b && b >= low && !skip.skips(Int(a), Int(b)) { pairs.append(a << 32 | b) }
           }
         }
       } else if size > 1 {
@@ -205,7 +215,7 @@ struct BlockPairs: Sendable {
           let a = entries[i] & rowMask
           for j in (i + 1)..<end {
             let b = entries[j] & rowMask
-            if a != b { pairs.append(a << 32 | b) }
+            if a != b && b >= low { pairs.append(a << 32 | b) }
           }
         }
       }

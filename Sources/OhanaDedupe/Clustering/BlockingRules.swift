@@ -89,7 +89,7 @@ extension Blocking {
   /// paired with the next ``windowNeighbours`` in the order of its first
   /// five bytes of family name then three of given name (ties by row).
   /// Pairs are `low row << 32 | high row`.
-  static func sortedNamePairs(_ keys: ContactKeys, rowBits: UInt64, skip: RuleSkip, threads: Int) -> [UInt64] {
+  static func sortedNamePairs(_ keys: ContactKeys, rowBits: UInt64, skip: RuleSkip, threads: Int, involving: Int = 0) -> [UInt64] {
     let n = keys.count
     let rowMask: UInt64 = (1 << rowBits) - 1
     var entries: [UInt64] = []
@@ -108,7 +108,7 @@ extension Blocking {
       var j = i + 1
       while j < entries.count && j <= i + windowNeighbours {
         let b = entries[j] & rowMask
-        if !skip.skips(Int(a), Int(b)) { pairs.append(min(a, b) << 32 | max(a, b)) }
+        if max(a, b) >= UInt64(involving) && !skip.skips(Int(a), Int(b)) { pairs.append(min(a, b) << 32 | max(a, b)) }
         j += 1
       }
     }

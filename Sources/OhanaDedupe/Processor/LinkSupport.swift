@@ -193,7 +193,8 @@ extension LinkKeys {
   package func candidatePairs(model: FellegiSunterModel, involvingRowsFrom start: Int) -> [UInt64] {
     var stats = DedupeResult.Statistics()
     let bound = ScoreBound(model: model, threshold: configuration.threshold)
-    var pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, bound: bound, statistics: &stats)
+    var pairs = Blocking.candidatePairs(
+      keys: keys, configuration: configuration, bound: bound, statistics: &stats, involving: start)
     pairs.removeAll { Int($0 & 0xFFFF_FFFF) < start }
     return pairs
   }
