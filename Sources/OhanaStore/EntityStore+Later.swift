@@ -534,11 +534,11 @@ extension EntityStore {
       if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
       changedRows.append(UInt32(r))
     }
-    // Their stored contacts' text, then the batch's rows among them.
+    // Their stored contacts read back from their text, then the batch's
+    // rows among them.
     let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
     var subCards: [[UInt8]] = []
-    var subNew: [UInt8] = []
-    var subNewCount = 0
+    var subNew: [UInt32] = []
     for r in changedRows.map({ Int($0) }) {
       if r < base {
         cardOf.bind(1, age[r])
@@ -546,12 +546,10 @@ extension EntityStore {
         subCards.append(cardOf.bytes(0))
         cardOf.reset()
       } else {
-        let i = r - base
-        subNew.append(contentsOf: newBytes[(i == 0 ? 0 : newEnds[i - 1])..<newEnds[i]])
-        subNewCount += 1
+        subNew.append(UInt32(r - base))
       }
     }
-    let sub = try Self.table(of: subCards, extra: subNew, extraCount: subNewCount)
+    let sub = ContactTable.concatenate([try Self.table(of: subCards), batch.gathering(rows: subNew)])
     let subKeys = LinkKeys(table: sub, configuration: config)
     let subClusterOf = changedRows.map { subRow[Int(rep[Int($0)])] }
     let subPairs = joined.compactMap { p -> MatchedPair? in
