@@ -33,7 +33,7 @@ extension EntityStore {
 
   /// Reads contacts `ids` (their clusters and comparison records) into `out`.
   func load(_ ids: [Int64], into out: inout Loaded) throws(StoreError) {
-    let q = try db.prepare("SELECT cluster, record FROM contacts WHERE id = ?")
+    let q = try db.prepare("SELECT cluster, record FROM records WHERE id = ?")
     for id in ids.sorted() {
       q.bind(1, id)
       if try q.step() { out.append(id, cluster: q.int64(0), record: q, column: 1) }
@@ -87,7 +87,8 @@ extension EntityStore {
 
     // Updates (a stored uid) and removals: a uid's postings name the
     // contacts that may hold it; their own uid decides.
-    let byID = try db.prepare("SELECT uid, cluster, vcard, record FROM contacts WHERE id = ?")
+    let byID = try db.prepare(
+      "SELECT c.uid, c.cluster, c.vcard, r.record FROM contacts c JOIN records r ON r.id = c.id WHERE c.id = ?")
     // The batch's uids looked up in one ordered pass over the buckets.
     var inputUIDs = [String?](repeating: nil, count: kept.rowCount)
     for r in 0..<kept.rowCount where kept.hasUID(at: r) { inputUIDs[r] = kept.uid(at: r) }
@@ -160,9 +161,12 @@ extension EntityStore {
       }
       try deleteKeys(try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
+      let delRecord = try db.prepare("DELETE FROM records WHERE id = ?")
       for r in removedIDs {
         del.bind(1, r.id)
         try del.run()
+        delRecord.bind(1, r.id)
+        try delRecord.run()
       }
     }
     stages.lap("updates", &run.timings)
@@ -264,7 +268,7 @@ extension EntityStore {
     // Each candidate with its cluster's size in one read; only clusters of
     // two or more are asked for their other members.
     let withCluster = try db.prepare(
-      "SELECT c.cluster, cl.size, c.record FROM contacts c JOIN clusters cl ON cl.id = c.cluster WHERE c.id = ?")
+      "SELECT r.cluster, cl.size, r.record FROM records r JOIN clusters cl ON cl.id = r.cluster WHERE r.id = ?")
     var loaded = Loaded()
     var clusters = affected
     for id in candidates.sorted() where !updatedIDs.contains(id) {
@@ -485,12 +489,15 @@ extension EntityStore {
     // The store: stored contacts whose cluster changed, the batch, the
     // clusters and aliases.
     let setCluster = try db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
+    let setRecordCluster = try db.prepare("UPDATE records SET cluster = ? WHERE id = ?")
     for r in 0..<base {
       let id = finalID[Int(rep[r])] != 0 ? finalID[Int(rep[r])] : prevCluster[r]
       if id != prevCluster[r] {
-        setCluster.bind(1, id)
-        setCluster.bind(2, age[r])
-        try setCluster.run()
+        for q in [setCluster, setRecordCluster] {
+          q.bind(1, id)
+          q.bind(2, age[r])
+          try q.run()
+        }
       }
     }
     try insertContacts(

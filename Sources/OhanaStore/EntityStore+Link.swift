@@ -351,8 +351,8 @@ extension EntityStore {
     ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, records: (Int) -> ArraySlice<UInt8>, uids: UIDs,
     source: String, sourceOf: ((Int) -> String?)? = nil, run: Int64
   ) throws(StoreError) {
-    let insert = try db.prepare(
-      "INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard, record) VALUES(?, ?, ?, ?, ?, ?, ?)")
+    let insert = try db.prepare("INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
+    let insertRecord = try db.prepare("INSERT OR REPLACE INTO records(id, cluster, record) VALUES(?, ?, ?)")
     let sourceBytes = Array(source.utf8)
     for i in ids.indices {
       insert.bind(1, ids[i])
@@ -366,8 +366,11 @@ extension EntityStore {
       insert.bind(4, clusters[i])
       insert.bind(5, run)
       cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
-      records(i).withUnsafeBytes { insert.bind(7, raw: $0, blob: true) }
       try insert.run()
+      insertRecord.bind(1, ids[i])
+      insertRecord.bind(2, clusters[i])
+      records(i).withUnsafeBytes { insertRecord.bind(3, raw: $0, blob: true) }
+      try insertRecord.run()
     }
   }
 

@@ -11,32 +11,31 @@ extension EntityStore {
   func rebuildIndex() throws(StoreError) {
     try db.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
-      var columns = Set<String>()
-      let info = try db.prepare("PRAGMA table_info(contacts)")
-      while try info.step() { if let c = info.text(1) { columns.insert(c) } }
-      if !columns.contains("record") { try db.execute("ALTER TABLE contacts ADD COLUMN record BLOB") }
-      try db.execute("DROP INDEX IF EXISTS contacts_uid")
+      try db.execute("DROP INDEX IF EXISTS contacts_uid; CREATE TABLE IF NOT EXISTS \(Self.recordTable); DELETE FROM records")
 
       var ids: [Int64] = []
       var uids: [String?] = []
+      var clusters: [Int64] = []
       var cards: [[UInt8]] = []
-      let all = try db.prepare("SELECT id, uid, vcard FROM contacts ORDER BY id")
+      let all = try db.prepare("SELECT id, uid, cluster, vcard FROM contacts ORDER BY id")
       while try all.step() {
         ids.append(all.int64(0))
         uids.append(all.text(1))
-        cards.append(all.bytes(2))
+        clusters.append(all.int64(2))
+        cards.append(all.bytes(3))
       }
       let n = ids.count
       let table = try Self.table(of: cards)
       cards = []
       let keys = LinkKeys(table: table, configuration: configuration)
       let records = keys.comparisonRecords(0..<n)
-      let update = try db.prepare("UPDATE contacts SET record = ? WHERE id = ?")
+      let insert = try db.prepare("INSERT INTO records(id, cluster, record) VALUES(?, ?, ?)")
       let recordCards = Cards(bytes: records.bytes, ends: records.ends)
       for i in 0..<n {
-        recordCards.card(i).withUnsafeBytes { update.bind(1, raw: $0, blob: true) }
-        update.bind(2, ids[i])
-        try update.run()
+        insert.bind(1, ids[i])
+        insert.bind(2, clusters[i])
+        recordCards.card(i).withUnsafeBytes { insert.bind(3, raw: $0, blob: true) }
+        try insert.run()
       }
 
       try db.execute("DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order")

@@ -229,12 +229,12 @@ import Testing
     }
     _ = try sql(
       path,
-      "ALTER TABLE contacts DROP COLUMN record; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
+      "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
         + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
         + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     let store = try EntityStore.open(at: path)
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "3")
-    #expect(try sql(path, "SELECT count(*) FROM contacts WHERE record IS NULL") == "0")
+    #expect(try sql(path, "SELECT count(*) FROM records") == "3")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_uid'") == "0")
     #expect(try store.cluster(ofUID: "b1") != nil, "uids are found through the rebuilt postings")
     // A duplicate by phone, one by e-mail, and an update of c1.
