@@ -200,12 +200,13 @@ extension EntityStore {
     }
     // The stored members of every block key of the batch in one pass over
     // the buckets; then the neighbourhood keys of rows met in a capped block.
-    let postings = try cache.lookup(keysOf.flatMap { $0.map(\.key) })
+    // A block with `cap` stored members is past the cap whatever the batch adds.
+    let postings = try cache.lookup(keysOf.flatMap { $0.map(\.key) }, all: cap - 1)
     var capped: [UInt64] = []
     var neighbourhood = [UInt64](repeating: 0, count: newCount)
     for r in 0..<newCount {
       for (key, _) in keysOf[r] {
-        let count = postings.members(key).count
+        let count = postings.count(key)
         if count > 0 && count + (newInBlock[key] ?? 1) > cap {
           let nb = newKeys.neighbourhoodKey(r)
           if nb != 0 {
@@ -216,12 +217,18 @@ extension EntityStore {
         }
       }
     }
-    let nearby = try cache.lookup(capped)
-    for r in 0..<newCount {
-      var met: [Int64: Met] = [:]
+    let nearby = try cache.lookup(capped, all: LinkKeys.cappedNeighbours, first: LinkKeys.cappedNeighbours)
+    // Rows in name order, so that the name-order reads go through the
+    // table in order; one dictionary reused for every row.
+    let nameKeys = (0..<newCount).map { newKeys.sortedNameKey($0) }
+    let byName = (0..<newCount).sorted { (nameKeys[$0] ?? 0, $0) < (nameKeys[$1] ?? 0, $1) }
+    var met: [Int64: Met] = [:]
+    for r in byName {
+      met.removeAll(keepingCapacity: true)
       for (key, kind) in keysOf[r] {
+        let count = postings.count(key)
+        if count == 0 || count + (newInBlock[key] ?? 1) > cap { continue }
         let members = postings.members(key)
-        if members.isEmpty || members.count + (newInBlock[key] ?? 1) > cap { continue }
         for m in members {
           var x = met[m.contact] ?? Met(cls: m.cls)
           if kind == .phone { x.phone = true }
@@ -237,7 +244,7 @@ extension EntityStore {
           met[m.contact] = x
         }
       }
-      if let k = newKeys.sortedNameKey(r) {
+      if let k = nameKeys[r] {
         for q in [before, after] {
           q.bind(1, Self.nameOrder(k))
           q.bind(2, LinkKeys.sortedNameNeighbours)

@@ -75,8 +75,8 @@ enum KeyPostings {
     return Entry(key: k, contact: Int64(c >> 2), cls: UInt8(c & 3))
   }
 
-  /// Appends the entries of `key` in a bucket's blob (sorted) to `out`.
-  static func append(_ key: UInt64, in raw: UnsafeRawBufferPointer, to out: inout [Entry]) {
+  /// The positions of `key`'s entries in a bucket's blob (sorted).
+  static func bounds(of key: UInt64, in raw: UnsafeRawBufferPointer) -> Range<Int> {
     let n = raw.count / entrySize
     @inline(__always) func keyAt(_ i: Int) -> UInt64 {
       let o = i * entrySize
@@ -89,10 +89,13 @@ enum KeyPostings {
       let mid = (lo + hi) / 2
       if keyAt(mid) < key { lo = mid + 1 } else { hi = mid }
     }
-    while lo < n && keyAt(lo) == key {
-      out.append(entry(raw, lo))
-      lo += 1
+    var end = lo
+    hi = n
+    while end < hi {
+      let mid = (end + hi) / 2
+      if keyAt(mid) <= key { end = mid + 1 } else { hi = mid }
     }
+    return lo..<end
   }
 
   /// The entries of `key` in sorted `entries`.
@@ -176,10 +179,13 @@ extension EntityStore {
       return (Array(base) + logged).sorted()
     }
 
-    /// The stored contacts of many block keys at once (``Postings``): the
-    /// keys in order, so that buckets are read once each, in the file's
-    /// order, searched in place, and the log is walked once.
-    func lookup(_ keys: [UInt64]) throws(StoreError) -> Postings {
+    /// The stored contacts of many keys at once (``Postings``): the keys in
+    /// order, so that buckets are read once each, in the file's order,
+    /// searched in place, and the log is walked once. Of a key with more
+    /// than `all` members only the count and the first `first` members (by
+    /// contact) are kept: a block past the cap is paired on its
+    /// neighbourhood alone, so its members are never read one by one.
+    func lookup(_ keys: [UInt64], all: Int = .max, first: Int = 0) throws(StoreError) -> Postings {
       var sorted = keys
       sorted.sortUnique()
       var out = Postings()
@@ -187,55 +193,47 @@ extension EntityStore {
       out.entries.reserveCapacity(sorted.count * 4)
       var li = 0
       var i = 0
+      // One key's members: from the bucket (`raw` in place, or a bucket
+      // this run changed) and the log, merged by contact, limited.
+      func add(_ k: UInt64, bucket: ArraySlice<KeyPostings.Entry>?, raw: UnsafeRawBufferPointer?) {
+        let inBucket: Range<Int>
+        if let raw { inBucket = KeyPostings.bounds(of: k, in: raw) } else { inBucket = 0..<(bucket?.count ?? 0) }
+        while li < logAll.count && logAll[li].key < k { li += 1 }
+        let logStart = li
+        while li < logAll.count && logAll[li].key == k { li += 1 }
+        let total = inBucket.count + (li - logStart)
+        if total == 0 { return }
+        let keep = total > all ? min(first, total) : total
+        let at = out.entries.count
+        var fromBucket: [KeyPostings.Entry] = []
+        if let raw {
+          for e in inBucket.prefix(keep) { fromBucket.append(KeyPostings.entry(raw, e)) }
+        } else if let bucket {
+          fromBucket = Array(bucket.prefix(keep))
+        }
+        if li == logStart {
+          out.entries.append(contentsOf: fromBucket)
+        } else {
+          // In the log too: the first `keep` of both, by contact.
+          out.entries.append(contentsOf: (fromBucket + logAll[logStart..<min(li, logStart + keep)]).sorted().prefix(keep))
+        }
+        out.ranges[k] = at..<out.entries.count
+        out.counts[k] = total
+      }
       while i < sorted.count {
         let b = KeyPostings.bucket(sorted[i])
         var j = i
         while j < sorted.count && KeyPostings.bucket(sorted[j]) == b { j += 1 }
-        var starts: [Int] = []
-        starts.reserveCapacity(j - i)
         if let decoded = buckets[b] {
-          for k in sorted[i..<j] {
-            starts.append(out.entries.count)
-            out.entries.append(contentsOf: KeyPostings.range(of: k, in: decoded))
-          }
+          for k in sorted[i..<j] { add(k, bucket: KeyPostings.range(of: k, in: decoded), raw: nil) }
         } else {
           read.bind(1, b)
-          let found = try read.step()
-          for k in sorted[i..<j] {
-            starts.append(out.entries.count)
-            if found { read.withBytes(0) { KeyPostings.append(k, in: $0, to: &out.entries) } }
+          if try read.step() {
+            read.withBytes(0) { raw in for k in sorted[i..<j] { add(k, bucket: nil, raw: raw) } }
+          } else {
+            for k in sorted[i..<j] { add(k, bucket: nil, raw: nil) }
           }
           read.reset()
-        }
-        starts.append(out.entries.count)
-        // The log's entries of these keys (the log is sorted by key too).
-        for (n, k) in sorted[i..<j].enumerated() {
-          var lo = starts[n], hi = starts[n + 1]
-          while li < logAll.count && logAll[li].key < k { li += 1 }
-          var logged = 0
-          while li < logAll.count && logAll[li].key == k {
-            out.entries.append(logAll[li])
-            li += 1
-            logged += 1
-          }
-          if logged == 0 {
-            if hi > lo { out.ranges[k] = lo..<hi }
-            continue
-          }
-          // Move the bucket's entries of k after the logged ones, then sort
-          // both by contact (rare: a key in both).
-          let bucketPart = Array(out.entries[lo..<hi])
-          let loggedPart = Array(out.entries[(out.entries.count - logged)...])
-          out.entries.removeLast(logged)
-          if bucketPart.isEmpty {
-            lo = out.entries.count
-            out.entries.append(contentsOf: loggedPart)
-          } else {
-            lo = out.entries.count
-            out.entries.append(contentsOf: (bucketPart + loggedPart).sorted())
-          }
-          hi = out.entries.count
-          out.ranges[k] = lo..<hi
         }
         i = j
       }
@@ -343,11 +341,16 @@ extension EntityStore {
 struct Postings {
   var entries: [KeyPostings.Entry] = []
   var ranges: [UInt64: Range<Int>] = [:]
+  /// Every key's number of members (more than ``members(_:)`` holds when
+  /// it was limited).
+  var counts: [UInt64: Int] = [:]
 
   func members(_ key: UInt64) -> ArraySlice<KeyPostings.Entry> {
     guard let r = ranges[key] else { return [] }
     return entries[r]
   }
+
+  func count(_ key: UInt64) -> Int { counts[key] ?? 0 }
 }
 
 extension Array where Element: Comparable {
