@@ -84,6 +84,7 @@ extension EntityStore {
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
     let encoded = Self.encode(kept, rows: Array(0..<kept.rowCount))
     let cache = try BucketCache(self)
+    let names = try NameOrderLog(self)
 
     // Updates (a stored uid) and removals: a uid's postings name the
     // contacts that may hold it; their own uid decides.
@@ -159,7 +160,8 @@ extension EntityStore {
         gone.bytes.append(contentsOf: oldRecords[id]?.record ?? [])
         gone.ends.append(gone.bytes.count)
       }
-      try deleteKeys(try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache)
+      try deleteKeys(
+        try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache, names: names)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
       let delRecord = try db.prepare("DELETE FROM records WHERE id = ?")
       for r in removedIDs {
@@ -191,9 +193,6 @@ extension EntityStore {
     }
     for r in 0..<newCount { for k in Set(keysOf[r].map(\.key)) { newInBlock[k, default: 0] += 1 } }
     var candidates = Set<Int64>()
-    let before = try db.prepare(
-      "SELECT contact, class FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
-    let after = try db.prepare("SELECT contact, class FROM name_order WHERE name >= ? ORDER BY name, contact LIMIT ?")
     struct Met {
       var cls: UInt8
       var phone = false, email = false, rule = true, always = false
@@ -245,14 +244,8 @@ extension EntityStore {
         }
       }
       if let k = nameKeys[r] {
-        for q in [before, after] {
-          q.bind(1, Self.nameOrder(k))
-          q.bind(2, LinkKeys.sortedNameNeighbours)
-          while try q.step() {
-            let id = q.int64(0)
-            if met[id] == nil { met[id] = Met(cls: UInt8(q.int(1) & 3)) }
-          }
-          q.reset()
+        for (id, cls) in try names.neighbours(of: k, count: LinkKeys.sortedNameNeighbours) where met[id] == nil {
+          met[id] = Met(cls: cls)
         }
       }
       let mine = newKeys.contactClass(r)
@@ -510,9 +503,11 @@ extension EntityStore {
     try insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
-      records: Cards(bytes: newRecords.bytes, ends: newRecords.ends), uids: uids, sources: newSources, source: source, run: run.id, cache: cache, timings: &run.timings)
+      records: Cards(bytes: newRecords.bytes, ends: newRecords.ends), uids: uids, sources: newSources, source: source, run: run.id, cache: cache, names: names,
+      timings: &run.timings)
     stages.lap("store contacts", &run.timings)
     try cache.flush(run: run.id)
+    try names.flush(run: run.id, fold: cache.compacted)
     run.keyLogCompacted = cache.compacted
     run.keyLogEntries = cache.logEntryCount
     stages.lap("store keys", &run.timings)

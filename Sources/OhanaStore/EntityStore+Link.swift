@@ -321,7 +321,7 @@ extension EntityStore {
   func insertContacts(
     keys: LinkKeys, rows: Range<Int>, ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>,
     records: Cards, uids: [String?], sources: [String?], source: String, run: Int64, cache: BucketCache,
-    timings: inout [String: Double]
+    names: NameOrderLog, timings: inout [String: Double]
   ) throws(StoreError) {
     var stages = StageClock()
     try insertContactRows(
@@ -333,7 +333,9 @@ extension EntityStore {
       cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
     }
     stages.lap("  block keys", &timings)
-    try insertNameOrder(Self.nameOrderEntries(keys, rows: rows, ids: ids))
+    for (i, r) in rows.enumerated() {
+      if let k = keys.sortedNameKey(r) { names.insert(KeyPostings.Entry(key: k, contact: ids[i], cls: UInt8(keys.contactClass(r)))) }
+    }
     stages.lap("  name order", &timings)
   }
 
@@ -418,15 +420,12 @@ extension EntityStore {
 
   /// Deletes the blocking keys, uid postings (`uids`, by row) and
   /// name-order entries of `keys`' rows (stored as contacts `ids`, by row).
-  func deleteKeys(_ keys: LinkKeys, ids: [Int64], uids: [String?], cache: BucketCache) throws(StoreError) {
+  func deleteKeys(_ keys: LinkKeys, ids: [Int64], uids: [String?], cache: BucketCache, names: NameOrderLog) throws(StoreError) {
     let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
     for e in Self.blockEntries(keys, rows: 0..<keys.count, uids: uidKeys) { try cache.remove(e.key, contact: ids[Int(e.row)]) }
-    let delName = try db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
     for r in 0..<keys.count {
       guard let k = keys.sortedNameKey(r) else { continue }
-      delName.bind(1, Self.nameOrder(k))
-      delName.bind(2, ids[r])
-      try delName.run()
+      try names.remove(k, contact: ids[r])
     }
   }
 

@@ -38,7 +38,9 @@ extension EntityStore {
         try insert.run()
       }
 
-      try db.execute("DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order")
+      try db.execute(
+        "DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
+          + "CREATE TABLE IF NOT EXISTS \(Self.nameLogTable); DELETE FROM name_order_log")
       let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
       var entryCount = 0
       let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }

@@ -83,7 +83,7 @@ public final class EntityStore {
       model = m
     }
     try applyPragmas(db)
-    try db.execute("CREATE TABLE IF NOT EXISTS \(foldTable)")
+    try db.execute("CREATE TABLE IF NOT EXISTS \(foldTable); CREATE TABLE IF NOT EXISTS \(nameLogTable)")
     let store = EntityStore(path: path, db: db, configuration: config, model: model)
     // Keys or records of another version (an ohana that computes them
     // otherwise made the store): made again from the contacts' text.
@@ -183,6 +183,9 @@ public final class EntityStore {
   /// Folded names (``recallFolds(_:)``).
   static let foldTable = "name_folds(text BLOB PRIMARY KEY, folded BLOB NOT NULL) WITHOUT ROWID"
 
+  /// Later runs' name-order entries, a row a run (``NameOrderLog``).
+  static let nameLogTable = "name_order_log(run INTEGER PRIMARY KEY, entries BLOB NOT NULL)"
+
   /// Later runs' key entries, a row a run (``BucketCache``).
   static let logTable = "block_key_log(run INTEGER PRIMARY KEY, entries BLOB NOT NULL)"
 
@@ -204,6 +207,7 @@ public final class EntityStore {
     CREATE TABLE block_keys(bucket INTEGER PRIMARY KEY, entries BLOB NOT NULL);
     CREATE TABLE \(logTable);
     CREATE TABLE \(foldTable);
+    CREATE TABLE \(nameLogTable);
     CREATE TABLE name_order(
       name INTEGER NOT NULL, contact INTEGER NOT NULL, class INTEGER NOT NULL, PRIMARY KEY(name, contact)) WITHOUT ROWID;
     """
