@@ -488,6 +488,59 @@ extension EntityStore {
 
     // The store: stored contacts whose cluster changed, the batch, the
     // clusters and aliases.
+    // Merged contacts of the changed clusters: their rows gathered (whole
+    // components, in row order) and merged alone, not the whole table.
+    var changedRows: [UInt32] = []
+    var wanted: [(row: Int, id: Int64, size: Int)] = []
+    var subRow = [Int32](repeating: -1, count: n)
+    for r in 0..<n {
+      let id = finalID[Int(rep[r])]
+      guard id != 0, changed.contains(id) else { continue }
+      subRow[r] = Int32(changedRows.count)
+      // Merged rows follow the components' first rows in row order.
+      if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
+      changedRows.append(UInt32(r))
+    }
+    // Their stored contacts read back from their text, then the batch's
+    // rows among them.
+    let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
+    var subCards: [[UInt8]] = []
+    var subNew: [UInt32] = []
+    for r in changedRows.map({ Int($0) }) {
+      if r < base {
+        cardOf.bind(1, age[r])
+        guard try cardOf.step() else { throw StoreError("stored contact \(age[r]) is missing: the store is damaged") }
+        subCards.append(cardOf.bytes(0))
+        cardOf.reset()
+      } else {
+        subNew.append(UInt32(r - base))
+      }
+    }
+    let subClusterOf = changedRows.map { subRow[Int(rep[Int($0)])] }
+    let subPairs = joined.compactMap { p -> MatchedPair? in
+      guard subRow[p.first] >= 0 else { return nil }
+      var q = p
+      q.first = Int(subRow[p.first])
+      q.second = Int(subRow[p.second])
+      return q
+    }
+    // Merged, and encoded, on the other core while this one writes the
+    // batch's rows and keys (one thread: this core is SQLite's).
+    let result = DedupeResult.linked(clusterOf: subClusterOf, pairs: subPairs, model: model)
+    var oneThread = config
+    oneThread.threads = 1
+    let mergeAlone = Deduplicator(configuration: oneThread, model: model)
+    let wantedRows = wanted.map(\.row)
+    let (storedCards, newRows, mergeConfig) = (subCards, subNew, oneThread)
+    let mergedLater = Background { () -> Result<Cards, StoreError> in
+      do throws(StoreError) {
+        let sub = ContactTable.concatenate([try EntityStore.table(of: storedCards), batch.gathering(rows: newRows)])
+        let merged = mergeAlone.merge(sub, result, linkKeys: LinkKeys(table: sub, configuration: mergeConfig))
+        return .success(EntityStore.encode(merged, rows: wantedRows, threads: 1))
+      } catch {
+        return .failure(error)
+      }
+    }
     let setCluster = try db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
     let setRecordCluster = try db.prepare("UPDATE records SET cluster = ? WHERE id = ?")
     for r in 0..<base {
@@ -530,48 +583,8 @@ extension EntityStore {
       try dropCluster.run()
     }
     stages.lap("store aliases", &run.timings)
-    // Merged contacts of the changed clusters: their rows gathered (whole
-    // components, in row order) and merged alone, not the whole table.
-    var changedRows: [UInt32] = []
-    var wanted: [(row: Int, id: Int64, size: Int)] = []
-    var subRow = [Int32](repeating: -1, count: n)
-    for r in 0..<n {
-      let id = finalID[Int(rep[r])]
-      guard id != 0, changed.contains(id) else { continue }
-      subRow[r] = Int32(changedRows.count)
-      // Merged rows follow the components' first rows in row order.
-      if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
-      changedRows.append(UInt32(r))
-    }
-    // Their stored contacts read back from their text, then the batch's
-    // rows among them.
-    let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
-    var subCards: [[UInt8]] = []
-    var subNew: [UInt32] = []
-    for r in changedRows.map({ Int($0) }) {
-      if r < base {
-        cardOf.bind(1, age[r])
-        guard try cardOf.step() else { throw StoreError("stored contact \(age[r]) is missing: the store is damaged") }
-        subCards.append(cardOf.bytes(0))
-        cardOf.reset()
-      } else {
-        subNew.append(UInt32(r - base))
-      }
-    }
-    let sub = ContactTable.concatenate([try Self.table(of: subCards), batch.gathering(rows: subNew)])
-    let subKeys = LinkKeys(table: sub, configuration: config)
-    let subClusterOf = changedRows.map { subRow[Int(rep[Int($0)])] }
-    let subPairs = joined.compactMap { p -> MatchedPair? in
-      guard subRow[p.first] >= 0 else { return nil }
-      var q = p
-      q.first = Int(subRow[p.first])
-      q.second = Int(subRow[p.second])
-      return q
-    }
-    let result = DedupeResult.linked(clusterOf: subClusterOf, pairs: subPairs, model: model)
-    let dedupe = Deduplicator(configuration: config, model: model)
-    let merged = dedupe.merge(sub, result, linkKeys: subKeys)
-    let mergedCards = try storeClusters(wanted.map { ($0.id, $0.row, $0.size) }, merged: merged, run: run.id)
+    let mergedCards = try mergedLater.wait().get()
+    try storeClusters(wanted.map { ($0.id, $0.size) }, cards: mergedCards, run: run.id)
     var changedVCards: [UInt8] = []
     changedVCards.reserveCapacity(mergedCards.bytes.count)
     for k in wanted.indices.sorted(by: { wanted[$0].id < wanted[$1].id }) {

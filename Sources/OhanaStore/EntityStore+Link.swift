@@ -551,13 +551,10 @@ extension EntityStore {
     return run
   }
 
-  /// Writes clusters (`id`, the row of `merged` holding its merged
-  /// contact, `size`): new or replacing the stored row; a cluster of one
-  /// keeps no merged text (its contact is it).
-  /// Returns every entry's merged contact as vCard 4.0 (by position).
-  @discardableResult
-  func storeClusters(_ entries: [(id: Int64, row: Int, size: Int)], merged: ContactTable, run: Int64) throws(StoreError) -> Cards {
-    let cards = Self.encode(merged, rows: entries.map(\.row))
+  /// Writes clusters (`id`, `size`; `cards` holds their merged contacts by
+  /// position): new or replacing the stored row; a cluster of one keeps no
+  /// merged text (its contact is it).
+  func storeClusters(_ entries: [(id: Int64, size: Int)], cards: Cards, run: Int64) throws(StoreError) {
     let upsert = try db.prepare(
       "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
         + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
@@ -568,7 +565,6 @@ extension EntityStore {
       if e.size > 1 { cards.card(k).withUnsafeBytes { upsert.bind(4, raw: $0) } } else { upsert.bindNull(4) }
       try upsert.run()
     }
-    return cards
   }
 
   /// A contact's name in evidence: its uid, else `contact-N` (its id in

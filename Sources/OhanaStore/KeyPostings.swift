@@ -12,6 +12,11 @@
 ///           (class: 1 has phones, 2 has e-mails; the rules' skip)
 /// ```
 ///
+/// Besides blocking keys the buckets hold the neighbourhood keys of capped
+/// blocks and the uid postings (``EntityStore/uidPosting(_:)``): the
+/// store's uid index, which a day's new uids append to instead of landing
+/// on pages all over an SQL index.
+///
 /// A lookup reads one bucket and binary-searches it. A later run appends
 /// its new entries to a log (`block_key_log`, ``EntityStore/BucketCache``)
 /// and rewrites only the buckets its removals touch.
