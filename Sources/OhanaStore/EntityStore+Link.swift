@@ -346,11 +346,12 @@ extension EntityStore {
   }
 
   /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)` and
-  /// comparison record `records(i)`. `source` is every contact's source,
+  /// comparison record `records(i)` (nil: written apart, by
+  /// ``insertRecords(ids:clusters:records:)``). `source` is every contact's source,
   /// but where `sourceOf(i)` names one (a read of several inputs tags each
   /// contact with its input).
   func insertContactRows(
-    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, records: (Int) -> ArraySlice<UInt8>, uids: UIDs,
+    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, records: ((Int) -> ArraySlice<UInt8>)?, uids: UIDs,
     source: String, sourceOf: ((Int) -> String?)? = nil, run: Int64
   ) throws(StoreError) {
     let insert = try db.prepare("INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
@@ -369,10 +370,23 @@ extension EntityStore {
       insert.bind(5, run)
       cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
       try insert.run()
-      insertRecord.bind(1, ids[i])
-      insertRecord.bind(2, clusters[i])
-      records(i).withUnsafeBytes { insertRecord.bind(3, raw: $0, blob: true) }
-      try insertRecord.run()
+      if let records {
+        insertRecord.bind(1, ids[i])
+        insertRecord.bind(2, clusters[i])
+        records(i).withUnsafeBytes { insertRecord.bind(3, raw: $0, blob: true) }
+        try insertRecord.run()
+      }
+    }
+  }
+
+  /// Comparison records: `ids[i]` in `clusters[i]` with record `records(i)`.
+  func insertRecords(ids: [Int64], clusters: [Int64], records: (Int) -> ArraySlice<UInt8>) throws(StoreError) {
+    let insert = try db.prepare("INSERT INTO records(id, cluster, record) VALUES(?, ?, ?)")
+    for i in ids.indices {
+      insert.bind(1, ids[i])
+      insert.bind(2, clusters[i])
+      records(i).withUnsafeBytes { insert.bind(3, raw: $0, blob: true) }
+      try insert.run()
     }
   }
 
@@ -471,21 +485,28 @@ extension EntityStore {
     // order during the contact rows, the merged contacts during the keys
     // and indexes (one extra thread at a time: two cores).
     let encoded = Self.encode(table, rows: Array(0..<n))
-    let records = keys.comparisonRecords(0..<n)
-    let uidKeys = Self.uidPostings(table)
     stages.lap("encode", &run.timings)
-    let prepared = Background {
-      (buckets: EntityStore.bucketBlobs(keys, rows: 0..<n, uids: uidKeys), names: EntityStore.nameOrderEntries(keys, rows: 0..<n))
+    // The comparison records, uid postings, key buckets and name order on
+    // the other core while this one writes the contact rows.
+    let prepared = Background { () -> (records: Cards, buckets: [(Int64, [UInt8])], names: [(Int64, Int64, Int)]) in
+      let records = keys.comparisonRecords(0..<n, threads: 1)
+      let uidKeys = EntityStore.uidPostings(table)
+      return (
+        Cards(bytes: records.bytes, ends: records.ends), EntityStore.bucketBlobs(keys, rows: 0..<n, uids: uidKeys),
+        EntityStore.nameOrderEntries(keys, rows: 0..<n)
+      )
     }
     let sourceColumn = table[.sourceProvider]
     let tagged = (0..<n).contains { sourceColumn[$0].isPresent }
-    let recordCards = Cards(bytes: records.bytes, ends: records.ends)
+    let ids = (0..<n).map { Int64($0 + 1) }
     try insertContactRows(
-      ids: (0..<n).map { Int64($0 + 1) }, clusters: clusterID, cards: encoded.card, records: recordCards.card, uids: .table(table),
-      source: source, sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
+      ids: ids, clusters: clusterID, cards: encoded.card, records: nil, uids: .table(table), source: source,
+      sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
     stages.lap("store contacts", &run.timings)
-    let (buckets, names) = prepared.wait()
+    let (records, buckets, names) = prepared.wait()
     stages.lap("wait keys", &run.timings)
+    try insertRecords(ids: ids, clusters: clusterID, records: records.card)
+    stages.lap("store records", &run.timings)
     // One thread: the other core is this one's, writing.
     var oneThread = config
     oneThread.threads = 1

@@ -29,14 +29,7 @@ extension EntityStore {
       cards = []
       let keys = LinkKeys(table: table, configuration: configuration)
       let records = keys.comparisonRecords(0..<n)
-      let insert = try db.prepare("INSERT INTO records(id, cluster, record) VALUES(?, ?, ?)")
-      let recordCards = Cards(bytes: records.bytes, ends: records.ends)
-      for i in 0..<n {
-        insert.bind(1, ids[i])
-        insert.bind(2, clusters[i])
-        recordCards.card(i).withUnsafeBytes { insert.bind(3, raw: $0, blob: true) }
-        try insert.run()
-      }
+      try insertRecords(ids: ids, clusters: clusters, records: Cards(bytes: records.bytes, ends: records.ends).card)
 
       try db.execute(
         "DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "

@@ -200,9 +200,9 @@ extension ContactKeys {
 extension LinkKeys {
   /// The comparison records of `rows` (``ComparisonRecord``), end to end:
   /// the i-th ends at `ends[i]`. Encoded on all cores.
-  package func comparisonRecords(_ rows: Range<Int>) -> (bytes: [UInt8], ends: [Int]) {
+  package func comparisonRecords(_ rows: Range<Int>, threads: Int? = nil) -> (bytes: [UInt8], ends: [Int]) {
     let keys = self.keys
-    let parts = Parallel.map(count: rows.count, threads: configuration.threads, minimumChunk: 16384) { range in
+    let parts = Parallel.map(count: rows.count, threads: threads ?? configuration.threads, minimumChunk: 16384) { range in
       var bytes: [UInt8] = []
       var ends: [Int] = []
       bytes.reserveCapacity(range.count * 160)
