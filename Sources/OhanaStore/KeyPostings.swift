@@ -287,8 +287,6 @@ extension EntityStore {
       }
       for b in dirty.sorted() { try writeBucket(b, buckets[b] ?? []) }
       dirty.removeAll()
-      let writeLog = try store.db.prepare("INSERT OR REPLACE INTO block_key_log(run, entries) VALUES(?, ?)")
-      let dropLog = try store.db.prepare("DELETE FROM block_key_log WHERE run = ?")
       var parts = logDirty.sorted().map { log[$0] }
       logDirty.removeAll()
       if !added.isEmpty {
@@ -297,16 +295,7 @@ extension EntityStore {
         logAll.append(contentsOf: added)
         added = []
       }
-      for part in parts {
-        if part.entries.isEmpty {
-          dropLog.bind(1, part.run)
-          try dropLog.run()
-        } else {
-          writeLog.bind(1, part.run)
-          writeLog.bind(2, bytes: KeyPostings.encode(part.entries), blob: true)
-          try writeLog.run()
-        }
-      }
+      try store.writeLogRows(parts, table: "block_key_log")
       // Fold the log into the buckets when it is large enough.
       // How many entries the buckets hold (`meta.key_entries`, counted
       // once for a store made before it was kept).
@@ -356,6 +345,25 @@ struct Postings {
   }
 
   func count(_ key: UInt64) -> Int { counts[key] ?? 0 }
+}
+
+extension EntityStore {
+  /// Writes log rows (`run`, `entries`) of `table` (`block_key_log`,
+  /// `name_order_log`); a row without entries is deleted.
+  func writeLogRows(_ parts: [(run: Int64, entries: [KeyPostings.Entry])], table: String) throws(StoreError) {
+    let write = try db.prepare("INSERT OR REPLACE INTO \(table)(run, entries) VALUES(?, ?)")
+    let drop = try db.prepare("DELETE FROM \(table) WHERE run = ?")
+    for part in parts {
+      if part.entries.isEmpty {
+        drop.bind(1, part.run)
+        try drop.run()
+      } else {
+        write.bind(1, part.run)
+        write.bind(2, bytes: KeyPostings.encode(part.entries), blob: true)
+        try write.run()
+      }
+    }
+  }
 }
 
 extension Array where Element: Comparable {

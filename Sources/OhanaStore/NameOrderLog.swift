@@ -90,21 +90,10 @@ extension EntityStore {
         added = []
         return
       }
-      let write = try store.db.prepare("INSERT OR REPLACE INTO name_order_log(run, entries) VALUES(?, ?)")
-      let drop = try store.db.prepare("DELETE FROM name_order_log WHERE run = ?")
       var parts = dirtyRows.sorted().map { rows[$0] }
       dirtyRows.removeAll()
       if !added.isEmpty { parts.append((run, added)) }
-      for part in parts {
-        if part.entries.isEmpty {
-          drop.bind(1, part.run)
-          try drop.run()
-        } else {
-          write.bind(1, part.run)
-          write.bind(2, bytes: KeyPostings.encode(part.entries), blob: true)
-          try write.run()
-        }
-      }
+      try store.writeLogRows(parts, table: "name_order_log")
       all.append(contentsOf: added)
       all.sort()
       added = []

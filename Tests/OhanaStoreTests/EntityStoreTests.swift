@@ -178,18 +178,26 @@ import Testing
     #expect(a.count > 300)
   }
 
+  /// Whether the sqlite3 shell is there (the migration tests use it to make
+  /// stores of earlier schemas); says so loudly when it is not.
+  static func hasShell() -> Bool {
+    if SQLiteShell.path != nil { return true }
+    Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): migration not tested")
+    return false
+  }
+
+  /// Runs SQL on the store at `path` through the sqlite3 shell.
+  static func sql(_ path: String, _ text: String) throws -> String {
+    let r = try #require(try SQLiteShell.run(path, text, readOnly: false))
+    #expect(r.status == 0)
+    return r.output
+  }
+
   /// A store of schema version 1 (before the key log), made here from a
   /// new one by the sqlite3 shell, opens, takes a batch and is version 2.
   @Test func versionOneStoreIsMigrated() throws {
-    guard SQLiteShell.path != nil else {
-      Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): migration not tested")
-      return
-    }
-    func sql(_ path: String, _ text: String) throws -> String {
-      let r = try #require(try SQLiteShell.run(path, text, readOnly: false))
-      #expect(r.status == 0)
-      return r.output
-    }
+    guard Self.hasShell() else { return }
+    let sql = Self.sql
     let path = Self.tempPath("v1.sqlite")
     do {
       let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
@@ -209,15 +217,8 @@ import Testing
   /// by the sqlite3 shell with its keys and records taken away: opened, it
   /// has them made again from the contacts' text, and links as before.
   @Test func versionTwoStoreIsRebuilt() throws {
-    guard SQLiteShell.path != nil else {
-      Issue.record("the sqlite3 shell is not installed (apt-get install sqlite3): migration not tested")
-      return
-    }
-    func sql(_ path: String, _ text: String) throws -> String {
-      let r = try #require(try SQLiteShell.run(path, text, readOnly: false))
-      #expect(r.status == 0)
-      return r.output
-    }
+    guard Self.hasShell() else { return }
+    let sql = Self.sql
     let path = Self.tempPath("v2.sqlite")
     do {
       let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)

@@ -82,27 +82,21 @@ enum ComparisonRecord {
       return bytes[at - 1]
     }
 
-    mutating func u32() -> UInt32 {
-      guard end - at >= 4 else {
-        failed = true
-        at = end
-        return 0
-      }
-      var v: UInt32 = 0
-      for j in 0..<4 { v |= UInt32(bytes[at + j]) << UInt32(8 * j) }
-      at += 4
-      return v
-    }
+    mutating func u32() -> UInt32 { little() }
 
-    mutating func u64() -> UInt64 {
-      guard end - at >= 8 else {
+    mutating func u64() -> UInt64 { little() }
+
+    /// A little-endian integer (0 and failed when the record ends first).
+    mutating func little<T: FixedWidthInteger & UnsignedInteger>() -> T {
+      let size = T.bitWidth / 8
+      guard end - at >= size else {
         failed = true
         at = end
         return 0
       }
-      var v: UInt64 = 0
-      for j in 0..<8 { v |= UInt64(bytes[at + j]) << UInt64(8 * j) }
-      at += 8
+      var v: T = 0
+      for j in 0..<size { v |= T(bytes[at + j]) << T(8 * j) }
+      at += size
       return v
     }
 
