@@ -77,8 +77,9 @@ extension EntityStore {
     let config = configuration
     let cap = max(2, config.maxBlockSize)
 
-    // The batch as it will be stored: vCard 4.0, read back (so its keys
-    // are those a later run computes from the stored text).
+    // The batch as it will be stored: vCard 4.0, read back, so that its
+    // comparison records, its merged contacts and what a rebuild of the
+    // store computes from the stored text all come from the same contacts.
     let (keep, repeated) = Self.lastOfEachUID(input)
     run.repeatedInInput = repeated
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
