@@ -24,8 +24,7 @@ extension EntityStore {
       for i in order {
         out.ids.append(ids[i])
         out.clusters.append(clusters[i])
-        out.records.bytes.append(contentsOf: records.card(i))
-        out.records.ends.append(out.records.bytes.count)
+        out.records.append(records.card(i))
       }
       return out
     }
@@ -157,10 +156,7 @@ extension EntityStore {
     let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
     if !goneIDs.isEmpty {
       var gone = Cards()
-      for id in goneIDs {
-        gone.bytes.append(contentsOf: oldRecords[id]?.record ?? [])
-        gone.ends.append(gone.bytes.count)
-      }
+      for id in goneIDs { gone.append(oldRecords[id]?.record ?? []) }
       try deleteKeys(
         try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache, names: names)
       let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
@@ -299,10 +295,10 @@ extension EntityStore {
 
     // The keys of the stored contacts (from their records), then the
     // batch's (from the records it is stored with).
-    let newRecords = newKeys.comparisonRecords(0..<newCount)
+    let made = newKeys.comparisonRecords(0..<newCount)
+    let newRecords = Cards(bytes: made.bytes, ends: made.ends)
     var all = stored.records
-    all.bytes.append(contentsOf: newRecords.bytes)
-    for e in newRecords.ends { all.ends.append(stored.records.bytes.count + e) }
+    all.append(contentsOf: newRecords)
     let keys = try keys(ofRecords: all)
     let base = stored.ids.count
     let n = keys.count
@@ -557,7 +553,7 @@ extension EntityStore {
     try insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] },
       cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
-      records: Cards(bytes: newRecords.bytes, ends: newRecords.ends), uids: uids, sources: newSources, source: source, run: run.id, cache: cache, names: names,
+      records: newRecords, uids: uids, sources: newSources, source: source, run: run.id, cache: cache, names: names,
       timings: &run.timings)
     stages.lap("store contacts", &run.timings)
     try cache.flush(run: run.id)

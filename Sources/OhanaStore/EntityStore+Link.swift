@@ -196,6 +196,17 @@ extension EntityStore {
     var bytes: [UInt8] = []
     var ends: [Int] = []
     func card(_ i: Int) -> ArraySlice<UInt8> { bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
+
+    mutating func append<C: Collection<UInt8>>(_ card: C) {
+      bytes.append(contentsOf: card)
+      ends.append(bytes.count)
+    }
+
+    mutating func append(contentsOf other: Cards) {
+      let base = bytes.count
+      bytes.append(contentsOf: other.bytes)
+      for e in other.ends { ends.append(base + e) }
+    }
   }
 
   /// vCard 4.0 text of `rows`, encoded in parallel (`threads`: 1 on this thread alone).
@@ -208,11 +219,7 @@ extension EntityStore {
       out.set(c, Cards(bytes: one.bytes, ends: one.ends))
     }
     var all = Cards()
-    for p in out.values {
-      let base = all.bytes.count
-      all.bytes.append(contentsOf: p.bytes)
-      for e in p.ends { all.ends.append(base + e) }
-    }
+    for p in out.values { all.append(contentsOf: p) }
     return all
   }
 
@@ -234,6 +241,9 @@ extension EntityStore {
   static func uidPostings(_ table: ContactTable) -> [UInt64] {
     (0..<table.rowCount).map { r in table.hasUID(at: r) ? table.withUID(at: r) { uidPosting($0) } : 0 }
   }
+
+  /// The uid postings of `uids` (0: none).
+  static func uidPostings(_ uids: [String?]) -> [UInt64] { uids.map { $0.map { uidPosting($0) } ?? 0 } }
 
   /// Every stored key entry of `keys`' rows `rows` (block keys, the
   /// neighbourhood key and, with `uids` (by position in `rows`, 0 for
@@ -325,11 +335,11 @@ extension EntityStore {
   ) throws(StoreError) {
     var stages = StageClock()
     try insertContactRows(
-      ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, records: records.card, uids: .strings(uids),
-      source: source, sourceOf: { sources[$0] }, run: run)
+      ids: ids, clusters: clusters, cards: { cards(rows.lowerBound + $0) }, uids: .strings(uids), source: source,
+      sourceOf: { sources[$0] }, run: run)
+    try insertRecords(ids: ids, clusters: clusters, records: records.card)
     stages.lap("  contacts rows", &timings)
-    let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
-    for e in Self.blockEntries(keys, rows: rows, uids: uidKeys) {
+    for e in Self.blockEntries(keys, rows: rows, uids: Self.uidPostings(uids)) {
       cache.insert(KeyPostings.Entry(key: e.key, contact: ids[Int(e.row) - rows.lowerBound], cls: e.cls))
     }
     stages.lap("  block keys", &timings)
@@ -345,17 +355,15 @@ extension EntityStore {
     case table(ContactTable)
   }
 
-  /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)` and
-  /// comparison record `records(i)` (nil: written apart, by
-  /// ``insertRecords(ids:clusters:records:)``). `source` is every contact's source,
-  /// but where `sourceOf(i)` names one (a read of several inputs tags each
-  /// contact with its input).
+  /// Contact rows: `ids[i]` in `clusters[i]` with text `cards(i)` (their
+  /// comparison records go in apart: ``insertRecords(ids:clusters:records:)``).
+  /// `source` is every contact's source, but where `sourceOf(i)` names one
+  /// (a read of several inputs tags each contact with its input).
   func insertContactRows(
-    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, records: ((Int) -> ArraySlice<UInt8>)?, uids: UIDs,
-    source: String, sourceOf: ((Int) -> String?)? = nil, run: Int64
+    ids: [Int64], clusters: [Int64], cards: (Int) -> ArraySlice<UInt8>, uids: UIDs, source: String,
+    sourceOf: ((Int) -> String?)? = nil, run: Int64
   ) throws(StoreError) {
     let insert = try db.prepare("INSERT OR REPLACE INTO contacts(id, uid, source, cluster, run, vcard) VALUES(?, ?, ?, ?, ?, ?)")
-    let insertRecord = try db.prepare("INSERT OR REPLACE INTO records(id, cluster, record) VALUES(?, ?, ?)")
     let sourceBytes = Array(source.utf8)
     for i in ids.indices {
       insert.bind(1, ids[i])
@@ -370,18 +378,13 @@ extension EntityStore {
       insert.bind(5, run)
       cards(i).withUnsafeBytes { insert.bind(6, raw: $0) }
       try insert.run()
-      if let records {
-        insertRecord.bind(1, ids[i])
-        insertRecord.bind(2, clusters[i])
-        records(i).withUnsafeBytes { insertRecord.bind(3, raw: $0, blob: true) }
-        try insertRecord.run()
-      }
     }
   }
 
-  /// Comparison records: `ids[i]` in `clusters[i]` with record `records(i)`.
+  /// Comparison records: `ids[i]` in `clusters[i]` with record `records(i)`
+  /// (an id already stored is replaced).
   func insertRecords(ids: [Int64], clusters: [Int64], records: (Int) -> ArraySlice<UInt8>) throws(StoreError) {
-    let insert = try db.prepare("INSERT INTO records(id, cluster, record) VALUES(?, ?, ?)")
+    let insert = try db.prepare("INSERT OR REPLACE INTO records(id, cluster, record) VALUES(?, ?, ?)")
     for i in ids.indices {
       insert.bind(1, ids[i])
       insert.bind(2, clusters[i])
@@ -435,8 +438,9 @@ extension EntityStore {
   /// Deletes the blocking keys, uid postings (`uids`, by row) and
   /// name-order entries of `keys`' rows (stored as contacts `ids`, by row).
   func deleteKeys(_ keys: LinkKeys, ids: [Int64], uids: [String?], cache: BucketCache, names: NameOrderLog) throws(StoreError) {
-    let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
-    for e in Self.blockEntries(keys, rows: 0..<keys.count, uids: uidKeys) { try cache.remove(e.key, contact: ids[Int(e.row)]) }
+    for e in Self.blockEntries(keys, rows: 0..<keys.count, uids: Self.uidPostings(uids)) {
+      try cache.remove(e.key, contact: ids[Int(e.row)])
+    }
     for r in 0..<keys.count {
       guard let k = keys.sortedNameKey(r) else { continue }
       try names.remove(k, contact: ids[r])
@@ -500,7 +504,7 @@ extension EntityStore {
     let tagged = (0..<n).contains { sourceColumn[$0].isPresent }
     let ids = (0..<n).map { Int64($0 + 1) }
     try insertContactRows(
-      ids: ids, clusters: clusterID, cards: encoded.card, records: nil, uids: .table(table), source: source,
+      ids: ids, clusters: clusterID, cards: encoded.card, uids: .table(table), source: source,
       sourceOf: tagged ? { table.string(.sourceProvider, at: $0) } : nil, run: run.id)
     stages.lap("store contacts", &run.timings)
     let (records, buckets, names) = prepared.wait()

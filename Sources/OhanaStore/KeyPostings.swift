@@ -103,6 +103,14 @@ enum KeyPostings {
     return lo..<end
   }
 
+  /// Takes `key`'s entry of `contact` out of sorted `entries` (found by
+  /// binary search); whether there was one.
+  static func remove(_ key: UInt64, contact: Int64, from entries: inout [Entry]) -> Bool {
+    guard let i = range(of: key, in: entries).firstIndex(where: { $0.contact == contact }) else { return false }
+    entries.remove(at: i)
+    return true
+  }
+
   /// The entries of `key` in sorted `entries`.
   static func range(of key: UInt64, in entries: [Entry]) -> ArraySlice<Entry> {
     var lo = 0, hi = entries.count
@@ -248,20 +256,13 @@ extension EntityStore {
     func remove(_ key: UInt64, contact: Int64) throws(StoreError) {
       let b = KeyPostings.bucket(key)
       var e = try entries(b)
-      if let i = KeyPostings.range(of: key, in: e).firstIndex(where: { $0.contact == contact }) {
-        e.remove(at: i)
+      if KeyPostings.remove(key, contact: contact, from: &e) {
         buckets[b] = e
         dirty.insert(b)
         removedFromBuckets += 1
       }
-      if let i = KeyPostings.range(of: key, in: logAll).firstIndex(where: { $0.contact == contact }) {
-        logAll.remove(at: i)
-        for (n, part) in log.enumerated() {
-          if let j = KeyPostings.range(of: key, in: part.entries).firstIndex(where: { $0.contact == contact }) {
-            log[n].entries.remove(at: j)
-            logDirty.insert(n)
-          }
-        }
+      if KeyPostings.remove(key, contact: contact, from: &logAll) {
+        for n in log.indices where KeyPostings.remove(key, contact: contact, from: &log[n].entries) { logDirty.insert(n) }
       }
     }
 

@@ -18,6 +18,7 @@ extension EntityStore {
     private var added: [KeyPostings.Entry] = []
     private let before: SQLiteStatement
     private let after: SQLiteStatement
+    private let delete: SQLiteStatement
 
     init(_ store: EntityStore) throws(StoreError) {
       self.store = store
@@ -25,6 +26,7 @@ extension EntityStore {
         "SELECT name, contact, class FROM name_order WHERE name < ? ORDER BY name DESC, contact DESC LIMIT ?")
       after = try store.db.prepare(
         "SELECT name, contact, class FROM name_order WHERE name >= ? ORDER BY name, contact LIMIT ?")
+      delete = try store.db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
       let q = try store.db.prepare("SELECT run, entries FROM name_order_log ORDER BY run")
       while try q.step() { rows.append((q.int64(0), KeyPostings.decode(q.bytes(1)))) }
       all = rows.flatMap(\.entries)
@@ -65,14 +67,11 @@ extension EntityStore {
 
     /// Takes an entry out, in the table or the log.
     func remove(_ k: UInt64, contact: Int64) throws(StoreError) {
-      let del = try store.db.prepare("DELETE FROM name_order WHERE name = ? AND contact = ?")
-      del.bind(1, EntityStore.nameOrder(k))
-      del.bind(2, contact)
-      try del.run()
-      all.removeAll { $0.key == k && $0.contact == contact }
-      for n in rows.indices where rows[n].entries.contains(where: { $0.key == k && $0.contact == contact }) {
-        rows[n].entries.removeAll { $0.key == k && $0.contact == contact }
-        dirtyRows.insert(n)
+      delete.bind(1, EntityStore.nameOrder(k))
+      delete.bind(2, contact)
+      try delete.run()
+      if KeyPostings.remove(k, contact: contact, from: &all) {
+        for n in rows.indices where KeyPostings.remove(k, contact: contact, from: &rows[n].entries) { dirtyRows.insert(n) }
       }
     }
 
