@@ -17,10 +17,15 @@ extension EntityStore {
       records.ends.append(records.bytes.count)
     }
 
-    /// The same contacts in id order.
-    func sorted() -> Loaded {
+    /// The same contacts in id order, with room for `extra` more bytes of
+    /// records after them.
+    func sorted(reserving extra: Int = 0) -> Loaded {
       let order = ids.indices.sorted { ids[$0] < ids[$1] }
       var out = Loaded()
+      out.ids.reserveCapacity(ids.count)
+      out.clusters.reserveCapacity(ids.count)
+      out.records.bytes.reserveCapacity(records.bytes.count + extra)
+      out.records.ends.reserveCapacity(ids.count + extra / 64)
       for i in order {
         out.ids.append(ids[i])
         out.clusters.append(clusters[i])
@@ -82,7 +87,16 @@ extension EntityStore {
     let (keep, repeated) = Self.lastOfEachUID(input)
     run.repeatedInInput = repeated
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
-    let encoded = Self.encode(kept, rows: Array(0..<kept.rowCount))
+    // Encoded and read back on the other core while this one looks up the
+    // batch's uids (a row left out as unchanged is then dropped from both).
+    let prepared = Background { () -> Result<(Cards, ContactTable), StoreError> in
+      let encoded = EntityStore.encode(kept, rows: Array(0..<kept.rowCount), threads: 1)
+      do throws(StoreError) {
+        return .success((encoded, try EntityStore.table(of: [], extra: encoded.bytes, extraCount: kept.rowCount)))
+      } catch {
+        return .failure(error)
+      }
+    }
     let cache = try BucketCache(self)
     let names = try NameOrderLog(self)
 
@@ -112,6 +126,8 @@ extension EntityStore {
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
     var newSources: [String?] = []  // each new contact's input, in a read of several
+    var keptRows: [UInt32] = []  // rows of `kept` stored in this run
+    let (encoded, readBack) = try prepared.wait().get()
     for r in 0..<kept.rowCount {
       let card = encoded.card(r)
       var before: (id: Int64, cluster: Int64)? = nil
@@ -125,12 +141,13 @@ extension EntityStore {
         oldRecords[s.id] = (s.record, u)
       }
       previous.append(before)
+      keptRows.append(UInt32(r))
       newSources.append(kept.string(.sourceProvider, at: r))
       newBytes.append(contentsOf: card)
       newEnds.append(newBytes.count)
     }
     let newCount = newEnds.count
-    let batch = try Self.table(of: [], extra: newBytes, extraCount: newCount)
+    let batch = newCount == kept.rowCount ? readBack : readBack.gathering(rows: keptRows)
     let uids = (0..<newCount).map { batch.uid(at: $0) }
     var removedIDs: [(id: Int64, cluster: Int64, uid: String)] = []
     var removingSet = Set<String>()
@@ -262,42 +279,50 @@ extension EntityStore {
     run.storedCandidates = candidates.count
     // Whole clusters: those of the candidates and the affected ones (whose
     // other members are compared again: an update or removal can split them).
-    // Each candidate with its cluster's size in one read; only clusters of
-    // two or more are asked for their other members.
+    // Each candidate with its cluster's members in one read.
     let withCluster = try db.prepare(
-      "SELECT r.cluster, cl.size, r.record FROM records r JOIN clusters cl ON cl.id = r.cluster WHERE r.id = ?")
+      "SELECT r.cluster, cl.size, r.record, cl.members FROM records r JOIN clusters cl ON cl.id = r.cluster WHERE r.id = ?")
     var loaded = Loaded()
-    var clusters = affected
+    // About 120 bytes a record (generated address books).
+    loaded.records.bytes.reserveCapacity(candidates.count * 128)
+    var seen = Set<Int64>()
+    var memberIDs: [Int64] = []
+    func addMembers(_ q: SQLiteStatement, column: Int32) throws(StoreError) {
+      let ok = q.withBytes(column) { Self.parseMembers($0, into: &memberIDs) }
+      guard ok else { throw StoreError("a cluster's members cannot be read: the store is damaged") }
+    }
     for id in candidates.sorted() where !updatedIDs.contains(id) {
       withCluster.bind(1, id)
       if try withCluster.step() {
         let c = withCluster.int64(0)
         loaded.append(id, cluster: c, record: withCluster, column: 2)
-        if withCluster.int64(1) > 1 { clusters.insert(c) }
+        if withCluster.int64(1) > 1 && seen.insert(c).inserted { try addMembers(withCluster, column: 3) }
       }
       withCluster.reset()
     }
-    let members = try db.prepare("SELECT id FROM contacts WHERE cluster = ?")
-    var more: [Int64] = []
-    for c in clusters.sorted() {
-      members.bind(1, c)
-      while try members.step() {
-        let id = members.int64(0)
-        if !updatedIDs.contains(id) && !candidates.contains(id) { more.append(id) }
-      }
-      members.reset()
+    let membersOf = try db.prepare("SELECT members FROM clusters WHERE id = ?")
+    for c in affected.sorted() where seen.insert(c).inserted {
+      membersOf.bind(1, c)
+      if try membersOf.step() { try addMembers(membersOf, column: 0) }
+      membersOf.reset()
     }
+    var more: [Int64] = []
+    for id in memberIDs where !updatedIDs.contains(id) && !candidates.contains(id) { more.append(id) }
     stages.lap("lookup clusters", &run.timings)
     try load(more, into: &loaded)
-    let stored = loaded.sorted()
+    // The batch's records are made now so that room is kept for them.
+    let made = newKeys.comparisonRecords(0..<newCount)
+    let newRecords = Cards(bytes: made.bytes, ends: made.ends)
+    var stored = loaded.sorted(reserving: newRecords.bytes.count)
+    loaded = Loaded()
     run.storedLoaded = stored.ids.count
     stages.lap("lookup load", &run.timings)
 
     // The keys of the stored contacts (from their records), then the
-    // batch's (from the records it is stored with).
-    let made = newKeys.comparisonRecords(0..<newCount)
-    let newRecords = Cards(bytes: made.bytes, ends: made.ends)
-    var all = stored.records
+    // batch's (from the records it is stored with), in one buffer (the
+    // stored records moved into it, not copied).
+    var all = Cards()
+    swap(&all, &stored.records)
     all.append(contentsOf: newRecords)
     let keys = try keys(ofRecords: all)
     let base = stored.ids.count
@@ -378,10 +403,6 @@ extension EntityStore {
         uidOf.reset()
       }
     }
-    func name(_ r: Int) -> [UInt8] {
-      if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
-      return storedNames[r] ?? Array("contact-\(age[r])".utf8)
-    }
 
     // Ids: a component holding the oldest remaining contact of a stored
     // cluster claims that cluster's id; of several claims the oldest id
@@ -430,6 +451,8 @@ extension EntityStore {
     for r in 0..<n where claim[Int(rep[r])] == 0 { unclaimedRows[Int(rep[r]), default: []].append(r) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
+    // Evidence is written out on the other core (``EvidenceJob``).
+    var evidenceJobs: [EvidenceJob] = []
     for c in 0..<n where Int(rep[c]) == c {
       // A stored cluster that nothing touched keeps its id, unchanged.
       if !touchedC[c] && claim[c] != 0 && moreClaims[c] == nil {
@@ -437,13 +460,13 @@ extension EntityStore {
         continue
       }
       let claimed = claim[c] == 0 ? [] : ([claim[c]] + (moreClaims[c] ?? [])).sorted()
-      let evidence = Self.evidenceJSON(evidenceOf[c] ?? [], name: name, source: nil)
       let id: Int64
       if let keepID = claimed.first {
         id = keepID
         for other in claimed.dropFirst() {
           absorbedInto.append((other, keepID))
-          run.changes.append(StoreChange(kind: .merged, cluster: keepID, other: other, evidence: evidence))
+          evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
+          run.changes.append(StoreChange(kind: .merged, cluster: keepID, other: other))
           run.clustersMerged += 1
         }
       } else {
@@ -452,10 +475,12 @@ extension EntityStore {
         let rows = unclaimedRows[c] ?? []
         let from = Set(rows.compactMap { prevCluster[$0] != 0 ? prevCluster[$0] : nil }).sorted()
         if let parent = from.first {
-          run.changes.append(StoreChange(kind: .split, cluster: parent, other: id, evidence: evidence))
+          evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
+          run.changes.append(StoreChange(kind: .split, cluster: parent, other: id))
           run.clustersSplit += 1
         } else if size[c] > 1 {
-          run.changes.append(StoreChange(kind: .created, cluster: id, evidence: evidence))
+          evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
+          run.changes.append(StoreChange(kind: .created, cluster: id))
           run.clustersCreated += 1
         }
       }
@@ -475,11 +500,16 @@ extension EntityStore {
     for r in 0..<newCount {
       let row = base + r
       let c = Int(rep[row])
-      let mine = (evidenceOf[c] ?? []).filter { $0.first == row || $0.second == row }
       let kind: StoreChange.Kind = previous[r] == nil ? .added : .updated
       if kind == .added { run.added += 1 } else { run.updated += 1 }
-      run.changes.append(
-        StoreChange(kind: kind, cluster: finalID[c], uid: uids[r], evidence: Self.evidenceJSON(mine, name: name, source: nil)))
+      if evidenceOf[c] != nil { evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c, row: row)) }
+      run.changes.append(StoreChange(kind: kind, cluster: finalID[c], uid: uids[r]))
+    }
+    let evidenceLater = Background { [evidenceJobs, evidenceOf, storedNames, uids, age] in
+      EvidenceJob.texts(evidenceJobs, pairs: evidenceOf) { r in
+        if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
+        return storedNames[r] ?? Array("contact-\(age[r])".utf8)
+      }
     }
     stages.lap("ids", &run.timings)
 
@@ -490,14 +520,29 @@ extension EntityStore {
     var changedRows: [UInt32] = []
     var wanted: [(row: Int, id: Int64, size: Int)] = []
     var subRow = [Int32](repeating: -1, count: n)
+    // Each changed cluster's contact ids (`members`), at `memberStart[k]`.
+    var memberStart: [Int] = [0]
+    var wantedOf = [Int32](repeating: -1, count: n)  // by component
     for r in 0..<n {
       let id = finalID[Int(rep[r])]
       guard id != 0, changed.contains(id) else { continue }
       subRow[r] = Int32(changedRows.count)
       // Merged rows follow the components' first rows in row order.
-      if Int(rep[r]) == r { wanted.append((wanted.count, id, Int(size[r]))) }
+      if Int(rep[r]) == r {
+        wantedOf[r] = Int32(wanted.count)
+        wanted.append((wanted.count, id, Int(size[r])))
+        memberStart.append(memberStart[memberStart.count - 1] + Int(size[r]))
+      }
       changedRows.append(UInt32(r))
     }
+    var fill = memberStart
+    var members = [Int64](repeating: 0, count: changedRows.count)
+    for r in changedRows {
+      let k = Int(wantedOf[Int(rep[Int(r)])])
+      members[fill[k]] = age[Int(r)]
+      fill[k] += 1
+    }
+    for k in wanted.indices { members[memberStart[k]..<memberStart[k + 1]].sort() }
     // Their stored contacts read back from their text, then the batch's
     // rows among them.
     let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
@@ -581,7 +626,9 @@ extension EntityStore {
     }
     stages.lap("store aliases", &run.timings)
     let mergedCards = try mergedLater.wait().get()
-    try storeClusters(wanted.map { ($0.id, $0.size) }, cards: mergedCards, run: run.id)
+    try storeClusters(
+      wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[memberStart[$0]..<memberStart[$0 + 1]]) },
+      cards: mergedCards, run: run.id)
     var changedVCards: [UInt8] = []
     changedVCards.reserveCapacity(mergedCards.bytes.count)
     for k in wanted.indices.sorted(by: { wanted[$0].id < wanted[$1].id }) {
@@ -593,7 +640,32 @@ extension EntityStore {
     try setMeta("next_contact", String(nextContact))
     run.changedClusters = changed.sorted()
     try finishRun(run)
+    for (job, text) in zip(evidenceJobs, evidenceLater.wait()) { run.changes[job.change].evidence = text }
     stages.lap("store clusters", &run.timings)
     return run
+  }
+}
+
+/// A change's evidence, written as JSON apart from working out the changes:
+/// the accepted pairs of component `component`, or only those of its row
+/// `row` (a contact's own change).
+struct EvidenceJob: Sendable {
+  var change: Int
+  var component: Int
+  var row = -1
+
+  /// The evidence of each job, in order (a component's written once).
+  static func texts(_ jobs: [EvidenceJob], pairs: [Int: [MatchedPair]], name: (Int) -> [UInt8]) -> [String] {
+    var whole: [Int: String] = [:]
+    return jobs.map { job in
+      let all = pairs[job.component] ?? []
+      if job.row < 0 {
+        if let text = whole[job.component] { return text }
+        let text = EntityStore.evidenceJSON(all, name: name, source: nil)
+        whole[job.component] = text
+        return text
+      }
+      return EntityStore.evidenceJSON(all.filter { $0.first == job.row || $0.second == job.row }, name: name, source: nil)
+    }
   }
 }

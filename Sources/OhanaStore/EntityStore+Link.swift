@@ -531,20 +531,29 @@ extension EntityStore {
     try insertNameOrder(names)
     try keepFolds(LinkKeys.nonASCIINameTexts(table))
     stages.lap("store keys", &run.timings)
-    try db.execute(Self.contactIndexes)
-    stages.lap("index contacts", &run.timings)
 
     let (merged, mergedCards) = mergedLater.wait()
     stages.lap("wait merge", &run.timings)
     // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...;
     // a cluster of one keeps no merged text (its contact is it).
-    let add = try db.prepare("INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?)")
+    // Members: contact ids (row + 1) grouped by cluster, ascending.
+    var memberStart = [Int](repeating: 0, count: Int(next) + 1)
+    for c in 1..<Int(next) { memberStart[c + 1] = memberStart[c] + sizes[c] }
+    var memberIDs = [Int64](repeating: 0, count: n)
+    var fill = memberStart
+    for r in 0..<n {
+      let c = Int(clusterID[r])
+      memberIDs[fill[c]] = Int64(r + 1)
+      fill[c] += 1
+    }
+    let add = try db.prepare("INSERT INTO clusters(id, created_run, size, merged, members) VALUES(?, ?, ?, ?, ?)")
     for m in 0..<merged.rowCount {
       let size = sizes[m + 1]
       add.bind(1, Int64(m + 1))
       add.bind(2, run.id)
       add.bind(3, size)
       if size > 1 { mergedCards.card(m).withUnsafeBytes { add.bind(4, raw: $0) } } else { add.bindNull(4) }
+      add.bind(5, bytes: Self.membersText(memberIDs[memberStart[m + 1]..<memberStart[m + 2]]))
       try add.run()
     }
     try setMeta("next_cluster", String(next))
@@ -576,18 +585,22 @@ extension EntityStore {
     return run
   }
 
-  /// Writes clusters (`id`, `size`; `cards` holds their merged contacts by
-  /// position): new or replacing the stored row; a cluster of one keeps no
+  /// Writes clusters (`id`, `size`, `members`: its contact ids, ascending;
+  /// `cards` holds their merged contacts by position): new or replacing the
+  /// stored row; a cluster of one keeps no
   /// merged text (its contact is it).
-  func storeClusters(_ entries: [(id: Int64, size: Int)], cards: Cards, run: Int64) throws(StoreError) {
+  func storeClusters(_ entries: [(id: Int64, size: Int, members: ArraySlice<Int64>)], cards: Cards, run: Int64)
+    throws(StoreError)
+  {
     let upsert = try db.prepare(
-      "INSERT INTO clusters(id, created_run, size, merged) VALUES(?, ?, ?, ?) "
-        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged")
+      "INSERT INTO clusters(id, created_run, size, merged, members) VALUES(?, ?, ?, ?, ?) "
+        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged, members = excluded.members")
     for (k, e) in entries.enumerated() {
       upsert.bind(1, e.id)
       upsert.bind(2, run)
       upsert.bind(3, e.size)
       if e.size > 1 { cards.card(k).withUnsafeBytes { upsert.bind(4, raw: $0) } } else { upsert.bindNull(4) }
+      upsert.bind(5, bytes: Self.membersText(e.members))
       try upsert.run()
     }
   }

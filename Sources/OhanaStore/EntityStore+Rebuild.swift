@@ -7,10 +7,13 @@ extension EntityStore {
   /// the uid postings, and the name order (the key log emptied). Brings a
   /// store of schema version 2 (no records; uids through an SQL index) or
   /// made with keys or records of another version to this ohana's. A store
-  /// of 1,000,000 contacts takes about half a minute, once.
-  func rebuildIndex() throws(StoreError) {
+  /// of 1,000,000 contacts takes about half a minute, once. With
+  /// `listingMembers`, the clusters' members are listed too (schema 2 or 3:
+  /// ``listMembers()``).
+  func rebuildIndex(listingMembers: Bool = false) throws(StoreError) {
     try db.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
+      if listingMembers { try listMembers() }
       try db.execute("DROP INDEX IF EXISTS contacts_uid; CREATE TABLE IF NOT EXISTS \(Self.recordTable); DELETE FROM records")
 
       var ids: [Int64] = []

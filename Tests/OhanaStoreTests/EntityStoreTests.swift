@@ -89,6 +89,7 @@ import Testing
     }
     let incremental = try Self.storePartition(store)
     #expect(incremental.count == table.rowCount)
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
     let a = Self.pairs(full.clusters), b = Self.pairs(incremental)
     let differing = a.symmetricDifference(b).count
     print(
@@ -172,6 +173,7 @@ import Testing
     let full = Self.fullPartition(remaining, config)
     let incremental = try Self.storePartition(store)
     #expect(incremental.count == remaining.rowCount)
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
     let a = Self.pairs(full.clusters), b = Self.pairs(incremental)
     let differing = a.symmetricDifference(b).count
     #expect(differing == 0, "\(differing) pairs differ from the full run")
@@ -209,7 +211,8 @@ import Testing
     let run = try store.link(Self.table(Self.card("a2", "Ada", "Quist", tel: "+12125550101")), source: "day2")
     #expect(run.added == 1)
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "the key of a1 is found after the migration")
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "3")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try store.membersDisagreements() == 0)
   }
 
   /// A store of schema version 2 (no comparison records, uids through an
@@ -232,9 +235,12 @@ import Testing
       path,
       "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
         + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
+        + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
         + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     let store = try EntityStore.open(at: path)
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "3")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
+    #expect(try store.membersDisagreements() == 0, "members listed from the contacts")
     #expect(try sql(path, "SELECT count(*) FROM records") == "3")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_uid'") == "0")
     #expect(try store.cluster(ofUID: "b1") != nil, "uids are found through the rebuilt postings")
@@ -249,6 +255,48 @@ import Testing
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "a2 joins a1 through the rebuilt phone key")
     #expect(try store.cluster(ofUID: "b2") == store.cluster(ofUID: "b1"), "b2 joins b1 through the rebuilt e-mail key")
     #expect(try sql(path, "SELECT count(*) FROM contacts") == "5")
+    #expect(try store.membersDisagreements() == 0)
+    #expect(try store.integrityCheck() == "ok")
+  }
+
+  /// A store of schema version 3 (an index on `contacts(cluster)`, no
+  /// `clusters.members`), made here from a new one by the sqlite3 shell:
+  /// opened, it lists every cluster's members as its contacts say, drops
+  /// the index, and links, merges and splits as before.
+  @Test func versionThreeStoreListsMembers() throws {
+    guard Self.hasShell() else { return }
+    let sql = Self.sql
+    let path = Self.tempPath("v3.sqlite")
+    do {
+      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
+      _ = try store.link(
+        Self.table(
+          Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
+          Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss")),
+        source: "day1")
+    }
+    let before = try sql(path, "SELECT id, size, members FROM clusters ORDER BY id")
+    _ = try sql(
+      path,
+      "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
+        + "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    let store = try EntityStore.open(at: path)
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
+    #expect(try sql(path, "SELECT id, size, members FROM clusters ORDER BY id") == before, "the members a new store wrote")
+    // a3 joins a1 and a2; then a1 is updated into someone else (it leaves
+    // their cluster) and c1 is removed (its cluster goes).
+    let run = try store.link(Self.table(Self.card("a3", "Ada", "Quist", tel: "+12125550101")), source: "day2")
+    #expect(run.added == 1)
+    #expect(try store.cluster(ofUID: "a3") == store.cluster(ofUID: "a1"))
+    #expect(try store.membersDisagreements() == 0)
+    let later = try store.link(
+      Self.table(Self.card("a1", "Ann", "Zorn", tel: "+12125550177")), source: "day3", removing: ["c1"])
+    #expect(later.updated == 1 && later.removed == 1)
+    #expect(try store.cluster(ofUID: "a1") != store.cluster(ofUID: "a2"))
+    #expect(try store.cluster(ofUID: "a3") == store.cluster(ofUID: "a2"))
+    #expect(try store.membersDisagreements() == 0)
+    #expect(try sql(path, "SELECT count(*) FROM clusters c, json_each(c.members) m WHERE m.value = 4") == "0", "c1 left")
     #expect(try store.integrityCheck() == "ok")
   }
 
@@ -299,6 +347,7 @@ import Testing
     #expect(r2.changes.contains { $0.kind == .merged && $0.cluster == cleo && $0.other == max(c1, c2) })
     #expect(r2.changes.contains { $0.kind == .added && $0.uid == "a3" && $0.cluster == ada && $0.evidence != "[]" })
     #expect(r2.clustersMerged == 1)
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
 
     // Day 3: a1 (Ada's oldest) changes into someone else: the cluster
     // splits. a1 is still the cluster's oldest contact (an update keeps its
@@ -310,12 +359,14 @@ import Testing
     #expect(rest != ada)
     #expect(try store.cluster(ofUID: "a3") == rest)
     #expect(r3.changes.contains { $0.kind == .split && $0.cluster == ada && $0.other == rest })
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
 
     // Day 4: a2 (oldest of its cluster) is removed: a3 keeps the id.
     let r4 = try store.link(Self.table(), source: "day4", removing: ["a2", "nobody"])
     #expect(r4.removed == 1 && r4.removeNotFound == 1)
     #expect(try store.cluster(ofUID: "a2") == nil)
     #expect(try store.cluster(ofUID: "a3") == rest)
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
 
     // Day 5: Ben leaves; his cluster is deleted and its id resolves to nothing.
     let r5 = try store.link(Self.table(), source: "day5", removing: ["b1"])
@@ -323,6 +374,7 @@ import Testing
     #expect(try store.resolve(ben) == nil)
     let counts = try store.counts()
     #expect(counts.contacts == 5, "7 stored, a2 and b1 removed")
+    #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
   }
 
   /// The same export linked again changes nothing; one edited contact in

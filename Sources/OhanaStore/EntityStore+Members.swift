@@ -1,0 +1,77 @@
+extension EntityStore {
+  /// A cluster's members as `clusters.members` keeps them: the contact ids
+  /// as a JSON array in ascending order (`[12,40,977]`), so that SQL reads
+  /// them with `json_each` (README "Entity store").
+  static func membersText(_ sortedIDs: some Collection<Int64>) -> [UInt8] {
+    var out: [UInt8] = [0x5B]
+    out.reserveCapacity(sortedIDs.count * 8 + 2)
+    var first = true
+    for id in sortedIDs {
+      if !first { out.append(0x2C) }
+      first = false
+      out.append(contentsOf: String(id).utf8)
+    }
+    out.append(0x5D)
+    return out
+  }
+
+  /// Appends the ids of a `members` text to `out`; false (nothing appended)
+  /// when it is not a JSON array of integers as this store writes them.
+  static func parseMembers(_ text: UnsafeRawBufferPointer, into out: inout [Int64]) -> Bool {
+    guard text.count >= 2, text[0] == 0x5B, text[text.count - 1] == 0x5D else { return false }
+    if text.count == 2 { return true }
+    let start = out.count
+    var value: Int64 = 0
+    var digits = 0
+    for i in 1..<(text.count - 1) {
+      let b = text[i]
+      if b >= 0x30 && b <= 0x39 && digits < 18 {
+        value = value * 10 + Int64(b - 0x30)
+        digits += 1
+      } else if b == 0x2C && digits > 0 {
+        out.append(value)
+        value = 0
+        digits = 0
+      } else {
+        out.removeSubrange(start...)
+        return false
+      }
+    }
+    guard digits > 0 else {
+      out.removeSubrange(start...)
+      return false
+    }
+    out.append(value)
+    return true
+  }
+
+  /// Lists every cluster's members in `clusters.members` from the contacts'
+  /// `cluster` column, and drops the index on it: brings a store of schema
+  /// 2 or 3 to 4 (in the caller's transaction; a few seconds at 1,000,000).
+  func listMembers() throws(StoreError) {
+    let columns = try db.prepare("SELECT name FROM pragma_table_info('clusters')")
+    var hasMembers = false
+    while try columns.step() { if columns.text(0) == "members" { hasMembers = true } }
+    columns.reset()
+    if !hasMembers { try db.execute("ALTER TABLE clusters ADD COLUMN members TEXT NOT NULL DEFAULT '[]'") }
+    let all = try db.prepare("SELECT cluster, id FROM contacts ORDER BY cluster, id")
+    let set = try db.prepare("UPDATE clusters SET members = ? WHERE id = ?")
+    var cluster: Int64 = 0
+    var ids: [Int64] = []
+    func flush() throws(StoreError) {
+      guard !ids.isEmpty else { return }
+      set.bind(1, bytes: Self.membersText(ids))
+      set.bind(2, cluster)
+      try set.run()
+      ids.removeAll(keepingCapacity: true)
+    }
+    while try all.step() {
+      let c = all.int64(0)
+      if c != cluster { try flush() }
+      cluster = c
+      ids.append(all.int64(1))
+    }
+    try flush()
+    try db.execute("DROP INDEX IF EXISTS contacts_cluster")
+  }
+}
