@@ -451,7 +451,8 @@ extension EntityStore {
     for r in 0..<n where claim[Int(rep[r])] == 0 { unclaimedRows[Int(rep[r]), default: []].append(r) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
-    // Evidence is written out on the other core (``EvidenceJob``).
+    // Evidence is written out once the store's writes are under way
+    // (``EvidenceJob``), while the other core merges.
     var evidenceJobs: [EvidenceJob] = []
     for c in 0..<n where Int(rep[c]) == c {
       // A stored cluster that nothing touched keeps its id, unchanged.
@@ -504,12 +505,6 @@ extension EntityStore {
       if kind == .added { run.added += 1 } else { run.updated += 1 }
       if evidenceOf[c] != nil { evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c, row: row)) }
       run.changes.append(StoreChange(kind: kind, cluster: finalID[c], uid: uids[r]))
-    }
-    let evidenceLater = Background { [evidenceJobs, evidenceOf, storedNames, uids, age] in
-      EvidenceJob.texts(evidenceJobs, pairs: evidenceOf) { r in
-        if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
-        return storedNames[r] ?? Array("contact-\(age[r])".utf8)
-      }
     }
     stages.lap("ids", &run.timings)
 
@@ -625,6 +620,12 @@ extension EntityStore {
       try dropCluster.run()
     }
     stages.lap("store aliases", &run.timings)
+    // The evidence while the other core finishes the merge.
+    let evidence = EvidenceJob.texts(evidenceJobs, pairs: evidenceOf) { r in
+      if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
+      return storedNames[r] ?? Array("contact-\(age[r])".utf8)
+    }
+    for (job, text) in zip(evidenceJobs, evidence) { run.changes[job.change].evidence = text }
     let mergedCards = try mergedLater.wait().get()
     try storeClusters(
       wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[memberStart[$0]..<memberStart[$0 + 1]]) },
@@ -640,7 +641,6 @@ extension EntityStore {
     try setMeta("next_contact", String(nextContact))
     run.changedClusters = changed.sorted()
     try finishRun(run)
-    for (job, text) in zip(evidenceJobs, evidenceLater.wait()) { run.changes[job.change].evidence = text }
     stages.lap("store clusters", &run.timings)
     return run
   }

@@ -94,7 +94,7 @@ extension EntityStore {
   ) throws(StoreError) -> StoreRun {
     try db.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
-      let stored = try scalar("SELECT count(*) FROM contacts")
+      let stored = try scalar("SELECT EXISTS(SELECT 1 FROM contacts)")
       let fitted = try meta("model")
       let empty = stored == 0 && fitted == nil
       let run = empty ? try firstRun(input, source: source, recordChanges: recordChanges) : try laterRun(input, source: source, removing: removing)

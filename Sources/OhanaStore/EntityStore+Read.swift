@@ -123,9 +123,13 @@ extension EntityStore {
     }
   }
 
-  /// Contacts and clusters stored.
+  /// Contacts and clusters stored: both from `clusters` (every contact is
+  /// in one cluster, whose `size` counts it), a twelfth of the pages a
+  /// count of `contacts` reads now that it has no index but its id.
   public func counts() throws(StoreError) -> (contacts: Int, clusters: Int) {
-    (Int(try scalar("SELECT count(*) FROM contacts")), Int(try scalar("SELECT count(*) FROM clusters")))
+    let q = try db.prepare("SELECT coalesce(sum(size), 0), count(*) FROM clusters")
+    guard try q.step() else { throw StoreError("the store cannot be counted") }
+    return (q.int(0), q.int(1))
   }
 
   /// The store file's size in bytes.
