@@ -279,31 +279,31 @@ extension EntityStore {
     run.storedCandidates = candidates.count
     // Whole clusters: those of the candidates and the affected ones (whose
     // other members are compared again: an update or removal can split them).
-    // Each candidate with its cluster's members in one read.
-    let withCluster = try db.prepare(
-      "SELECT r.cluster, cl.size, r.record, cl.members FROM records r JOIN clusters cl ON cl.id = r.cluster WHERE r.id = ?")
+    // The candidates' records in id order, then their clusters' members in
+    // cluster id order (both passes go through their table in order; one
+    // join of the two went through `clusters` at random).
+    let recordOf = try db.prepare("SELECT cluster, record FROM records WHERE id = ?")
     var loaded = Loaded()
     // About 120 bytes a record (generated address books).
     loaded.records.bytes.reserveCapacity(candidates.count * 128)
-    var seen = Set<Int64>()
-    var memberIDs: [Int64] = []
-    func addMembers(_ q: SQLiteStatement, column: Int32) throws(StoreError) {
-      let ok = q.withBytes(column) { Self.parseMembers($0, into: &memberIDs) }
-      guard ok else { throw StoreError("a cluster's members cannot be read: the store is damaged") }
-    }
+    var clustersMet = affected
     for id in candidates.sorted() where !updatedIDs.contains(id) {
-      withCluster.bind(1, id)
-      if try withCluster.step() {
-        let c = withCluster.int64(0)
-        loaded.append(id, cluster: c, record: withCluster, column: 2)
-        if withCluster.int64(1) > 1 && seen.insert(c).inserted { try addMembers(withCluster, column: 3) }
+      recordOf.bind(1, id)
+      if try recordOf.step() {
+        let c = recordOf.int64(0)
+        loaded.append(id, cluster: c, record: recordOf, column: 1)
+        clustersMet.insert(c)
       }
-      withCluster.reset()
+      recordOf.reset()
     }
-    let membersOf = try db.prepare("SELECT members FROM clusters WHERE id = ?")
-    for c in affected.sorted() where seen.insert(c).inserted {
+    let membersOf = try db.prepare("SELECT size, members FROM clusters WHERE id = ?")
+    var memberIDs: [Int64] = []
+    for c in clustersMet.sorted() {
       membersOf.bind(1, c)
-      if try membersOf.step() { try addMembers(membersOf, column: 0) }
+      if try membersOf.step(), membersOf.int64(0) > 1 || affected.contains(c) {
+        let ok = membersOf.withBytes(1) { Self.parseMembers($0, into: &memberIDs) }
+        guard ok else { throw StoreError("a cluster's members cannot be read: the store is damaged") }
+      }
       membersOf.reset()
     }
     var more: [Int64] = []
