@@ -31,7 +31,15 @@ import Testing
       guard let parsed else { continue }
       column.set(i, form: parsed.form, high: parsed.high, low: parsed.low, rowCount: cases.count)
     }
-    for (i, (text, _)) in cases.enumerated() { #expect(column.text(at: i) == text) }
+    for (i, (text, _)) in cases.enumerated() {
+      #expect(column.text(at: i) == text)
+      // Appended after what is there, as written.
+      var out = Array("x,".utf8)
+      #expect(column.appendText(at: i, to: &out))
+      #expect(String(decoding: out, as: UTF8.self) == "x," + text)
+    }
+    var none = Array("x".utf8)
+    #expect(!column.appendText(at: cases.count + 1, to: &none) && none == Array("x".utf8), "no UUID: nothing appended")
     #expect(column.uuidCount == cases.count)
     column.checkInvariants(rows: cases.count)
   }

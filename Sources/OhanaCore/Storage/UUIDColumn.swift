@@ -178,6 +178,20 @@ public struct UUIDColumn: Sendable, Equatable {
     }
   }
 
+  /// Appends the text of `row`'s UUID to `out`; false (nothing appended)
+  /// when it has none. Not generic, unlike ``withText(at:_:)``: a writer
+  /// of a million uids in another module pays no metadata lookup per call.
+  public func appendText(at row: Int, to out: inout [UInt8]) -> Bool {
+    guard let (high, low) = value(at: row) else { return false }
+    let form = form(at: row)
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: form.textLength))
+    out.withUnsafeMutableBytes { b in
+      _ = Self.render(form, high, low, into: UnsafeMutableRawBufferPointer(rebasing: b[start...]))
+    }
+    return true
+  }
+
   /// The text of `row`'s UUID, nil when it has none.
   public func text(at row: Int) -> String? {
     withText(at: row) { String(decoding: $0, as: UTF8.self) }

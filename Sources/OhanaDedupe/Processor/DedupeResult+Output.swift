@@ -14,9 +14,9 @@ extension DedupeResult {
     var buf: [UInt8] = Array("uid,cluster_id\n".utf8)
     buf.reserveCapacity(1 << 20)
     for r in 0..<min(table.rowCount, clusterOf.count) {
-      Self.appendCSVField(Self.uid(table, r), to: &buf)
+      Self.appendUIDField(table, r, to: &buf)
       buf.append(0x2C)
-      Self.appendCSVField(Self.uid(table, Int(clusterOf[r])), to: &buf)
+      Self.appendUIDField(table, Int(clusterOf[r]), to: &buf)
       buf.append(0x0A)
       if buf.count >= 1 << 20 {
         try sink(buf)
@@ -92,7 +92,19 @@ extension DedupeResult {
     try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, to: sink)
   }
 
-  static func appendCSVField(_ bytes: [UInt8], to buf: inout [UInt8]) {
+  /// A row's name (``uid(_:_:)``) as a CSV field, read in place (two
+  /// arrays a row cost the 1,000,000-row `clusters.csv` about 1 s).
+  static func appendUIDField(_ table: ContactTable, _ row: Int, to buf: inout [UInt8]) {
+    // A UUID's text (hex digits, hyphens, a `urn:uuid:` prefix) needs no quotes.
+    if table.uuids.appendText(at: row, to: &buf) { return }
+    if table.hasUID(at: row) {
+      table.withUID(at: row) { appendCSVField($0, to: &buf) }
+    } else {
+      buf.append(contentsOf: "row-\(row + 1)".utf8)
+    }
+  }
+
+  static func appendCSVField<C: Collection<UInt8>>(_ bytes: C, to buf: inout [UInt8]) {
     if bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
       buf.append(0x22)
       for b in bytes {
