@@ -268,10 +268,10 @@ extension EntityStore {
     }
     let parts = out.values
     let total = parts.reduce(0) { $0 + $1.count }
-    let shift = UInt64(64 - KeyPostings.bucketBits)
-    var starts = [Int](repeating: 0, count: (1 << KeyPostings.bucketBits) + 1)
+    let shift = UInt64(64 - KeyPostings.sortBits)
+    var starts = [Int](repeating: 0, count: (1 << KeyPostings.sortBits) + 1)
     for p in parts { for e in p { starts[Int(e.key >> shift) + 1] += 1 } }
-    for b in 0..<(1 << KeyPostings.bucketBits) { starts[b + 1] += starts[b] }
+    for b in 0..<(1 << KeyPostings.sortBits) { starts[b + 1] += starts[b] }
     var fill = starts
     var all = [E](repeating: (0, 0, 0), count: total)
     for p in parts {
@@ -281,7 +281,7 @@ extension EntityStore {
         fill[b] += 1
       }
     }
-    for b in 0..<(1 << KeyPostings.bucketBits) where starts[b + 1] - starts[b] > 1 {
+    for b in 0..<(1 << KeyPostings.sortBits) where starts[b + 1] - starts[b] > 1 {
       all[starts[b]..<starts[b + 1]].sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
     }
     var w = 0
@@ -417,14 +417,16 @@ extension EntityStore {
   /// The key buckets of `keys`' rows (contacts `ids[row]`, default `row +
   /// 1`), uid postings `uids` (by row, 0 for none) included, in bucket
   /// order: each bucket's entries are already sorted by key then contact.
-  static func bucketBlobs(_ keys: LinkKeys, rows: Range<Int>, ids: [Int64]? = nil, uids: [UInt64]) -> [(Int64, [UInt8])] {
+  static func bucketBlobs(
+    _ keys: LinkKeys, rows: Range<Int>, ids: [Int64]? = nil, uids: [UInt64], bits: Int
+  ) -> [(Int64, [UInt8])] {
     let entries = blockEntries(keys, rows: rows, uids: uids)
     var out: [(Int64, [UInt8])] = []
     var i = 0
     while i < entries.count {
-      let b = KeyPostings.bucket(entries[i].key)
+      let b = KeyPostings.bucket(entries[i].key, bits: bits)
       var j = i
-      while j < entries.count && KeyPostings.bucket(entries[j].key) == b { j += 1 }
+      while j < entries.count && KeyPostings.bucket(entries[j].key, bits: bits) == b { j += 1 }
       var blob = [UInt8](repeating: 0, count: (j - i) * KeyPostings.entrySize)
       for (k, e) in entries[i..<j].enumerated() {
         KeyPostings.put(key: e.key, contact: ids?[Int(e.row)] ?? Int64(e.row) + 1, cls: e.cls, into: &blob, at: k * KeyPostings.entrySize)
@@ -492,11 +494,12 @@ extension EntityStore {
     stages.lap("encode", &run.timings)
     // The comparison records, uid postings, key buckets and name order on
     // the other core while this one writes the contact rows.
+    let bits = bucketBits
     let prepared = Background { () -> (records: Cards, buckets: [(Int64, [UInt8])], names: [(Int64, Int64, Int)]) in
       let records = keys.comparisonRecords(0..<n, threads: 1)
       let uidKeys = EntityStore.uidPostings(table)
       return (
-        Cards(bytes: records.bytes, ends: records.ends), EntityStore.bucketBlobs(keys, rows: 0..<n, uids: uidKeys),
+        Cards(bytes: records.bytes, ends: records.ends), EntityStore.bucketBlobs(keys, rows: 0..<n, uids: uidKeys, bits: bits),
         EntityStore.nameOrderEntries(keys, rows: 0..<n)
       )
     }

@@ -40,7 +40,7 @@ extension EntityStore {
       let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
       var entryCount = 0
       let uidKeys = uids.map { $0.map { Self.uidPosting($0) } ?? 0 }
-      for (b, blob) in Self.bucketBlobs(keys, rows: 0..<n, ids: ids, uids: uidKeys) {
+      for (b, blob) in Self.bucketBlobs(keys, rows: 0..<n, ids: ids, uids: uidKeys, bits: bucketBits) {
         addBucket.bind(1, b)
         addBucket.bind(2, bytes: blob, blob: true)
         try addBucket.run()

@@ -38,15 +38,18 @@ public final class EntityStore {
   /// The model the store was made with: the built-in weights, or EM's fit
   /// on the first batch (the built-in weights until the first batch).
   public internal(set) var model: FellegiSunterModel
+  /// The key buckets' bits (`meta.bucket_bits`; ``KeyPostings/storeBucketBits``).
+  let bucketBits: Int
 
   /// The schema's version (`meta.schema_version`).
   public static let schemaVersion = 4
 
-  init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel) {
+  init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel, bucketBits: Int) {
     self.path = path
     self.db = db
     self.configuration = configuration
     self.model = model
+    self.bucketBits = bucketBits
   }
 
   /// Whether `path` holds a store (a file that exists and is not empty).
@@ -87,7 +90,13 @@ public final class EntityStore {
     }
     try applyPragmas(db)
     try db.execute("CREATE TABLE IF NOT EXISTS \(foldTable); CREATE TABLE IF NOT EXISTS \(nameLogTable)")
-    let store = EntityStore(path: path, db: db, configuration: config, model: model)
+    // A store made before `bucket_bits` was kept has 2^20 buckets.
+    var bits = KeyPostings.legacyBucketBits
+    if let text = meta["bucket_bits"] {
+      guard let b = Int(text), (8...24).contains(b) else { throw StoreError("\(path): the stored bucket bits cannot be read") }
+      bits = b
+    }
+    let store = EntityStore(path: path, db: db, configuration: config, model: model, bucketBits: bits)
     // Keys or records of another version (an ohana that computes them
     // otherwise made the store): made again from the contacts' text.
     if upgrade || meta["keys_version"] != String(LinkKeys.version)
@@ -119,6 +128,14 @@ public final class EntityStore {
   public static func create(
     at path: String, configuration: DedupeConfiguration, unjournaled: Bool = false
   ) throws(StoreError) -> EntityStore {
+    try create(at: path, configuration: configuration, unjournaled: unjournaled, bucketBits: KeyPostings.storeBucketBits)
+  }
+
+  /// ``create(at:configuration:unjournaled:)`` with the key buckets' bits
+  /// (tests: a store with the buckets of an earlier one).
+  package static func create(
+    at path: String, configuration: DedupeConfiguration, unjournaled: Bool, bucketBits: Int
+  ) throws(StoreError) -> EntityStore {
     if exists(at: path) { throw StoreError("\(path) already exists") }
     let db = try SQLiteDatabase(path: path, create: true)
     // 16 KiB pages (SQLite's default is 4): a later run's point reads touch
@@ -138,6 +155,7 @@ public final class EntityStore {
     settings["schema_version"] = String(schemaVersion)
     settings["keys_version"] = String(LinkKeys.version)
     settings["record_version"] = String(LinkKeys.recordVersion)
+    settings["bucket_bits"] = String(bucketBits)
     settings["created"] = Self.now()
     let insert = try db.prepare("INSERT INTO meta(key, value) VALUES(?, ?)")
     for (k, v) in settings.sorted(by: { $0.key < $1.key }) {
@@ -147,7 +165,7 @@ public final class EntityStore {
     }
     try db.execute("COMMIT")
     // The model is not known until the first batch (EM may fit it).
-    return EntityStore(path: path, db: db, configuration: configuration, model: .defaults)
+    return EntityStore(path: path, db: db, configuration: configuration, model: .defaults, bucketBits: bucketBits)
   }
 
   /// Bytes of the store read through a mapping (SQLite's default ceiling).
