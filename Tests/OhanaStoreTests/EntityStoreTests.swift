@@ -110,13 +110,8 @@ import Testing
   /// removal and the key log's folding.
   @Test func bucketBitsDoNotChangeTheAnswer() throws {
     let table = try Self.book(2000, seed: 31, dupRate: 0.2)
-    var text = [UInt8]()
-    try ContactIO.write(table, format: .vcard4, to: &text)
-    let all = Self.cards(text)
-    #expect(all.count == table.rowCount && all.allSatisfy { !$0.uid.isEmpty })
-    func tableOf(_ cards: [String]) throws -> ContactTable {
-      try ContactIO.read(bytes: Array(cards.joined().utf8), format: .vcard4).table
-    }
+    let all = try Self.cards(of: table)
+    let tableOf = Self.table(of:)
     var rng = SplitMix64(seed: 31, stream: 2, index: 0)
     var batches = [[Int]](repeating: [], count: 5)
     for i in all.indices { batches[i < 1200 ? 0 : 1 + Int(rng.next() % 4)].append(i) }
@@ -163,13 +158,8 @@ import Testing
     config.maxClusterSize = 1_000_000
     config.linkThreshold = -1_000_000
     let table = try Self.book(3000, seed: 21, dupRate: 0.2)
-    var text = [UInt8]()
-    try ContactIO.write(table, format: .vcard4, to: &text)
-    let all = Self.cards(text)
-    #expect(all.count == table.rowCount && all.allSatisfy { !$0.uid.isEmpty })
-    func tableOf(_ cards: [String]) throws -> ContactTable {
-      try ContactIO.read(bytes: Array(cards.joined().utf8), format: .vcard4).table
-    }
+    let all = try Self.cards(of: table)
+    let tableOf = Self.table(of:)
     // The small batches: the members of 300 clusters of the full run,
     // each cluster spread over consecutive batches, so that most of their
     // pairs are found only through the keys earlier small batches left in
@@ -240,12 +230,9 @@ import Testing
   @Test func versionOneStoreIsMigrated() throws {
     guard Self.hasShell() else { return }
     let sql = Self.sql
-    let path = Self.tempPath("v1.sqlite")
-    do {
-      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
-      _ = try store.link(Self.table(Self.card("a1", "Ada", "Quist", tel: "+12125550101")), source: "day1")
-    }
-    _ = try sql(path, "DROP TABLE block_key_log; UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    let path = try Self.earlierStore(
+      "v1.sqlite", [Self.card("a1", "Ada", "Quist", tel: "+12125550101")],
+      "DROP TABLE block_key_log; UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "1")
     let store = try EntityStore.open(at: path)
     let run = try store.link(Self.table(Self.card("a2", "Ada", "Quist", tel: "+12125550101")), source: "day2")
@@ -255,6 +242,22 @@ import Testing
     #expect(try store.membersDisagreements() == 0)
   }
 
+  /// A store made today from `cards` (one batch), then taken back to an
+  /// earlier schema by `downgrade` through the sqlite3 shell; `look` sees
+  /// it before the downgrade.
+  static func earlierStore(
+    _ name: String, _ cards: [String], _ downgrade: String, look: (String) throws -> Void = { _ in }
+  ) throws -> String {
+    let path = Self.tempPath(name)
+    do {
+      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
+      _ = try store.link(try table(of: cards), source: "day1")
+    }
+    try look(path)
+    _ = try sql(path, downgrade)
+    return path
+  }
+
   /// A store of schema version 2 (no comparison records, uids through an
   /// SQL index, keys as that version kept them), made here from a new one
   /// by the sqlite3 shell with its keys and records taken away: opened, it
@@ -262,17 +265,12 @@ import Testing
   @Test func versionTwoStoreIsRebuilt() throws {
     guard Self.hasShell() else { return }
     let sql = Self.sql
-    let path = Self.tempPath("v2.sqlite")
-    do {
-      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
-      _ = try store.link(
-        Self.table(
-          Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("b1", "Bo", "Lind", email: "bo@lind.example"),
-          Self.card("c1", "Cy", "Moss")),
-        source: "day1")
-    }
-    _ = try sql(
-      path,
+    let path = try Self.earlierStore(
+      "v2.sqlite",
+      [
+        Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("b1", "Bo", "Lind", email: "bo@lind.example"),
+        Self.card("c1", "Cy", "Moss"),
+      ],
       "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
         + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
         + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
@@ -306,20 +304,16 @@ import Testing
   @Test func versionThreeStoreListsMembers() throws {
     guard Self.hasShell() else { return }
     let sql = Self.sql
-    let path = Self.tempPath("v3.sqlite")
-    do {
-      let store = try EntityStore.create(at: path, configuration: Self.storeConfiguration)
-      _ = try store.link(
-        Self.table(
-          Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
-          Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss")),
-        source: "day1")
-    }
-    let before = try sql(path, "SELECT id, size, members FROM clusters ORDER BY id")
-    _ = try sql(
-      path,
+    var before = ""
+    let path = try Self.earlierStore(
+      "v3.sqlite",
+      [
+        Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
+        Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss"),
+      ],
       "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
-        + "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+        + "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
+    ) { before = try sql($0, "SELECT id, size, members FROM clusters ORDER BY id") }
     let store = try EntityStore.open(at: path)
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
@@ -348,8 +342,19 @@ import Testing
     return s + "END:VCARD\r\n"
   }
 
-  static func table(_ cards: String...) throws -> ContactTable {
+  static func table(_ cards: String...) throws -> ContactTable { try table(of: cards) }
+
+  static func table(of cards: [String]) throws -> ContactTable {
     try ContactIO.read(bytes: Array(cards.joined().utf8), format: .vcard4).table
+  }
+
+  /// `table` as vCard 4.0 cards, each with its uid (every one has one).
+  static func cards(of table: ContactTable) throws -> [(uid: String, text: String)] {
+    var text = [UInt8]()
+    try ContactIO.write(table, format: .vcard4, to: &text)
+    let all = cards(text)
+    #expect(all.count == table.rowCount && all.allSatisfy { !$0.uid.isEmpty })
+    return all
   }
 
   /// Ids through joins, bridges, updates and removals, as DESIGN §9 says.
