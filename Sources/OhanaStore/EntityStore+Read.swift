@@ -31,7 +31,7 @@ extension EntityStore {
     }
     if let only {
       let q = try db.prepare(
-        "SELECT cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.id = cl.members ->> 0 WHERE cl.id = ?")
+        "SELECT cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.id = json_extract(cl.members, '$[0]') WHERE cl.id = ?")
       for id in only.sorted() {
         q.bind(1, id)
         while try q.step() { pending.append(q.isNull(0) ? (id, q.bytes(1), true) : (id, q.bytes(0), false)) }
@@ -42,7 +42,7 @@ extension EntityStore {
       return
     }
     let q = try db.prepare(
-      "SELECT cl.id, cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.id = cl.members ->> 0 ORDER BY cl.id")
+      "SELECT cl.id, cl.merged, c.vcard FROM clusters cl LEFT JOIN contacts c ON cl.merged IS NULL AND c.id = json_extract(cl.members, '$[0]') ORDER BY cl.id")
     while try q.step() {
       pending.append(q.isNull(1) ? (q.int64(0), q.bytes(2), true) : (q.int64(0), q.bytes(1), false))
       if pending.count >= Self.mergeChunk { try drain() }
