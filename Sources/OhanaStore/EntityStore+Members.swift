@@ -2,7 +2,7 @@ extension EntityStore {
   /// A cluster's members as `clusters.members` keeps them: the contact ids
   /// as a JSON array in ascending order (`[12,40,977]`), so that SQL reads
   /// them with `json_each` (README "Entity store").
-  static func membersText(_ sortedIDs: some Collection<Int64>) -> [UInt8] {
+  package static func membersText(_ sortedIDs: some Collection<Int64>) -> [UInt8] {
     var out: [UInt8] = [0x5B]
     out.reserveCapacity(sortedIDs.count * 8 + 2)
     var first = true
@@ -16,33 +16,59 @@ extension EntityStore {
   }
 
   /// Appends the ids of a `members` text to `out`; false (nothing appended)
-  /// when it is not a JSON array of integers as this store writes them.
-  static func parseMembers(_ text: UnsafeRawBufferPointer, into out: inout [Int64]) -> Bool {
-    guard text.count >= 2, text[0] == 0x5B, text[text.count - 1] == 0x5D else { return false }
-    if text.count == 2 { return true }
+  /// when it is not a JSON array of non-negative integers (spaces allowed,
+  /// as a hand-made `UPDATE` may write them).
+  package static func parseMembers(_ text: UnsafeRawBufferPointer, into out: inout [Int64]) -> Bool {
     let start = out.count
     var value: Int64 = 0
     var digits = 0
-    for i in 1..<(text.count - 1) {
-      let b = text[i]
-      if b >= 0x30 && b <= 0x39 && digits < 18 {
+    var opened = false, closed = false, needValue = false
+    for b in text {
+      if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
+        if digits > 0 {  // a value ends at a space; only , or ] may follow
+          out.append(value)
+          value = 0
+          digits = 0
+        }
+        continue
+      }
+      if closed { return fail() }
+      if !opened {
+        guard b == 0x5B else { return fail() }
+        opened = true
+      } else if b >= 0x30 && b <= 0x39 {
+        // A digit right after a value that a space ended is two values.
+        guard digits < 18, digits > 0 || out.count == start || needValue else { return fail() }
         value = value * 10 + Int64(b - 0x30)
         digits += 1
-      } else if b == 0x2C && digits > 0 {
-        out.append(value)
-        value = 0
-        digits = 0
+        needValue = false
+      } else if b == 0x2C {
+        if digits > 0 {
+          out.append(value)
+          value = 0
+          digits = 0
+        } else if out.count == start || needValue {
+          return fail()
+        }
+        needValue = true
+      } else if b == 0x5D {
+        if digits > 0 {
+          out.append(value)
+          digits = 0
+        } else if needValue {
+          return fail()
+        }
+        closed = true
       } else {
-        out.removeSubrange(start...)
-        return false
+        return fail()
       }
     }
-    guard digits > 0 else {
+    return closed ? true : fail()
+
+    func fail() -> Bool {
       out.removeSubrange(start...)
       return false
     }
-    out.append(value)
-    return true
   }
 
   /// Lists every cluster's members in `clusters.members` from the contacts'

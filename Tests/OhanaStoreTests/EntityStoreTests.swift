@@ -464,4 +464,23 @@ import Testing
     let reopened = try EntityStore.open(at: path)
     #expect(try Self.storePartition(reopened) == before)
   }
+
+  /// A cluster whose `members` no longer read as a list (a hand-made
+  /// `UPDATE` gone wrong): the run that meets it stops with an error and
+  /// changes nothing.
+  @Test func damagedMembersStopTheRun() throws {
+    guard Self.hasShell() else { return }
+    let path = try Self.earlierStore(
+      "members.sqlite",
+      [Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101")],
+      "UPDATE clusters SET members = '[1,' WHERE size = 2")
+    let store = try EntityStore.open(at: path)
+    let before = try Self.storePartition(store)
+    #expect(before.count == 2 && Set(before.values).count == 1)
+    #expect(throws: StoreError.self) {
+      _ = try store.link(Self.table(Self.card("a3", "Ada", "Quist", tel: "+12125550101")), source: "day2")
+    }
+    #expect(try Self.storePartition(EntityStore.open(at: path)) == before, "nothing stored")
+    #expect(try Self.sql(path, "SELECT count(*) FROM runs") == "1")
+  }
 }
