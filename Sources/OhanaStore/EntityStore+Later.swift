@@ -515,8 +515,6 @@ extension EntityStore {
     var changedRows: [UInt32] = []
     var wanted: [(row: Int, id: Int64, size: Int)] = []
     var subRow = [Int32](repeating: -1, count: n)
-    // Each changed cluster's contact ids (`members`), at `memberStart[k]`.
-    var memberStart: [Int] = [0]
     var wantedOf = [Int32](repeating: -1, count: n)  // by component
     for r in 0..<n {
       let id = finalID[Int(rep[r])]
@@ -526,18 +524,12 @@ extension EntityStore {
       if Int(rep[r]) == r {
         wantedOf[r] = Int32(wanted.count)
         wanted.append((wanted.count, id, Int(size[r])))
-        memberStart.append(memberStart[memberStart.count - 1] + Int(size[r]))
       }
       changedRows.append(UInt32(r))
     }
-    var fill = memberStart
-    var members = [Int64](repeating: 0, count: changedRows.count)
-    for r in changedRows {
-      let k = Int(wantedOf[Int(rep[Int(r)])])
-      members[fill[k]] = age[Int(r)]
-      fill[k] += 1
-    }
-    for k in wanted.indices { members[memberStart[k]..<memberStart[k + 1]].sort() }
+    // Each changed cluster's contact ids (`members`).
+    let members = MemberLists(
+      groups: wanted.count, group: changedRows.map { Int(wantedOf[Int(rep[Int($0)])]) }, ids: changedRows.map { age[Int($0)] })
     // Their stored contacts read back from their text, then the batch's
     // rows among them.
     let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
@@ -628,7 +620,7 @@ extension EntityStore {
     for (job, text) in zip(evidenceJobs, evidence) { run.changes[job.change].evidence = text }
     let mergedCards = try mergedLater.wait().get()
     try storeClusters(
-      wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[memberStart[$0]..<memberStart[$0 + 1]]) },
+      wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[$0]) },
       cards: mergedCards, run: run.id)
     var changedVCards: [UInt8] = []
     changedVCards.reserveCapacity(mergedCards.bytes.count)

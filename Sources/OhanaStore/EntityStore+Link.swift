@@ -539,16 +539,8 @@ extension EntityStore {
     stages.lap("wait merge", &run.timings)
     // Merged rows follow the clusters' first rows, so cluster ids 1, 2, ...;
     // a cluster of one keeps no merged text (its contact is it).
-    // Members: contact ids (row + 1) grouped by cluster, ascending.
-    var memberStart = [Int](repeating: 0, count: Int(next) + 1)
-    for c in 1..<Int(next) { memberStart[c + 1] = memberStart[c] + sizes[c] }
-    var memberIDs = [Int64](repeating: 0, count: n)
-    var fill = memberStart
-    for r in 0..<n {
-      let c = Int(clusterID[r])
-      memberIDs[fill[c]] = Int64(r + 1)
-      fill[c] += 1
-    }
+    // Members: contact ids (row + 1) by cluster (id - 1).
+    let members = MemberLists(groups: Int(next) - 1, group: clusterID.map { Int($0) - 1 }, ids: ids)
     let add = try db.prepare("INSERT INTO clusters(id, created_run, size, merged, members) VALUES(?, ?, ?, ?, ?)")
     for m in 0..<merged.rowCount {
       let size = sizes[m + 1]
@@ -556,7 +548,7 @@ extension EntityStore {
       add.bind(2, run.id)
       add.bind(3, size)
       if size > 1 { mergedCards.card(m).withUnsafeBytes { add.bind(4, raw: $0) } } else { add.bindNull(4) }
-      add.bind(5, bytes: Self.membersText(memberIDs[memberStart[m + 1]..<memberStart[m + 2]]))
+      add.bind(5, bytes: Self.membersText(members[m]))
       try add.run()
     }
     try setMeta("next_cluster", String(next))
@@ -590,8 +582,7 @@ extension EntityStore {
 
   /// Writes clusters (`id`, `size`, `members`: its contact ids, ascending;
   /// `cards` holds their merged contacts by position): new or replacing the
-  /// stored row; a cluster of one keeps no
-  /// merged text (its contact is it).
+  /// stored row; a cluster of one keeps no merged text (its contact is it).
   func storeClusters(_ entries: [(id: Int64, size: Int, members: ArraySlice<Int64>)], cards: Cards, run: Int64)
     throws(StoreError)
   {

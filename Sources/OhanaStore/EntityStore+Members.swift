@@ -1,3 +1,26 @@
+/// Contact ids grouped by cluster (a counting sort): group `g`'s ids,
+/// ascending, are `self[g]`. What `clusters.members` lists.
+struct MemberLists {
+  private var ids: [Int64]
+  private var starts: [Int]
+
+  /// `ids[i]` belongs to group `group[i]` (in `0..<groups`).
+  init(groups: Int, group: [Int], ids unsorted: [Int64]) {
+    starts = [Int](repeating: 0, count: groups + 1)
+    for g in group { starts[g + 1] += 1 }
+    for g in 0..<groups { starts[g + 1] += starts[g] }
+    var fill = starts
+    ids = [Int64](repeating: 0, count: unsorted.count)
+    for (i, g) in group.enumerated() {
+      ids[fill[g]] = unsorted[i]
+      fill[g] += 1
+    }
+    for g in 0..<groups where starts[g + 1] - starts[g] > 1 { ids[starts[g]..<starts[g + 1]].sort() }
+  }
+
+  subscript(_ g: Int) -> ArraySlice<Int64> { ids[starts[g]..<starts[g + 1]] }
+}
+
 extension EntityStore {
   /// A cluster's members as `clusters.members` keeps them: the contact ids
   /// as a JSON array in ascending order (`[12,40,977]`), so that SQL reads

@@ -123,6 +123,20 @@ extension EntityStore {
     }
   }
 
+  /// Runs `body` in one write transaction: all of it, or (on an error)
+  /// nothing.
+  func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+    try db.execute("BEGIN IMMEDIATE")
+    do throws(StoreError) {
+      let r = try body()
+      try db.execute("COMMIT")
+      return r
+    } catch {
+      try? db.execute("ROLLBACK")
+      throw error
+    }
+  }
+
   /// Contacts and clusters stored: both from `clusters` (every contact is
   /// in one cluster, whose `size` counts it), a twelfth of the pages a
   /// count of `contacts` reads now that it has no index but its id.

@@ -99,19 +99,15 @@ public final class EntityStore {
     let store = EntityStore(path: path, db: db, configuration: config, model: model, bucketBits: bits)
     // Keys or records of another version (an ohana that computes them
     // otherwise made the store): made again from the contacts' text.
-    if upgrade || meta["keys_version"] != String(LinkKeys.version)
+    // Both in one transaction, with the schema version they bring.
+    let rebuild =
+      upgrade || meta["keys_version"] != String(LinkKeys.version)
       || meta["record_version"] != String(LinkKeys.recordVersion)
-    {
-      try store.rebuildIndex(listingMembers: listMembers)
-    } else if listMembers {
-      try store.db.execute("BEGIN IMMEDIATE")
-      do throws(StoreError) {
-        try store.listMembers()
+    if rebuild || listMembers {
+      try store.writing { () throws(StoreError) in
+        if listMembers { try store.listMembers() }
+        if rebuild { try store.rebuildIndex() }
         try store.setMeta("schema_version", String(schemaVersion))
-        try store.db.execute("COMMIT")
-      } catch {
-        try? store.db.execute("ROLLBACK")
-        throw error
       }
     }
     return store
