@@ -6,7 +6,7 @@
 //   L3 Ohana (API: data source, providers, selection, signals; re-exports the rest)
 //   L2 OhanaProcessors, OhanaIO, OhanaDedupe; OhanaStore (entity store: dedupe over time, SQLite)
 //   L1 OhanaCore (store), OhanaPhone (phone numbers), OhanaText (ICU text services)
-//   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU helpers), CSQLite (system SQLite)
+//   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU and system helpers), CSQLite (system SQLite)
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -48,7 +48,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
     // MARK: L1 — leaves
-    // Header-only CPU helpers (prefetch) for the store's bulk paths.
+    // CPU and system helpers: prefetch, the malloc threshold, starting a file's write-back.
     .target(name: "COhanaCore"),
     .target(name: "OhanaCore", dependencies: ["COhanaCore"], swiftSettings: swiftSettings),
     .target(name: "OhanaPhone", swiftSettings: swiftSettings),
@@ -60,7 +60,7 @@ let package = Package(
       dependencies: ["OhanaCore", "OhanaPhone", "OhanaText"],
       swiftSettings: swiftSettings
     ),
-    .target(name: "OhanaIO", dependencies: ["OhanaCore", "OhanaText"], swiftSettings: swiftSettings),
+    .target(name: "OhanaIO", dependencies: ["COhanaCore", "OhanaCore", "OhanaText"], swiftSettings: swiftSettings),
     .target(
       name: "OhanaDedupe",
       dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors"],

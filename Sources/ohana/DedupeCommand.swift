@@ -145,12 +145,15 @@ extension OhanaCommand {
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
         let (result, merged) = dedupe.deduplicate(table)
         let dedupeDone = Clock.seconds()
-        try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
-        if let clusters { try writeClusters(table, result, to: clusters) }
-        if let explain { try writeExplain(table, result.pairs, result.clusterOf, to: explain) }
+        // Every output written, then all committed: a failure leaves them
+        // all as they were, and each file's flush overlaps the next's writing.
+        var outputs = [try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)]
+        if let clusters { outputs.append(try writeClusters(table, result, to: clusters)) }
+        if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, to: explain)) }
         if let explainCandidates {
-          try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates)
+          outputs.append(try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates))
         }
+        try OutputFile.commit(outputs)
         if let report {
           try JSON.write(
             ReadReport(
@@ -202,16 +205,20 @@ extension OhanaCommand {
       return text
     }
 
-    private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws {
+    /// Writes `--clusters` (not committed).
+    private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws -> OutputFile {
       let out = try OutputFile(path: path)
       try result.writeClustersCSV(table: table) { try out.write($0) }
-      try out.commit()
+      return out
     }
 
-    private func writeExplain(_ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], to path: String) throws {
+    /// Writes `--explain` or `--explain-candidates` (not committed).
+    private func writeExplain(_ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], to path: String) throws
+      -> OutputFile
+    {
       let out = try OutputFile(path: path)
       try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table) { try out.write($0) }
-      try out.commit()
+      return out
     }
   }
 }

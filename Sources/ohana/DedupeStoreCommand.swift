@@ -73,25 +73,27 @@ extension OhanaCommand.Dedupe {
     guard let storePath = store else { return }
     do {
 
+      // Every output written, then all committed (as plain `dedupe` does).
+      var outputs: [OutputFile] = []
       // The merged contacts.
       if format == .vcard4, let cards = run.mergedVCards ?? (only != nil ? run.changedVCards : nil) {
         // The first run encoded them while it wrote the store; a later
         // run, those of the clusters it changed.
         let out = try OutputFile(path: output.output)
         try out.write(cards)
-        try out.commit()
+        outputs.append(out)
       } else if let merged = run.merged {
-        try ContactFiles.write(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
+        outputs.append(try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet))
       } else {
         var bytes: [UInt8] = []
         try entityStore.forEachMergedCard(only: only) { _, card in bytes.append(contentsOf: card) }
         if format == .vcard4 {
           let out = try OutputFile(path: output.output)
           try out.write(bytes)
-          try out.commit()
+          outputs.append(out)
         } else {
           let table = try ContactIO.read(bytes: bytes, format: .vcard4).table
-          try ContactFiles.write(Frame(table: table), format: format, to: output.output, quiet: global.quiet)
+          outputs.append(try ContactFiles.writePending(Frame(table: table), format: format, to: output.output, quiet: global.quiet))
         }
       }
       if let clusters {
@@ -106,7 +108,7 @@ extension OhanaCommand.Dedupe {
           }
         }
         try out.write(buf)
-        try out.commit()
+        outputs.append(out)
       }
       if let changes {
         let out = try OutputFile(path: changes)
@@ -119,8 +121,9 @@ extension OhanaCommand.Dedupe {
           }
         }
         try out.write(buf)
-        try out.commit()
+        outputs.append(out)
       }
+      try OutputFile.commit(outputs)
       if !global.quiet {
         let (contacts, clusterCount) = try entityStore.counts()
         var st = stat()

@@ -101,6 +101,36 @@ struct OutputPathTests {
     #expect(r.stdout == (try dir.read("c.csv")))
   }
 
+  /// Outputs are all written, then all put in place: one that cannot be
+  /// written (its directory is missing) leaves the others as they were.
+  @Test func dedupeFailingOutputLeavesTheOthers() throws {
+    let dir = try TempDir()
+    let input = try duplicates(in: dir)
+    try dir.write("m.vcf", "old merged\n")
+    try dir.write("e.ndjson", "old explain\n")
+    let r = try CLI.run([
+      "dedupe", input, "-o", dir.path("m.vcf"), "--explain", dir.path("e.ndjson"),
+      "--clusters", dir.path("missing/c.csv"), "-q",
+    ])
+    #expect(r.status != 0)
+    #expect(r.stderr.contains("missing/c.csv"), "\(r.stderr)")
+    #expect(try dir.read("m.vcf") == Data("old merged\n".utf8))
+    #expect(try dir.read("e.ndjson") == Data("old explain\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+    #expect(names == ["d.vcf", "e.ndjson", "m.vcf"])
+    // The same outputs with a directory that exists: all three written.
+    try FileManager.default.createDirectory(atPath: dir.path("missing"), withIntermediateDirectories: false)
+    let ok = try CLI.run([
+      "dedupe", input, "-o", dir.path("m.vcf"), "--explain", dir.path("e.ndjson"),
+      "--clusters", dir.path("missing/c.csv"), "-q",
+    ])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    func text(_ name: String) throws -> String { String(decoding: try dir.read(name), as: UTF8.self) }
+    #expect(try text("m.vcf").hasPrefix("BEGIN:VCARD"))
+    #expect(try text("e.ndjson").hasPrefix("{\"a\":"))
+    #expect(try text("missing/c.csv").hasPrefix("uid,cluster_id\n"))
+  }
+
   @Test func existingOutputKeepsItsMode() throws {
     let dir = try TempDir()
     try dir.write("out.ndjson", "old\n")

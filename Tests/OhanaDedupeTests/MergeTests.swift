@@ -165,6 +165,45 @@ import Testing
     #expect(text == "uid,cluster_id\n\"a,1\",\"a,1\"\nrow-2,row-2\n\"a\"\"2\",\"a,1\"\n")
   }
 
+  /// The CSV is encoded in pieces on several threads: against a plain
+  /// loop over the rows (uids with and without quotes, UUIDs, no uid), for
+  /// one to three threads, over enough rows for several rounds of pieces.
+  @Test func clustersCSVInPiecesIsInRowOrder() {
+    var many: [Contact] = []
+    for i in 0..<140_000 {
+      switch i % 4 {
+      case 0: many.append(Contact(uid: "c\(i)", givenName: "A"))
+      case 1: many.append(Contact(uid: "q,\(i)", givenName: "B"))
+      case 2:
+        let h = String(i, radix: 16)
+        let uuid = "urn:uuid:" + String(repeating: "0", count: 8 - h.count) + h + "-0000-4000-8000-"
+          + String(repeating: "0", count: 12 - h.count) + h
+        many.append(Contact(uid: uuid, givenName: "C"))
+      default: many.append(Contact(givenName: "D"))
+      }
+    }
+    let table = ContactTable(contacts: many)
+    var r = Deduplicator().findDuplicates(in: ContactTable(contacts: Array(many.prefix(3))))
+    r.clusterOf = (0..<many.count).map { Int32($0 - $0 % 5) }
+    func uid(_ row: Int) -> String {
+      let u = many[row].uid ?? "row-\(row + 1)"
+      return u.contains(",") ? "\"\(u)\"" : u
+    }
+    var expected = "uid,cluster_id\n"
+    for row in 0..<many.count { expected += "\(uid(row)),\(uid(row - row % 5))\n" }
+    for threads in 1...3 {
+      var out: [UInt8] = []
+      var pieces = 0
+      r.writeClustersCSV(table: table, threads: threads) { out += $0; pieces += 1 }
+      // The first line that differs, not the 5 MB texts, when they differ.
+      let got = String(decoding: out, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+      let first = zip(got, want).firstIndex { $0 != $1 }
+      #expect(got.count == want.count && first == nil, "threads \(threads): line \(first.map { $0 + 1 } ?? 0) differs")
+      #expect(pieces > 3)
+    }
+  }
+
   @Test func explanationIsOneJSONLinePerPairWithoutPersonalData() {
     let (table, r) = run()
     var out: [UInt8] = []

@@ -514,4 +514,48 @@ struct OutputTargetTests {
     #expect(text.hasSuffix("}\n"))
     #expect(dir.names() == ["out.ndjson", "real.ndjson"])
   }
+
+  /// Writes past several write-back starts (every `writebackBytes`), in
+  /// uneven pieces: the file holds exactly the test's bytes, in order.
+  @Test func largeOutputAcrossWritebackStarts() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let total = Int(OutputTarget.writebackBytes) * 3 + 12_345
+    let bytes = Self.pattern(total, seed: 7)
+    let out = try OutputTarget(path: dir("big.bin"))
+    var at = 0
+    var piece = 1
+    while at < total {
+      let n = min(total - at, piece)
+      try bytes[at..<(at + n)].withUnsafeBytes { try out.write($0) }
+      at += n
+      piece = piece * 3 % 5_000_011 + 1  // 1 byte to about 5 MB
+    }
+    try out.commit()
+    #expect(Self.contents(dir("big.bin")) == bytes)
+    #expect(dir.names() == ["big.bin"])
+  }
+
+  /// A frame written to a target is not in place until the target is
+  /// committed; dropped uncommitted, the old file stays.
+  @Test func contactWriteToATargetWaitsForTheCommit() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let input = Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann Lee\r\nEND:VCARD\r\n".utf8)
+    let table = try ContactIO.read(bytes: input, format: .vcard4).table
+    try Self.put(dir("a.ndjson"), Array("old\n".utf8), mode: 0o644)
+    do {
+      let target = try OutputTarget(path: dir("a.ndjson"))
+      try ContactIO.write(Frame(table: table), format: .ndjson, to: target)
+      #expect(Self.contents(dir("a.ndjson")) == Array("old\n".utf8))
+    }  // discarded
+    #expect(Self.contents(dir("a.ndjson")) == Array("old\n".utf8))
+    #expect(dir.names() == ["a.ndjson"])
+    let target = try OutputTarget(path: dir("a.ndjson"))
+    try ContactIO.write(Frame(table: table), format: .ndjson, to: target)
+    try target.commit()
+    let text = String(decoding: Self.contents(dir("a.ndjson")) ?? [], as: UTF8.self)
+    #expect(text.contains("\"fullName\":\"Ann Lee\""))
+    #expect(dir.names() == ["a.ndjson"])
+  }
 }

@@ -1,4 +1,4 @@
-// Small CPU helpers for OhanaCore that Swift has no spelling for.
+// Small CPU and system helpers that Swift has no spelling for.
 #ifndef COHANA_CORE_H
 #define COHANA_CORE_H
 
@@ -11,5 +11,12 @@ static inline void ohana_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); 
 /// back to the system when freed. Returns 1 when set, 0 where the C library
 /// has no such setting.
 int ohana_set_mmap_threshold(int bytes);
+
+/// Starts writing bytes [offset, offset + length) of file `fd` to its
+/// device without waiting for them (Linux `sync_file_range` with
+/// `SYNC_FILE_RANGE_WRITE`), so that a later `fsync` has little left to
+/// do. A hint: durability still needs the `fsync`. Returns 1 when the
+/// write-back was started, 0 where the system has no such call or refused.
+int ohana_start_writeback(int fd, long long offset, long long length);
 
 #endif

@@ -27,6 +27,18 @@ extension ContactIO {
   ) throws(ContactIOError) {
     guard format.canWrite else { throw ContactIOError(.unsupportedFormat, "cannot write \(format)") }
     let target = try OutputTarget(path: path)
+    try write(frame, format: format, to: target, progress: progress)
+    try target.commit()
+  }
+
+  /// Writes the visible rows of `frame`, in order, to `target` without
+  /// committing it: the caller calls ``OutputTarget/commit()`` (say, once
+  /// every output of a run is written, so that a failure leaves all of them
+  /// as they were, and a file's flush to disk overlaps the next one's
+  /// writing) or lets it go to discard it.
+  public static func write(
+    _ frame: Frame, format: ContactFormat, to target: OutputTarget, progress: WriteProgress? = nil
+  ) throws(ContactIOError) {
     var failure: ContactIOError?
     try encode(frame, format: format, progress: progress) { bytes in
       guard failure == nil else { return }
@@ -35,7 +47,6 @@ extension ContactIO {
       }
     }
     if let failure { throw failure }
-    try target.commit()
   }
 
   /// Writes the visible rows of `frame` to standard output.

@@ -1,3 +1,5 @@
+import COhanaCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -19,6 +21,11 @@
 ///   whole new content, never half of it. A new file gets mode
 ///   `0666 & ~umask`, as any tool's output does; an existing file keeps its
 ///   permission bits (and, when running as root, its owner and group).
+///   Every ``writebackBytes`` written, the file's write-back to disk is
+///   started without waiting (Linux `sync_file_range`), so that the
+///   `fsync` of ``commit()`` waits for the last few megabytes only rather
+///   than for the whole file (330 MB of merged vCard: 0.45-0.56 s of
+///   `fsync` before).
 ///   An existing file that may not be written (`access(W_OK)` fails, say a
 ///   read-only `0444` file) is refused rather than replaced. The file
 ///   becomes a new inode: other hard links to it keep the old content.
@@ -68,6 +75,15 @@ public final class OutputTarget {
   private var fd: Int32
   private let tempPath: String?
   private var finished = false
+  /// Bytes written so far, and where the write-back not yet started begins
+  /// (a temporary file only).
+  private var written: Int64 = 0
+  private var writebackFrom: Int64 = 0
+
+  /// Bytes of a temporary file written between two starts of its
+  /// write-back (8 MiB: large enough to leave the device whole requests,
+  /// small enough that the final `fsync` finds little to do).
+  public static let writebackBytes: Int64 = 8 << 20
 
   /// The open descriptor the bytes go to (for `ContactIO.write(_:format:toFileDescriptor:)`
   /// and the like); valid until ``commit()`` or ``discard()``.
@@ -203,6 +219,13 @@ public final class OutputTarget {
         throw Self.failure(path, errno)
       }
       off += n
+    }
+    guard tempPath != nil else { return }
+    written += Int64(bytes.count)
+    if written - writebackFrom >= Self.writebackBytes {
+      // A hint: a refusal (say, a file system without it) changes nothing.
+      _ = ohana_start_writeback(fd, writebackFrom, written - writebackFrom)
+      writebackFrom = written
     }
   }
 

@@ -212,18 +212,23 @@ enum ContactFiles {
   }
 
   static func write(_ frame: Frame, format: ContactFormat, to path: String, quiet: Bool) throws {
+    try writePending(frame, format: format, to: path, quiet: quiet).commit()
+  }
+
+  /// Writes `frame` to `path` without committing: the caller commits the
+  /// returned output once every output of the run is written (a failure
+  /// before that leaves all of them as they were).
+  static func writePending(_ frame: Frame, format: ContactFormat, to path: String, quiet: Bool) throws -> OutputFile {
+    let out = try OutputFile(path: path)
     let bar = ProgressBar(label: "write", total: frame.count, quiet: quiet)
     defer { bar.finish() }
     do {
-      if path == "-" {
-        try ContactIO.writeStandardOutput(frame, format: format, progress: { done, _ in bar.update(done) })
-      } else {
-        try ContactIO.write(frame, format: format, to: path, progress: { done, _ in bar.update(done) })
-      }
+      try ContactIO.write(frame, format: format, to: out.target, progress: { done, _ in bar.update(done) })
     } catch {
       // OutputTarget's messages already name the path.
       let message = error.code == .io ? error.message : "cannot write \(path): \(error.message)"
       throw CLIError(message, exitCode: CLIError.cannotCreate)
     }
+    return out
   }
 }

@@ -13,9 +13,13 @@ import Ohana
 /// `CLIError`s (exit status 73). A regular file is written to a temporary
 /// file renamed into place by `commit()`; a link is followed; a device,
 /// FIFO or socket is written to directly; `-` is standard output.
+///
+/// A command with several outputs writes them all, then commits them all
+/// (``commit(_:)``): a failure on the way leaves every output as it was,
+/// and the flush of one file to disk overlaps the writing of the next.
 final class OutputFile {
   let path: String
-  private let target: OutputTarget
+  let target: OutputTarget
 
   init(path: String) throws {
     self.path = path
@@ -41,6 +45,12 @@ final class OutputFile {
     } catch {
       throw CLIError(error.message, exitCode: CLIError.cannotCreate)
     }
+  }
+
+  /// Commits `outputs` in order (the first failure stops: the outputs
+  /// after it are discarded, those before it stay written).
+  static func commit(_ outputs: [OutputFile]) throws {
+    for o in outputs { try o.commit() }
   }
 
   static func reason(_ code: Int32) -> String {
