@@ -75,6 +75,39 @@ import _OhanaTestSupport
     #expect(one.pairs == many.pairs)
   }
 
+  /// The joined pairs' evidence is computed on several threads in pieces
+  /// of ``Deduplicator/evidenceChunk``: enough pairs for several pieces,
+  /// each pair's shared keys against a plain call per pair, and the pairs
+  /// in the same order with one thread or three.
+  @Test func evidenceInPiecesKeepsEachPairs() {
+    var cs = RandomContacts.make(count: 3000, seed: 9)
+    for i in 0..<3000 {
+      var d = cs[i]
+      d.uid = "copy-\(i)"
+      cs.append(d)
+    }
+    let table = ContactTable(contacts: cs)
+    let one = Deduplicator(configuration: DedupeConfiguration(threads: 1))
+    let three = Deduplicator(configuration: DedupeConfiguration(threads: 3))
+    let r1 = one.findDuplicates(in: table)
+    let r3 = three.findDuplicates(in: table)
+    #expect(r3.pairs.count > 2 * Deduplicator.evidenceChunk)
+    #expect(r1.pairs == r3.pairs)
+    let keys = ContactKeys(table: table, configuration: three.configuration)
+    var wrong = 0
+    for p in r3.pairs where p.sharedKeys != three.sharedKeys(keys, p.first, p.second, p.vector) { wrong += 1 }
+    #expect(wrong == 0)
+    #expect(Set(r3.pairs.map { $0.first << 32 | $0.second }).count == r3.pairs.count)
+    #expect(r3.pairs.count == r3.statistics.pairsAccepted - r3.statistics.pairsRefusedByGuard)
+    // In join order: strongest first, ties by pair.
+    var outOfOrder = 0
+    for (x, y) in zip(r3.pairs, r3.pairs.dropFirst())
+    where x.weight < y.weight || (x.weight == y.weight && (x.first, x.second) > (y.first, y.second)) {
+      outOfOrder += 1
+    }
+    #expect(outOfOrder == 0)
+  }
+
   @Test func plantedDuplicatesAreFound() {
     let table = ContactTable(contacts: contacts(7))
     let r = Deduplicator().findDuplicates(in: table)

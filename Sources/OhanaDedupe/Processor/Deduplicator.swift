@@ -193,7 +193,7 @@ public struct Deduplicator: Sendable {
     accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
 
     var clustering = GuardedClustering(count: keys.count)
-    var joined: [MatchedPair] = []
+    var joinedPairs: [(pair: UInt64, weight: Float, vector: UInt32)] = []
     let link = configuration.linkThreshold
     for e in accepted {
       let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
@@ -201,15 +201,24 @@ public struct Deduplicator: Sendable {
         let v = scorer.vector(x, y)
         return Double(table[Int(v.rawValue)] + (tf?.adjustment(keys, x, y, v) ?? 0))
       }
-      if ok {
-        let v = ComparisonVector(rawValue: e.vector)
-        joined.append(
-          MatchedPair(first: a, second: b, weight: Double(e.weight), vector: v, sharedKeys: sharedKeys(keys, a, b, v)))
-      } else {
-        stats.pairsRefusedByGuard += 1
-      }
+      if ok { joinedPairs.append(e) } else { stats.pairsRefusedByGuard += 1 }
     }
     let clusterOf = clustering.clusterIDs()
+    // The evidence of the pairs that joined (the blocking keys each shares:
+    // a pure function of the keys, 0.45 s of one core at 1M), on all cores,
+    // in join order.
+    let found = joinedPairs
+    let evidence = Parallel.map(count: found.count, threads: configuration.threads, minimumChunk: Self.evidenceChunk) {
+      range in
+      range.map { i -> MatchedPair in
+        let a = Int(found[i].pair >> 32), b = Int(found[i].pair & 0xFFFF_FFFF)
+        let v = ComparisonVector(rawValue: found[i].vector)
+        return MatchedPair(first: a, second: b, weight: Double(found[i].weight), vector: v, sharedKeys: sharedKeys(keys, a, b, v))
+      }
+    }
+    var joined: [MatchedPair] = []
+    joined.reserveCapacity(found.count)
+    for part in evidence { joined.append(contentsOf: part) }
     lap("clustering")
     var sizes = [Int32](repeating: 0, count: keys.count)
     for c in clusterOf { sizes[Int(c)] += 1 }
@@ -221,6 +230,9 @@ public struct Deduplicator: Sendable {
     result.rejectedModel = rejected
     return result
   }
+
+  /// Joined pairs a task when their evidence is computed in parallel.
+  static let evidenceChunk = 1024
 
   func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {
     var s = BlockingKey.Set()
