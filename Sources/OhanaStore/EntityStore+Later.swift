@@ -35,6 +35,16 @@ extension EntityStore {
     }
   }
 
+  /// Whether sorted `ids` hold `id` (a binary search).
+  static func sortedContains(_ ids: [Int64], _ id: Int64) -> Bool {
+    var lo = 0, hi = ids.count
+    while lo < hi {
+      let m = (lo + hi) / 2
+      if ids[m] < id { lo = m + 1 } else { hi = m }
+    }
+    return lo < ids.count && ids[lo] == id
+  }
+
   /// Reads contacts `ids` (their clusters and comparison records) into `out`.
   func load(_ ids: [Int64], into out: inout Loaded) throws(StoreError) {
     let q = try db.prepare("SELECT cluster, record FROM records WHERE id = ?")
@@ -206,10 +216,17 @@ extension EntityStore {
       if keysOf[r].last?.key != k { keysOf[r].append((k, kind)) }
     }
     for r in 0..<newCount { for k in Set(keysOf[r].map(\.key)) { newInBlock[k, default: 0] += 1 } }
-    var candidates = Set<Int64>()
+    var candidates: [Int64] = []
+    // A stored contact met by a row: its class, what met it (a phone or
+    // e-mail block, a block that is not a typo-tolerant rule's, a capped
+    // block's neighbourhood) and the order met in (the first meeting gives
+    // the class).
     struct Met {
+      var contact: Int64
+      var order: Int32
       var cls: UInt8
-      var phone = false, email = false, rule = true, always = false
+      var how: UInt8
+      static let phone: UInt8 = 1, email: UInt8 = 2, notRule: UInt8 = 4, always: UInt8 = 8
     }
     // The stored members of every block key of the batch in one pass over
     // the buckets; then the neighbourhood keys of rows met in a capped block.
@@ -232,49 +249,53 @@ extension EntityStore {
     }
     let nearby = try cache.lookup(capped, all: LinkKeys.cappedNeighbours, first: LinkKeys.cappedNeighbours)
     // Rows in name order, so that the name-order reads go through the
-    // table in order; one dictionary reused for every row.
+    // table in order. A row's meetings are listed, then sorted by contact
+    // and folded (one array reused for every row: no hashing).
     let nameKeys = (0..<newCount).map { newKeys.sortedNameKey($0) }
     let byName = (0..<newCount).sorted { (nameKeys[$0] ?? 0, $0) < (nameKeys[$1] ?? 0, $1) }
-    var met: [Int64: Met] = [:]
+    var met: [Met] = []
     for r in byName {
       met.removeAll(keepingCapacity: true)
       for (key, kind) in keysOf[r] {
         let count = postings.count(key)
         if count == 0 || count + (newInBlock[key] ?? 1) > cap { continue }
-        let members = postings.members(key)
-        for m in members {
-          var x = met[m.contact] ?? Met(cls: m.cls)
-          if kind == .phone { x.phone = true }
-          if kind == .email { x.email = true }
-          if key & 1 == 0 { x.rule = false }
-          met[m.contact] = x
-        }
+        var how: UInt8 = key & 1 == 0 ? Met.notRule : 0
+        if kind == .phone { how |= Met.phone }
+        if kind == .email { how |= Met.email }
+        for m in postings.members(key) { met.append(Met(contact: m.contact, order: Int32(met.count), cls: m.cls, how: how)) }
       }
       if neighbourhood[r] != 0 {
         for m in nearby.members(neighbourhood[r]).prefix(LinkKeys.cappedNeighbours) {
-          var x = met[m.contact] ?? Met(cls: m.cls)
-          x.always = true
-          met[m.contact] = x
+          met.append(Met(contact: m.contact, order: Int32(met.count), cls: m.cls, how: Met.always))
         }
       }
       if let k = nameKeys[r] {
-        for (id, cls) in try names.neighbours(of: k, count: LinkKeys.sortedNameNeighbours) where met[id] == nil {
-          met[id] = Met(cls: cls)
+        for (id, cls) in try names.neighbours(of: k, count: LinkKeys.sortedNameNeighbours) {
+          met.append(Met(contact: id, order: Int32(met.count), cls: cls, how: 0))
         }
       }
+      met.sort { ($0.contact, $0.order) < ($1.contact, $1.order) }
       let mine = newKeys.contactClass(r)
-      for (id, m) in met {
-        if m.always || !exact {
-          candidates.insert(id)
+      var i = 0
+      while i < met.count {
+        let id = met[i].contact, cls = met[i].cls
+        var how: UInt8 = 0
+        while i < met.count && met[i].contact == id {
+          how |= met[i].how
+          i += 1
+        }
+        if how & Met.always != 0 || !exact {
+          candidates.append(id)
           continue
         }
-        let p = mine & 1 == 0 || m.cls & 1 == 0 ? 0 : (m.phone ? 1 : 2)
-        let e = mine & 2 == 0 || m.cls & 2 == 0 ? 0 : (m.email ? 1 : 2)
+        let p = mine & 1 == 0 || cls & 1 == 0 ? 0 : (how & Met.phone != 0 ? 1 : 2)
+        let e = mine & 2 == 0 || cls & 2 == 0 ? 0 : (how & Met.email != 0 ? 1 : 2)
         if skip.cannotReach(phone: p, email: e) { continue }
-        if m.rule && skip.skips(mine, Int(m.cls)) { continue }
-        candidates.insert(id)
+        if how & Met.notRule == 0 && skip.skips(mine, Int(cls)) { continue }
+        candidates.append(id)
       }
     }
+    candidates.sortUnique()
     stages.lap("lookup keys", &run.timings)
     run.storedCandidates = candidates.count
     // Whole clusters: those of the candidates and the affected ones (whose
@@ -287,7 +308,7 @@ extension EntityStore {
     // About 120 bytes a record (generated address books).
     loaded.records.bytes.reserveCapacity(candidates.count * 128)
     var clustersMet = affected
-    for id in candidates.sorted() where !updatedIDs.contains(id) {
+    for id in candidates where !updatedIDs.contains(id) {
       recordOf.bind(1, id)
       if try recordOf.step() {
         let c = recordOf.int64(0)
@@ -307,7 +328,7 @@ extension EntityStore {
       membersOf.reset()
     }
     var more: [Int64] = []
-    for id in memberIDs where !updatedIDs.contains(id) && !candidates.contains(id) { more.append(id) }
+    for id in memberIDs where !updatedIDs.contains(id) && !Self.sortedContains(candidates, id) { more.append(id) }
     stages.lap("lookup clusters", &run.timings)
     try load(more, into: &loaded)
     // The batch's records are made now so that room is kept for them.
