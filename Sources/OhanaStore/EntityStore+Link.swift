@@ -218,8 +218,14 @@ extension EntityStore {
       let one = ContactIO.encodeVCards(table, rows: rows[(n * c / chunks)..<(n * (c + 1) / chunks)])
       out.set(c, Cards(bytes: one.bytes, ends: one.ends))
     }
+    let parts = out.values
+    if parts.count == 1, let only = parts.first { return only }
+    // Laid end to end in room reserved once (grown by doubling instead,
+    // 400 MB of text was copied twice over and faulted in again).
     var all = Cards()
-    for p in out.values { all.append(contentsOf: p) }
+    all.bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
+    all.ends.reserveCapacity(n)
+    for p in parts { all.append(contentsOf: p) }
     return all
   }
 
