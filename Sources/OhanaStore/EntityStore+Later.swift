@@ -181,6 +181,7 @@ extension EntityStore {
     // Old versions and removed contacts leave the key tables: the keys
     // their records give are the keys that were stored.
     let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
+    var contactsDeleted = 0, clustersDeleted = 0
     if !goneIDs.isEmpty {
       var gone = Cards()
       for id in goneIDs { gone.append(oldRecords[id]?.record ?? []) }
@@ -191,6 +192,7 @@ extension EntityStore {
       for r in removedIDs {
         del.bind(1, r.id)
         try del.run()
+        contactsDeleted += db.changes
         delRecord.bind(1, r.id)
         try delRecord.run()
       }
@@ -363,6 +365,7 @@ extension EntityStore {
     if let text = try meta("next_contact"), let v = Int64(text) { nextContact = v } else {
       nextContact = try scalar("SELECT max(id) FROM contacts") + 1
     }
+    let firstNewContact = nextContact
     var newIDs = [Int64](repeating: 0, count: newCount)
     for r in 0..<newCount {
       if let p = previous[r] {
@@ -627,10 +630,12 @@ extension EntityStore {
       try addAlias.run()
       dropCluster.bind(1, gone)
       try dropCluster.run()
+      clustersDeleted += db.changes
     }
     for c in affected where !survivingClaims.contains(c) {
       dropCluster.bind(1, c)
       try dropCluster.run()
+      clustersDeleted += db.changes
     }
     stages.lap("store aliases", &run.timings)
     // The evidence while the other core finishes the merge.
@@ -640,7 +645,7 @@ extension EntityStore {
     }
     for (job, text) in zip(evidenceJobs, evidence) { run.changes[job.change].evidence = text }
     let mergedCards = try mergedLater.wait().get()
-    try storeClusters(
+    let clustersInserted = try storeClusters(
       wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[$0]) },
       cards: mergedCards, run: run.id)
     var changedVCards: [UInt8] = []
@@ -652,6 +657,7 @@ extension EntityStore {
     stages.lap("store merge", &run.timings)
     try setMeta("next_cluster", String(nextCluster))
     try setMeta("next_contact", String(nextContact))
+    try updateCounts(contacts: Int(nextContact - firstNewContact) - contactsDeleted, clusters: clustersInserted - clustersDeleted)
     run.changedClusters = changed.sorted()
     try finishRun(run)
     stages.lap("store clusters", &run.timings)

@@ -561,6 +561,9 @@ extension EntityStore {
     }
     try setMeta("next_cluster", String(next))
     try setMeta("next_contact", String(n + 1))
+    // Into an empty store: n contacts, a cluster row per id given.
+    try setMeta(Self.contactCountKey, String(n))
+    try setMeta(Self.clusterCountKey, String(next - 1))
     stages.lap("store clusters", &run.timings)
 
     // Changes: every contact added, every cluster of two or more created.
@@ -589,21 +592,49 @@ extension EntityStore {
   }
 
   /// Writes clusters (`id`, `size`, `members`: its contact ids, ascending;
-  /// `cards` holds their merged contacts by position): new or replacing the
-  /// stored row; a cluster of one keeps no merged text (its contact is it).
+  /// `cards` holds their merged contacts by position): replacing the stored
+  /// row, else a new one; a cluster of one keeps no merged text (its
+  /// contact is it). Returns how many rows are new.
   func storeClusters(_ entries: [(id: Int64, size: Int, members: ArraySlice<Int64>)], cards: Cards, run: Int64)
-    throws(StoreError)
+    throws(StoreError) -> Int
   {
-    let upsert = try db.prepare(
-      "INSERT INTO clusters(id, created_run, size, merged, members) VALUES(?, ?, ?, ?, ?) "
-        + "ON CONFLICT(id) DO UPDATE SET size = excluded.size, merged = excluded.merged, members = excluded.members")
+    let update = try db.prepare("UPDATE clusters SET size = ?, merged = ?, members = ? WHERE id = ?")
+    let insert = try db.prepare("INSERT INTO clusters(id, created_run, size, merged, members) VALUES(?, ?, ?, ?, ?)")
+    var inserted = 0
     for (k, e) in entries.enumerated() {
-      upsert.bind(1, e.id)
-      upsert.bind(2, run)
-      upsert.bind(3, e.size)
-      if e.size > 1 { cards.card(k).withUnsafeBytes { upsert.bind(4, raw: $0) } } else { upsert.bindNull(4) }
-      upsert.bind(5, bytes: Self.membersText(e.members))
-      try upsert.run()
+      let members = Self.membersText(e.members)
+      update.bind(1, e.size)
+      if e.size > 1 { cards.card(k).withUnsafeBytes { update.bind(2, raw: $0) } } else { update.bindNull(2) }
+      update.bind(3, bytes: members)
+      update.bind(4, e.id)
+      try update.run()
+      if db.changes > 0 { continue }
+      insert.bind(1, e.id)
+      insert.bind(2, run)
+      insert.bind(3, e.size)
+      if e.size > 1 { cards.card(k).withUnsafeBytes { insert.bind(4, raw: $0) } } else { insert.bindNull(4) }
+      insert.bind(5, bytes: members)
+      try insert.run()
+      inserted += 1
+    }
+    return inserted
+  }
+
+  /// `meta` keys holding how many contacts and clusters the store has (so
+  /// that the summary does not count the 3,000 pages of `clusters` a run).
+  static let contactCountKey = "contact_count"
+  static let clusterCountKey = "cluster_count"
+
+  /// Adds a run's net rows to the stored counts; a store without them (made
+  /// before they were kept) has them counted now, once.
+  func updateCounts(contacts: Int, clusters: Int) throws(StoreError) {
+    if let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) }) {
+      try setMeta(Self.contactCountKey, String(c + contacts))
+      try setMeta(Self.clusterCountKey, String(k + clusters))
+    } else {
+      let counted = try countedRows()
+      try setMeta(Self.contactCountKey, String(counted.contacts))
+      try setMeta(Self.clusterCountKey, String(counted.clusters))
     }
   }
 

@@ -137,13 +137,34 @@ extension EntityStore {
     }
   }
 
-  /// Contacts and clusters stored: both from `clusters` (every contact is
-  /// in one cluster, whose `size` counts it), a twelfth of the pages a
-  /// count of `contacts` reads now that it has no index but its id.
+  /// Contacts and clusters stored: kept in `meta` by every run
+  /// (`contact_count`, `cluster_count`); counted from `clusters` in a store
+  /// that has no such keys yet (made by an earlier ohana, before its next
+  /// run).
   public func counts() throws(StoreError) -> (contacts: Int, clusters: Int) {
+    if let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) }) {
+      return (c, k)
+    }
+    return try countedRows()
+  }
+
+  /// Contacts and clusters counted from `clusters` (every contact is in
+  /// one cluster, whose `size` counts it: a twelfth of the pages a count of
+  /// `contacts` reads; 0.1 s at a million).
+  func countedRows() throws(StoreError) -> (contacts: Int, clusters: Int) {
     let q = try db.prepare("SELECT coalesce(sum(size), 0), count(*) FROM clusters")
     guard try q.step() else { throw StoreError("the store cannot be counted") }
     return (q.int(0), q.int(1))
+  }
+
+  /// How far the counts kept in `meta` are from the rows (0 when they
+  /// agree; nil when the store keeps none): contacts counted in `contacts`
+  /// itself, clusters in `clusters`. For tests.
+  package func countsDisagreement() throws(StoreError) -> Int? {
+    guard let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) })
+    else { return nil }
+    let contacts = Int(try scalar("SELECT count(*) FROM contacts")), clusters = Int(try scalar("SELECT count(*) FROM clusters"))
+    return abs(c - contacts) + abs(k - clusters)
   }
 
   /// The store file's size in bytes.

@@ -48,6 +48,9 @@ final class SQLiteDatabase {
 
   /// The rowid of the last row inserted.
   var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Rows the last INSERT, UPDATE or DELETE changed.
+  var changes: Int { Int(sqlite3_changes(handle)) }
 }
 
 /// A prepared statement: bind, step, read columns, reset.

@@ -90,6 +90,7 @@ import Testing
     let incremental = try Self.storePartition(store)
     #expect(incremental.count == table.rowCount)
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
     let a = Self.pairs(full.clusters), b = Self.pairs(incremental)
     let differing = a.symmetricDifference(b).count
     print(
@@ -137,6 +138,7 @@ import Testing
     #expect(try Self.storePartition(stores[0]) == Self.storePartition(stores[1]))
     #expect(runs[1].last?.updated == 1 && runs[1].last?.removed == 1)
     #expect(try stores[1].membersDisagreements() == 0)
+    #expect(try stores[1].countsDisagreement() == 0, "the counts kept in meta agree with the rows")
   }
 
   /// Cards of a vCard text, with each card's uid.
@@ -204,6 +206,7 @@ import Testing
     let incremental = try Self.storePartition(store)
     #expect(incremental.count == remaining.rowCount)
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
     let a = Self.pairs(full.clusters), b = Self.pairs(incremental)
     let differing = a.symmetricDifference(b).count
     #expect(differing == 0, "\(differing) pairs differ from the full run")
@@ -240,6 +243,7 @@ import Testing
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "the key of a1 is found after the migration")
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
     #expect(try store.membersDisagreements() == 0)
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
   }
 
   /// A store made today from `cards` (one batch), then taken back to an
@@ -274,11 +278,16 @@ import Testing
       "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
         + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
         + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
+        + "DELETE FROM meta WHERE key IN ('contact_count', 'cluster_count'); "
         + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     let store = try EntityStore.open(at: path)
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
     #expect(try store.membersDisagreements() == 0, "members listed from the contacts")
+    #expect(try store.countsDisagreement() == nil, "a store of schema 2 keeps no counts until its next run")
+    let counted = try store.counts()
+    let clusterRows = try sql(path, "SELECT count(*) FROM clusters")
+    #expect(counted.contacts == 3 && "\(counted.clusters)" == clusterRows, "counted from the rows")
     #expect(try sql(path, "SELECT count(*) FROM records") == "3")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_uid'") == "0")
     #expect(try store.cluster(ofUID: "b1") != nil, "uids are found through the rebuilt postings")
@@ -294,6 +303,7 @@ import Testing
     #expect(try store.cluster(ofUID: "b2") == store.cluster(ofUID: "b1"), "b2 joins b1 through the rebuilt e-mail key")
     #expect(try sql(path, "SELECT count(*) FROM contacts") == "5")
     #expect(try store.membersDisagreements() == 0)
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
     #expect(try store.integrityCheck() == "ok")
   }
 
@@ -324,12 +334,14 @@ import Testing
     #expect(run.added == 1)
     #expect(try store.cluster(ofUID: "a3") == store.cluster(ofUID: "a1"))
     #expect(try store.membersDisagreements() == 0)
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
     let later = try store.link(
       Self.table(Self.card("a1", "Ann", "Zorn", tel: "+12125550177")), source: "day3", removing: ["c1"])
     #expect(later.updated == 1 && later.removed == 1)
     #expect(try store.cluster(ofUID: "a1") != store.cluster(ofUID: "a2"))
     #expect(try store.cluster(ofUID: "a3") == store.cluster(ofUID: "a2"))
     #expect(try store.membersDisagreements() == 0)
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
     #expect(try sql(path, "SELECT count(*) FROM clusters c, json_each(c.members) m WHERE m.value = 4") == "0", "c1 left")
     #expect(try store.integrityCheck() == "ok")
   }
@@ -393,6 +405,7 @@ import Testing
     #expect(r2.changes.contains { $0.kind == .added && $0.uid == "a3" && $0.cluster == ada && $0.evidence != "[]" })
     #expect(r2.clustersMerged == 1)
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
 
     // Day 3: a1 (Ada's oldest) changes into someone else: the cluster
     // splits. a1 is still the cluster's oldest contact (an update keeps its
@@ -405,6 +418,7 @@ import Testing
     #expect(try store.cluster(ofUID: "a3") == rest)
     #expect(r3.changes.contains { $0.kind == .split && $0.cluster == ada && $0.other == rest })
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
 
     // Day 4: a2 (oldest of its cluster) is removed: a3 keeps the id.
     let r4 = try store.link(Self.table(), source: "day4", removing: ["a2", "nobody"])
@@ -412,6 +426,7 @@ import Testing
     #expect(try store.cluster(ofUID: "a2") == nil)
     #expect(try store.cluster(ofUID: "a3") == rest)
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
 
     // Day 5: Ben leaves; his cluster is deleted and its id resolves to nothing.
     let r5 = try store.link(Self.table(), source: "day5", removing: ["b1"])
@@ -420,6 +435,7 @@ import Testing
     let counts = try store.counts()
     #expect(counts.contacts == 5, "7 stored, a2 and b1 removed")
     #expect(try store.membersDisagreements() == 0, "clusters.members agree with contacts.cluster")
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
   }
 
   /// The same export linked again changes nothing; one edited contact in
