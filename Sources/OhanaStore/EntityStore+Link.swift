@@ -625,10 +625,17 @@ extension EntityStore {
   static let contactCountKey = "contact_count"
   static let clusterCountKey = "cluster_count"
 
+  /// The counts kept in `meta`; nil in a store made before they were kept.
+  func keptCounts() throws(StoreError) -> (contacts: Int, clusters: Int)? {
+    guard let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) })
+    else { return nil }
+    return (c, k)
+  }
+
   /// Adds a run's net rows to the stored counts; a store without them (made
   /// before they were kept) has them counted now, once.
   func updateCounts(contacts: Int, clusters: Int) throws(StoreError) {
-    if let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) }) {
+    if let (c, k) = try keptCounts() {
       try setMeta(Self.contactCountKey, String(c + contacts))
       try setMeta(Self.clusterCountKey, String(k + clusters))
     } else {

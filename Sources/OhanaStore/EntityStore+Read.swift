@@ -112,24 +112,25 @@ extension EntityStore {
   /// store, and take SQLite's lock once instead of once a statement (the
   /// merged contacts of 10,000 changed clusters are 20,000 statements).
   public func reading<R>(_ body: () throws -> R) throws -> R {
-    try db.execute("BEGIN")
-    do {
-      let r = try body()
-      try db.execute("COMMIT")
-      return r
-    } catch {
-      try? db.execute("ROLLBACK")
-      throw error
-    }
+    try transaction("BEGIN", wrap: { $0 }, body)
   }
 
   /// Runs `body` in one write transaction: all of it, or (on an error)
   /// nothing.
   func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
-    try db.execute("BEGIN IMMEDIATE")
-    do throws(StoreError) {
+    try transaction("BEGIN IMMEDIATE", wrap: { $0 }, body)
+  }
+
+  /// `body` between `begin` and COMMIT; rolled back when it throws (the
+  /// rollback's own failure is not reported over the body's error). The
+  /// store's own errors become `E` through `wrap`.
+  private func transaction<R, E: Error>(
+    _ begin: String, wrap: (StoreError) -> E, _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    do throws(StoreError) { try db.execute(begin) } catch { throw wrap(error) }
+    do throws(E) {
       let r = try body()
-      try db.execute("COMMIT")
+      do throws(StoreError) { try db.execute("COMMIT") } catch { throw wrap(error) }
       return r
     } catch {
       try? db.execute("ROLLBACK")
@@ -142,9 +143,7 @@ extension EntityStore {
   /// that has no such keys yet (made by an earlier ohana, before its next
   /// run).
   public func counts() throws(StoreError) -> (contacts: Int, clusters: Int) {
-    if let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) }) {
-      return (c, k)
-    }
+    if let kept = try keptCounts() { return kept }
     return try countedRows()
   }
 
@@ -161,8 +160,7 @@ extension EntityStore {
   /// agree; nil when the store keeps none): contacts counted in `contacts`
   /// itself, clusters in `clusters`. For tests.
   package func countsDisagreement() throws(StoreError) -> Int? {
-    guard let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) })
-    else { return nil }
+    guard let (c, k) = try keptCounts() else { return nil }
     let contacts = Int(try scalar("SELECT count(*) FROM contacts")), clusters = Int(try scalar("SELECT count(*) FROM clusters"))
     return abs(c - contacts) + abs(k - clusters)
   }

@@ -97,6 +97,17 @@ import _OhanaTestSupport
     var wrong = 0
     for p in r3.pairs where p.sharedKeys != three.sharedKeys(keys, p.first, p.second, p.vector) { wrong += 1 }
     #expect(wrong == 0)
+    // Independently of `sharedKeys`: an exact copy shares every basic key
+    // its original has, so each original-copy pair names all their kinds.
+    var copies = 0, missing = 0
+    for p in r3.pairs where p.second == p.first + 3000 {
+      copies += 1
+      var own = BlockingKey.Set()
+      Blocking.forEachBasicKey(keys, p.first, configuration: three.configuration) { _, kind in own.insert(.init(kind)) }
+      if !p.sharedKeys.isSuperset(of: own) { missing += 1 }
+    }
+    #expect(copies > 1000)
+    #expect(missing == 0)
     #expect(Set(r3.pairs.map { $0.first << 32 | $0.second }).count == r3.pairs.count)
     #expect(r3.pairs.count == r3.statistics.pairsAccepted - r3.statistics.pairsRefusedByGuard)
     // In join order: strongest first, ties by pair.
