@@ -319,9 +319,16 @@ extension EntityStore {
       }
       recordOf.reset()
     }
-    let membersOf = try db.prepare("SELECT size, members FROM clusters WHERE id = ?")
+    // A cluster's row from the log when it has one there (the log's ids
+    // read once: a 32nd of the clusters at most), else from the base,
+    // rather than through the view's join (a probe of the log's index per
+    // cluster).
+    let logged = try loggedClusterIDs()
+    let baseMembers = try db.prepare("SELECT size, members FROM cluster_base WHERE id = ?")
+    let logMembers = try db.prepare("SELECT size, members FROM cluster_log WHERE id = ?")
     var memberIDs: [Int64] = []
     for c in clustersMet.sorted() {
+      let membersOf = Self.sortedContains(logged, c) ? logMembers : baseMembers
       membersOf.bind(1, c)
       if try membersOf.step(), membersOf.int64(0) > 1 || affected.contains(c) {
         let ok = membersOf.withBytes(1) { Self.parseMembers($0, into: &memberIDs) }
@@ -466,6 +473,7 @@ extension EntityStore {
     }
     var nextCluster: Int64 = 1
     if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
+    let firstNewCluster = nextCluster
     var finalID = [Int64](repeating: 0, count: n)  // by component; 0 until given
     var evidenceOf: [Int: [MatchedPair]] = [:]
     for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
@@ -619,7 +627,8 @@ extension EntityStore {
     stages.lap("store keys", &run.timings)
     let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
     let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
-    let dropCluster = try db.prepare("DELETE FROM clusters WHERE id = ?")
+    let dropCluster = try db.prepare("DELETE FROM cluster_base WHERE id = ?")
+    let dropLogged = try db.prepare("DELETE FROM cluster_log WHERE id = ?")
     for (gone, keepID) in absorbedInto {
       moveAliases.bind(1, keepID)
       moveAliases.bind(2, gone)
@@ -628,14 +637,10 @@ extension EntityStore {
       addAlias.bind(2, keepID)
       addAlias.bind(3, run.id)
       try addAlias.run()
-      dropCluster.bind(1, gone)
-      try dropCluster.run()
-      clustersDeleted += db.changes
+      clustersDeleted += try deleteCluster(gone, base: dropCluster, log: dropLogged)
     }
     for c in affected where !survivingClaims.contains(c) {
-      dropCluster.bind(1, c)
-      try dropCluster.run()
-      clustersDeleted += db.changes
+      clustersDeleted += try deleteCluster(c, base: dropCluster, log: dropLogged)
     }
     stages.lap("store aliases", &run.timings)
     // The evidence while the other core finishes the merge.
@@ -647,7 +652,7 @@ extension EntityStore {
     let mergedCards = try mergedLater.wait().get()
     let clustersInserted = try storeClusters(
       wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[$0]) },
-      cards: mergedCards, run: run.id)
+      cards: mergedCards, run: run.id, firstNew: firstNewCluster)
     var changedVCards: [UInt8] = []
     changedVCards.reserveCapacity(mergedCards.bytes.count)
     for k in wanted.indices.sorted(by: { wanted[$0].id < wanted[$1].id }) {
@@ -658,6 +663,7 @@ extension EntityStore {
     try setMeta("next_cluster", String(nextCluster))
     try setMeta("next_contact", String(nextContact))
     try updateCounts(contacts: Int(nextContact - firstNewContact) - contactsDeleted, clusters: clustersInserted - clustersDeleted)
+    (run.clusterLogFolded, run.clusterLogRows) = try foldClusterLog(limit: clusterLogLimit)
     run.changedClusters = changed.sorted()
     try finishRun(run)
     stages.lap("store clusters", &run.timings)

@@ -147,6 +147,10 @@ extension OhanaCommand.Dedupe {
           StandardError.write(
             run.keyLogCompacted
               ? "key log: folded into the key buckets this run\n" : "key log: \(run.keyLogEntries) entries (folded in at 1/8 of the buckets')\n")
+          StandardError.write(
+            run.clusterLogFolded
+              ? "cluster log: folded into cluster_base this run\n"
+              : "cluster log: \(run.clusterLogRows) clusters (folded in at 1/\(EntityStore.clusterLogFraction) of the clusters)\n")
         }
       }
     }

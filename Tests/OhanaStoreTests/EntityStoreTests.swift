@@ -82,6 +82,9 @@ import Testing
     for r in 0..<table.rowCount { rows[Int(rng.next() % UInt64(batches))].append(UInt32(r)) }
     let path = Self.tempPath("s.sqlite")
     let store = try EntityStore.create(at: path, configuration: config)
+    // Even seeds keep every changed cluster in the cluster log (never
+    // folded in); odd ones fold it at the default share.
+    if seed.isMultiple(of: 2) { store.clusterLogLimit = Int.max }
     var refused = 0
     for b in rows where !b.isEmpty {
       let run = try store.link(table.gathering(rows: b), source: "batch")
@@ -235,15 +238,108 @@ import Testing
     let sql = Self.sql
     let path = try Self.earlierStore(
       "v1.sqlite", [Self.card("a1", "Ada", "Quist", tel: "+12125550101")],
-      "DROP TABLE block_key_log; UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+      Self.toVersionFour + "DROP TABLE block_key_log; UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "1")
     let store = try EntityStore.open(at: path)
     let run = try store.link(Self.table(Self.card("a2", "Ada", "Quist", tel: "+12125550101")), source: "day2")
     #expect(run.added == 1)
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "the key of a1 is found after the migration")
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
     #expect(try store.membersDisagreements() == 0)
     #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
+  }
+
+  /// SQL that takes a store of today's schema back to version 4's tables
+  /// (clusters in the table `clusters`, no log): with the log empty, as a
+  /// store made by one batch has it.
+  static let toVersionFour =
+    "DROP VIEW clusters; DROP TABLE cluster_log; ALTER TABLE cluster_base RENAME TO clusters; "
+    + "UPDATE meta SET value = '4' WHERE key = 'schema_version'; "
+
+  /// A store of schema version 4 (clusters in one table), made here from a
+  /// new one by the sqlite3 shell: opened, its table becomes
+  /// `cluster_base` under the view `clusters` with an empty log, and a
+  /// later run's changed clusters go to the log.
+  @Test func versionFourStoreGetsTheClusterLog() throws {
+    guard Self.hasShell() else { return }
+    let sql = Self.sql
+    var before = ""
+    let path = try Self.earlierStore(
+      "v4.sqlite",
+      [
+        Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
+        Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss"),
+      ],
+      Self.toVersionFour
+    ) { before = try sql($0, "SELECT * FROM clusters ORDER BY id") }
+    #expect(try sql(path, "SELECT type FROM sqlite_schema WHERE name = 'clusters'") == "table")
+    let store = try EntityStore.open(at: path)
+    store.clusterLogLimit = Int.max
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
+    #expect(try sql(path, "SELECT type FROM sqlite_schema WHERE name = 'clusters'") == "view")
+    #expect(try sql(path, "SELECT * FROM clusters ORDER BY id") == before, "the clusters as the table held them")
+    let run = try store.link(Self.table(Self.card("b2", "Bo", "Lind", email: "bo@lind.example")), source: "day2")
+    #expect(run.added == 1 && run.clusterLogRows == 1)
+    #expect(try store.cluster(ofUID: "b2") == store.cluster(ofUID: "b1"))
+    #expect(try sql(path, "SELECT count(*) FROM cluster_log") == "1", "b1's cluster, changed, is in the log")
+    #expect(try sql(path, "SELECT size FROM cluster_base WHERE id = (SELECT id FROM cluster_log)") == "1", "its base row as it was")
+    #expect(try sql(path, "SELECT size FROM clusters WHERE id = (SELECT id FROM cluster_log)") == "2", "the view reads the log's")
+    #expect(try store.membersDisagreements() == 0)
+    #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
+    #expect(try store.integrityCheck() == "ok")
+  }
+
+  /// Where a cluster's row is kept is storage only: a store that never
+  /// folds the cluster log and one that folds it every run give the same
+  /// changes, partition and merged contacts through batches, a bridge, an
+  /// update and a removal; each store's `clusters` agrees with its
+  /// contacts' own `cluster` column. Then the first is folded at last:
+  /// `clusters` reads the same, and the log is empty.
+  @Test func clusterLogDoesNotChangeTheAnswer() throws {
+    guard Self.hasShell() else { return }
+    let table = try Self.book(2000, seed: 41, dupRate: 0.3)
+    let all = try Self.cards(of: table)
+    let tableOf = Self.table(of:)
+    var rng = SplitMix64(seed: 41, stream: 2, index: 0)
+    var batches = [[Int]](repeating: [], count: 6)
+    for i in all.indices { batches[i < 1000 ? 0 : 1 + Int(rng.next() % 5)].append(i) }
+    let (u, from) = (batches[0][3], batches[1][0])
+    let update = all[from].text.replacingOccurrences(of: "UID:\(all[from].uid)\r\n", with: "UID:\(all[u].uid)\r\n")
+    let stores = try ["never", "always"].map { name in
+      try EntityStore.create(at: Self.tempPath("log-\(name).sqlite"), configuration: Self.storeConfiguration)
+    }
+    stores[0].clusterLogLimit = Int.max
+    stores[1].clusterLogLimit = 0
+    var runs: [[StoreRun]] = [[], []]
+    for (k, store) in stores.enumerated() {
+      for b in batches { runs[k].append(try store.link(tableOf(b.map { all[$0].text }), source: "batch")) }
+      runs[k].append(try store.link(tableOf([update]), source: "update", removing: [all[batches[2][1]].uid]))
+    }
+    #expect(runs[0].allSatisfy { !$0.clusterLogFolded } && (runs[0].last?.clusterLogRows ?? 0) > 100, "the log kept its rows")
+    #expect(runs[1].dropFirst().allSatisfy { $0.clusterLogFolded }, "folded every later run")
+    #expect(runs[0].contains { $0.clustersMerged > 0 }, "a bridge merged two stored clusters")
+    for (i, (a, b)) in zip(runs[0], runs[1]).enumerated() {
+      let sameChanges = a.changes == b.changes
+      #expect(sameChanges, "run \(i + 1): the changes differ")
+    }
+    #expect(try Self.storePartition(stores[0]) == Self.storePartition(stores[1]))
+    func merged(_ s: EntityStore) throws -> [Int64: [UInt8]] {
+      var out: [Int64: [UInt8]] = [:]
+      try s.forEachMergedCard(only: nil) { id, card in out[id] = card }
+      return out
+    }
+    let mergedNever = try merged(stores[0])
+    #expect(mergedNever == (try merged(stores[1])))
+    for s in stores {
+      #expect(try s.membersDisagreements() == 0, "clusters agree with contacts.cluster")
+      #expect(try s.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
+      #expect(try s.integrityCheck() == "ok")
+    }
+    let view = try Self.sql(stores[0].path, "SELECT * FROM clusters ORDER BY id")
+    #expect(try stores[0].foldClusterLogNow())
+    #expect(try Self.sql(stores[0].path, "SELECT count(*) FROM cluster_log") == "0")
+    #expect(try Self.sql(stores[0].path, "SELECT * FROM clusters ORDER BY id") == view, "the fold changes no cluster")
+    #expect(try Self.sql(stores[0].path, "SELECT * FROM cluster_base ORDER BY id") == view, "the base holds them all")
   }
 
   /// A store made today from `cards` (one batch), then taken back to an
@@ -275,13 +371,13 @@ import Testing
         Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("b1", "Bo", "Lind", email: "bo@lind.example"),
         Self.card("c1", "Cy", "Moss"),
       ],
-      "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
+      Self.toVersionFour + "DROP TABLE records; DELETE FROM block_keys; DELETE FROM block_key_log; DELETE FROM name_order; "
         + "CREATE UNIQUE INDEX contacts_uid ON contacts(uid); DELETE FROM meta WHERE key = 'record_version'; "
         + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
         + "DELETE FROM meta WHERE key IN ('contact_count', 'cluster_count'); "
         + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     let store = try EntityStore.open(at: path)
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
     #expect(try store.membersDisagreements() == 0, "members listed from the contacts")
     #expect(try store.countsDisagreement() == nil, "a store of schema 2 keeps no counts until its next run")
@@ -321,11 +417,11 @@ import Testing
         Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
         Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss"),
       ],
-      "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
+      Self.toVersionFour + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
         + "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
     ) { before = try sql($0, "SELECT id, size, members FROM clusters ORDER BY id") }
     let store = try EntityStore.open(at: path)
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
     #expect(try sql(path, "SELECT id, size, members FROM clusters ORDER BY id") == before, "the members a new store wrote")
     // a3 joins a1 and a2; then a1 is updated into someone else (it leaves
@@ -489,7 +585,7 @@ import Testing
     let path = try Self.earlierStore(
       "members.sqlite",
       [Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101")],
-      "UPDATE clusters SET members = '[1,' WHERE size = 2")
+      "UPDATE cluster_base SET members = '[1,' WHERE size = 2")
     let store = try EntityStore.open(at: path)
     let before = try Self.storePartition(store)
     #expect(before.count == 2 && Set(before.values).count == 1)
