@@ -669,18 +669,21 @@ extension EntityStore {
   }
 
   /// The cluster log is folded in once it holds more than the store's
-  /// clusters over this (``foldClusterLog(limit:)``).
-  public static let clusterLogFraction = 32
+  /// clusters over this (``foldClusterLog(limit:)``), if the key log has
+  /// not taken it along first.
+  public static let clusterLogFraction = 16
 
   /// Folds the cluster log into `cluster_base` when it holds more than
-  /// `limit` clusters (by default a 32nd of the store's clusters: about 12
-  /// days of 10,000 contacts into 1,000,000). The log's rows are the
-  /// changed clusters, mostly of two or more with their merged text, so it
-  /// grows about 600 bytes a row; and a cluster changed again rewrites its
-  /// row where it lies in the log. With the fold at an eighth, the log's
-  /// commit grew from 0.03 to 0.14 s over 45 such days; the fold rewrites
-  /// about the pages of `cluster_base` one day's clusters did before there
-  /// was a log. Returns whether it folded, and the rows left in the log.
+  /// `limit` clusters; by default a 16th of the store's clusters, but a
+  /// later run folds it whenever it folds the key log (about every 15 days
+  /// of 10,000 contacts into 1,000,000, when the log holds ~30,000), so
+  /// that one day is slow, not two. The log's rows are the changed
+  /// clusters, mostly of two or more with their merged text, about 600
+  /// bytes a row; a cluster changed again rewrites its row where it lies
+  /// in the log. With the fold at an eighth, the log's commit grew from
+  /// 0.03 to 0.14 s over 45 such days; the fold rewrites about the pages of
+  /// `cluster_base` one day's clusters did before there was a log. Returns
+  /// whether it folded, and the rows left in the log.
   func foldClusterLog(limit: Int?) throws(StoreError) -> (folded: Bool, rows: Int) {
     let rows = Int(try scalar("SELECT count(*) FROM cluster_log"))
     var clusters = 0

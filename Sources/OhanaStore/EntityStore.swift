@@ -41,7 +41,7 @@ public final class EntityStore {
   /// The key buckets' bits (`meta.bucket_bits`; ``KeyPostings/storeBucketBits``).
   let bucketBits: Int
   /// Clusters the cluster log may hold before a run folds it in; nil: a
-  /// 32nd of the store's clusters (``foldClusterLog(limit:)``). For tests.
+  /// 16th of the store's clusters, or none when the run folds the key log (``foldClusterLog(limit:)``). For tests.
   package var clusterLogLimit: Int?
 
   /// The schema's version (`meta.schema_version`).

@@ -150,7 +150,7 @@ extension OhanaCommand.Dedupe {
           StandardError.write(
             run.clusterLogFolded
               ? "cluster log: folded into cluster_base this run\n"
-              : "cluster log: \(run.clusterLogRows) clusters (folded in at 1/\(EntityStore.clusterLogFraction) of the clusters)\n")
+              : "cluster log: \(run.clusterLogRows) clusters (folded in with the key log, or at 1/\(EntityStore.clusterLogFraction) of the clusters)\n")
         }
       }
     }

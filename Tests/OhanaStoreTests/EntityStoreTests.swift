@@ -133,6 +133,9 @@ import Testing
       runs[k].append(try store.link(tableOf([update]), source: "update", removing: [all[batches[2][1]].uid]))
     }
     #expect(runs[0].contains { $0.keyLogCompacted }, "the batches fold the key log at least once")
+    #expect(
+      runs.joined().allSatisfy { !$0.keyLogCompacted || $0.clusterLogRows == 0 },
+      "a run that folds the key log folds the cluster log")
     for (i, (a, b)) in zip(runs[0], runs[1]).enumerated() {
       let sameChanges = a.changes == b.changes  // (a Bool: the arrays would fill the log)
       #expect(sameChanges, "run \(i + 1): the changes differ")
@@ -249,6 +252,13 @@ import Testing
     #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
   }
 
+  /// Two contacts that share a phone, one with an e-mail, one with
+  /// neither: a cluster of two and two of one.
+  static let pairAndTwoSingles = [
+    card("a1", "Ada", "Quist", tel: "+12125550101"), card("a2", "Ada", "Quist", tel: "+12125550101"),
+    card("b1", "Bo", "Lind", email: "bo@lind.example"), card("c1", "Cy", "Moss"),
+  ]
+
   /// SQL that takes a store of today's schema back to version 4's tables
   /// (clusters in the table `clusters`, no log): with the log empty, as a
   /// store made by one batch has it.
@@ -266,10 +276,7 @@ import Testing
     var before = ""
     let path = try Self.earlierStore(
       "v4.sqlite",
-      [
-        Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
-        Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss"),
-      ],
+      Self.pairAndTwoSingles,
       Self.toVersionFour
     ) { before = try sql($0, "SELECT * FROM clusters ORDER BY id") }
     #expect(try sql(path, "SELECT type FROM sqlite_schema WHERE name = 'clusters'") == "table")
@@ -413,10 +420,7 @@ import Testing
     var before = ""
     let path = try Self.earlierStore(
       "v3.sqlite",
-      [
-        Self.card("a1", "Ada", "Quist", tel: "+12125550101"), Self.card("a2", "Ada", "Quist", tel: "+12125550101"),
-        Self.card("b1", "Bo", "Lind", email: "bo@lind.example"), Self.card("c1", "Cy", "Moss"),
-      ],
+      Self.pairAndTwoSingles,
       Self.toVersionFour + "ALTER TABLE clusters DROP COLUMN members; CREATE INDEX contacts_cluster ON contacts(cluster); "
         + "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
     ) { before = try sql($0, "SELECT id, size, members FROM clusters ORDER BY id") }
