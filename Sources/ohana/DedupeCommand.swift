@@ -140,20 +140,27 @@ extension OhanaCommand {
         let read = try ContactFiles.read(input, quiet: global.quiet)
         let table = read.table
         let readDone = Clock.seconds()
+        PhaseTrace.mark("read")
         let config = try configuration()
         var dedupe = Deduplicator(configuration: config)
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
-        let (result, merged) = dedupe.deduplicate(table)
+        // A vCard or CSV output writes none of the merge's derived columns
+        // (source uids, reason, merged count): only NDJSON needs them built.
+        let (result, merged) = dedupe.deduplicate(table, provenance: format == .ndjson)
         let dedupeDone = Clock.seconds()
+        PhaseTrace.mark("dedupe")
         // Every output written, then all committed: a failure leaves them
         // all as they were, and each file's flush overlaps the next's writing.
         var outputs = [try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)]
+        PhaseTrace.mark("write.merged")
         if let clusters { outputs.append(try writeClusters(table, result, to: clusters)) }
+        PhaseTrace.mark("write.clusters")
         if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, to: explain)) }
         if let explainCandidates {
           outputs.append(try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates))
         }
         try OutputFile.commit(outputs)
+        PhaseTrace.mark("commit")
         if let report {
           try JSON.write(
             ReadReport(
@@ -209,6 +216,7 @@ extension OhanaCommand {
     private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws -> OutputFile {
       let out = try OutputFile(path: path)
       try result.writeClustersCSV(table: table) { try out.write($0) }
+      out.startFlush()
       return out
     }
 
@@ -218,6 +226,7 @@ extension OhanaCommand {
     {
       let out = try OutputFile(path: path)
       try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table) { try out.write($0) }
+      out.startFlush()
       return out
     }
   }

@@ -70,6 +70,7 @@ struct ContactKeys: Sendable {
     let threads = configuration.threads
     let defaultRegion = RegionCode(configuration.defaultRegion) ?? .us
     foldNames(table)
+    PhaseTrace.mark("keys.names")
 
     // Address countries → region, once per distinct id.
     var countryRegion = [UInt32](repeating: 0, count: table.pool.count)  // 0 unknown, else RegionCode raw
@@ -88,10 +89,12 @@ struct ContactKeys: Sendable {
     // Every per-contact key in one pass over row ranges, in parallel; the
     // ranges' results are then laid end to end.
     let countryRegions = countryRegion
+    PhaseTrace.mark("keys.countries")
     let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
     let parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
       RowKeys(table, rows: rows, names: names, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
+    PhaseTrace.mark("keys.rows")
     var fieldCount = 0, phoneCount = 0, emailCount = 0, addressCount = 0, addressRowCount = 0
     for p in parts {
       fieldCount += p.fieldKeys.count
@@ -131,7 +134,9 @@ struct ContactKeys: Sendable {
       for e in p.emailEnds { emailOffsets.append(eBase &+ e) }
       for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
     }
+    PhaseTrace.mark("keys.laid")
     assignEmailIDs()
+    PhaseTrace.mark("keys.emailIDs")
   }
 
   /// Gives the first three e-mails of every contact an exact 32-bit id

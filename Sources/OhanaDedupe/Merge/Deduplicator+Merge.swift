@@ -39,7 +39,11 @@ extension Deduplicator {
     return merge(table, result, keys: MergeKeys(keys))
   }
 
-  func merge(_ table: ContactTable, _ result: DedupeResult, keys: MergeKeys) -> ContactTable {
+  /// ``merge(_:_:)`` with the keys already computed; without `provenance`,
+  /// none of the derived columns (see ``deduplicate(_:provenance:)``).
+  func merge(_ table: ContactTable, _ result: DedupeResult, keys: MergeKeys, provenance withProvenance: Bool = true)
+    -> ContactTable
+  {
     let n = table.rowCount
     let clusterOf = result.clusterOf
     // Members of each cluster, CSR by cluster representative.
@@ -56,39 +60,73 @@ extension Deduplicator {
     var representatives: [Int32] = []
     representatives.reserveCapacity(n)
     for c in 0..<n where Int(clusterOf[c]) == c { representatives.append(Int32(c)) }
+    PhaseTrace.mark("merge.members")
 
     // What each merged contact takes from which member, planned in
-    // parallel over ranges of clusters (then laid end to end), while the
-    // provenance strings go into a copy of the pool.
+    // parallel over ranges of clusters, then laid end to end and gathered
+    // column by column, while the provenance strings go into a copy of the
+    // pool (the longer single task: the plans' side takes its laying out
+    // and gathering into that time).
     let memberList = members, memberStarts = counts, reps = representatives
     let threads = configuration.threads
-    var (parts, provenance) = Parallel.both(threads: threads) {
-      Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
+    guard withProvenance else {
+      let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
-    } _: {
-      Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
+      let merged = Self.gather(table, parts, count: reps.count)
+      merged.checkInvariants()
+      return merged
     }
-    var merged = ContactTable(pool: provenance.pool)
+    var (merged, provenance) = Parallel.both(threads: threads) {
+      let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
+        MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
+      }
+      PhaseTrace.mark("merge.plansOnly")
+      return Self.gather(table, parts, count: reps.count)
+    } _: {
+      let x = Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
+      PhaseTrace.mark("merge.provenanceOnly")
+      return x
+    }
+    PhaseTrace.mark("merge.plans")
+    merged.pool = provenance.pool
+    merged.checkInvariants()
+    PhaseTrace.mark("merge.checked")
+    merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
+    merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
+    if let sources = provenance.sources { merged.setColumn(Self.sourcesColumn, .string(sources)) }
+    merged.setColumn(
+      Self.mergedCountColumn,
+      .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
+    return merged
+  }
+
+  /// The merged table of `parts` (plans of consecutive ranges of
+  /// clusters, `count` in all) laid end to end: every column but the
+  /// derived ones, with `table`'s pool (the caller sets the pool that holds
+  /// the provenance strings) and blobs.
+  private static func gather(_ table: ContactTable, _ planned: [MergePlan], count: Int) -> ContactTable {
+    var parts = planned
+    var merged = ContactTable(pool: table.pool)
     merged.blobs = table.blobs
     for a in 0..<merged.attributes.count {
       var column: [StringID] = []
-      column.reserveCapacity(reps.count)
+      column.reserveCapacity(count)
       for p in parts { column.append(contentsOf: p.attributes[a]) }
       merged.attributes[a] = StringColumn(column)
     }
     var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
     var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
     var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
-    photo.reserveCapacity(reps.count)
-    sourceLine.reserveCapacity(reps.count)
-    fieldOffsets.reserveCapacity(reps.count + 1)
-    addressOffsets.reserveCapacity(reps.count + 1)
-    extraOffsets.reserveCapacity(reps.count + 1)
+    photo.reserveCapacity(count)
+    sourceLine.reserveCapacity(count)
+    fieldOffsets.reserveCapacity(count + 1)
+    addressOffsets.reserveCapacity(count + 1)
+    extraOffsets.reserveCapacity(count + 1)
     fieldRows.reserveCapacity(table.fields.count)
     addressRows.reserveCapacity(table.addresses.count)
     extraRows.reserveCapacity(table.extras.count)
-    if !table.uuids.isEmpty { uidRows.reserveCapacity(reps.count) }
+    if !table.uuids.isEmpty { uidRows.reserveCapacity(count) }
     for p in parts {
       if !table.uuids.isEmpty { uidRows.append(contentsOf: p.uidRows) }
       photo.append(contentsOf: p.photo)
@@ -104,6 +142,7 @@ extension Deduplicator {
       for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
     }
     parts = []  // Laid end to end: free the plans before gathering (peak memory).
+    PhaseTrace.mark("merge.laid")
     merged.photo = photo
     merged.uuids = table.uuids.gathering(uidRows)
     merged.sourceLine = sourceLine
@@ -113,19 +152,13 @@ extension Deduplicator {
     mergedFields.annotations = Annotations()
     if let fieldSources { mergedFields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
     merged.replaceFields(with: mergedFields, offsets: fieldOffsets)
+    PhaseTrace.mark("merge.fields")
     merged.addressOffsets = addressOffsets
     merged.addresses = table.addresses.gathering(addressRows)
     merged.addresses.annotations = Annotations()
     merged.extraOffsets = extraOffsets
     merged.extras = table.extras.gathering(extraRows)
-
-    merged.checkInvariants()
-    merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
-    merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
-    if let sources = provenance.sources { merged.setColumn(Self.sourcesColumn, .string(sources)) }
-    merged.setColumn(
-      Self.mergedCountColumn,
-      .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
+    PhaseTrace.mark("merge.addressesExtras")
     return merged
   }
 
@@ -224,6 +257,7 @@ struct Provenance: Sendable {
     let n = table.rowCount
     let clusterOf = result.clusterOf
     pool = table.pool
+    PhaseTrace.mark("prov.start")
     // Evidence per cluster.
     var reasonKeys = [UInt16](repeating: 0, count: n)
     var agree = [UInt8](repeating: 0, count: n)
@@ -236,6 +270,7 @@ struct Provenance: Sendable {
       agree[c] |= a
       minWeight[c] = min(minWeight[c], Float(p.weight))
     }
+    PhaseTrace.mark("prov.evidence")
     // Provenance and reasons: a contact alone keeps its own uid (already
     // in the pool); a cluster gets its members' uids and the evidence.
     let uidColumn = table[.uid], uuids = table.uuids
@@ -277,6 +312,7 @@ struct Provenance: Sendable {
       Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
       reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
     }
+    PhaseTrace.mark("prov.reps")
     // Sources: a contact alone keeps its own; a cluster lists its members'
     // distinct sources in row order.
     let sourceColumn = table[.sourceProvider]
@@ -316,6 +352,7 @@ struct Provenance: Sendable {
       }
       for (j, k) in soloRows.enumerated() { sourceUIDs[Int(k)] = ids[j] }
     }
+    PhaseTrace.mark("prov.solo")
   }
 }
 

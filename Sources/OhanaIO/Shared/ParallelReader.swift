@@ -192,6 +192,7 @@ enum ParallelReader {
     let threads = WorkerThreads.start(workers - 1, work)
     work(0)
     threads.join()
+    PhaseTrace.mark("read.parsed")
     if let failure = input.failure { throw failure }
     if options.strict, let first = merger.errors.first {
       throw ContactIOError(.invalidInput, first.reason, line: first.line)

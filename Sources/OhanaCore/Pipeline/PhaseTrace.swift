@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Marks inside the long stages, for finding their serial parts: with the
+/// environment variable `OHANA_TRACE_PHASES` set, each ``mark(_:)`` writes
+/// one line to standard error with the wall and process CPU seconds since
+/// the first mark (names of phases only, never a contact's value). Without
+/// it a mark is one load and a branch.
+public enum PhaseTrace {
+  public static let enabled = getenv("OHANA_TRACE_PHASES") != nil
+  private static let origin = now()
+
+  private static func now() -> (wall: Double, cpu: Double) {
+    var w = timespec(), c = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &w)
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c)
+    return (Double(w.tv_sec) + Double(w.tv_nsec) * 1e-9, Double(c.tv_sec) + Double(c.tv_nsec) * 1e-9)
+  }
+
+  @inline(__always)
+  public static func mark(_ label: StaticString) {
+    if enabled { emit(label) }
+  }
+
+  private static func emit(_ label: StaticString) {
+    let t = now(), o = origin
+    let line = "phase \(label) wall \(rounded(t.wall - o.wall)) cpu \(rounded(t.cpu - o.cpu))\n"
+    let bytes = Array(line.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  }
+
+  private static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+}
