@@ -84,6 +84,28 @@ import Testing
     RadixSort.sort(&pairs, split: 2500 << 32, threads: 2)
     #expect(pairs == expected)
   }
+
+  /// The split from a sample: pairs crowded on low rows (as candidate pairs
+  /// are), hashes, many equal values, a run already sorted and one reversed,
+  /// each against the standard library's sort.
+  @Test func radixSortWithSampledSplitSortsSkewedValues() {
+    var rng = SystemRandomNumberGenerator()
+    let n: UInt64 = 100_000
+    let crowded = (0..<150_000).map { _ -> UInt64 in
+      let x = UInt64.random(in: 0..<n, using: &rng), y = UInt64.random(in: 0..<n, using: &rng)
+      return min(x, y) << 32 | max(x, y)
+    }
+    let hashes = (0..<150_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) }
+    let fewValues = (0..<150_000).map { _ in UInt64.random(in: 0..<3, using: &rng) << 40 }
+    let ascending = (0..<150_000).map { UInt64($0) * 7 }
+    for base in [crowded, hashes, fewValues, ascending, Array(ascending.reversed()), [UInt64](repeating: 9, count: 70_000)] {
+      var a = base
+      RadixSort.sort(&a, threads: 2)
+      #expect(a == base.sorted())
+    }
+    // The sampled split of crowded pairs lies well below the middle row.
+    #expect(RadixSort.sampledMedian(crowded) < (n / 2) << 32)
+  }
 }
 
 @Suite struct ClusteringTests {

@@ -1,3 +1,5 @@
+import OhanaCore
+
 /// Candidate pairs from shared blocking keys.
 ///
 /// Every contact emits one entry per key (phone keys, e-mail keys, the name
@@ -40,6 +42,7 @@ enum Blocking {
     // The lowest key bit marks the rules' blocks (see `bound` above).
     let ruleFlag = rowMask + 1
     let skip = RuleSkip(keys: keys, bound: bound)
+    PhaseTrace.mark("block.skip")
     let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
       var out: [UInt64] = []
       out.reserveCapacity(rows.count * (rules.isEmpty ? 5 : 10))
@@ -59,15 +62,19 @@ enum Blocking {
       }
       return out
     }
+    PhaseTrace.mark("block.entries")
     var entries: [UInt64] = []
     entries.reserveCapacity(entryParts.reduce(0) { $0 + $1.count })
     for p in entryParts { entries.append(contentsOf: p) }
+    PhaseTrace.mark("block.entriesLaid")
     statistics.blockingKeys = entries.count
-    RadixSort.sort(&entries, split: 1 << 63, threads: threads)
+    RadixSort.sort(&entries, threads: threads)
+    PhaseTrace.mark("block.entriesSorted")
 
     var pairParts = blockPairs(
       entries, keys: keys, keyMask: ~rowMask, ruleFlag: ruleFlag, skip: skip, cap: max(2, configuration.maxBlockSize),
       threads: threads, involving: start)
+    PhaseTrace.mark("block.pairs")
     entries = []
     var pairs: [UInt64] = []
     pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
@@ -80,11 +87,14 @@ enum Blocking {
       }
     }
     pairParts = []
+    PhaseTrace.mark("block.pairsLaid")
     if rules.contains(.sortedNames) {
       pairs.append(contentsOf: sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads, involving: start))
     }
+    PhaseTrace.mark("block.sortedNames")
     // Pairs are `low row << 32 | high row`: split at the middle row.
-    RadixSort.sort(&pairs, split: UInt64(n / 2) << 32, threads: configuration.threads)
+    RadixSort.sort(&pairs, threads: configuration.threads)
+    PhaseTrace.mark("block.pairsSorted")
     // Unique in place.
     if pairs.count > 1 {
       var w = 1

@@ -100,7 +100,7 @@ extension Blocking {
         if let key = sortedNameKey(keys, r, arena: arena, ends: ends) { entries.append((key & ~rowMask) | UInt64(r)) }
       }
     }
-    RadixSort.sort(&entries, split: 1 << 63, threads: threads)
+    RadixSort.sort(&entries, threads: threads)
     var pairs: [UInt64] = []
     pairs.reserveCapacity(entries.count * windowNeighbours)
     for i in entries.indices {

@@ -16,6 +16,27 @@ enum RadixSort {
     }
   }
 
+  /// Sorts `values` on two workers, partitioned around the median of an
+  /// evenly spaced sample of them (see ``sort(_:split:threads:)``), so that
+  /// the two sides are about equal whatever the values' spread. (Candidate
+  /// pairs, `low row << 32 | high row`, crowd the low rows: split at the
+  /// middle of their range, one side held three quarters of them and the
+  /// sort ran at 1.3 cores of 2.)
+  static func sort(_ values: inout [UInt64], threads: Int) {
+    let n = values.count
+    if n < 1 << 16 || Parallel.workerCount(threads) < 2 { sort(&values); return }
+    sort(&values, split: sampledMedian(values), threads: threads)
+  }
+
+  /// The median of 1,024 values taken at even steps through `values`
+  /// (not empty).
+  static func sampledMedian(_ values: [UInt64]) -> UInt64 {
+    let k = min(1024, values.count)
+    var sample = (0..<k).map { values[$0 * values.count / k] }
+    sample.sort()
+    return sample[k / 2]
+  }
+
   /// Sorts `values` on two workers: the values are first partitioned
   /// around `split` (those below it first), then each side is sorted on
   /// its own. The result is the same as ``sort(_:)``'s; `split` only
