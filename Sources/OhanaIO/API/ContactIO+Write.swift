@@ -162,7 +162,11 @@ extension ContactIO {
         switch format {
         case .vcard3, .vcard4, .vcard21:
           var w = VCardWriter(table: table, bytes: bytes, readers: readers, version4: format != .vcard3)
-          for r in rows { w.write(row: Int(r), into: &out) }
+          let ahead = VCardWriter.prefetchDistance
+          for k in rows.indices {
+            if k + ahead < rows.endIndex { w.prefetch(row: Int(rows[k + ahead])) }
+            w.write(row: Int(rows[k]), into: &out)
+          }
         case .csv:
           var w = CSVWriter(
             table: table, bytes: bytes, readers: readers, layout: layout ?? CSVLayout(table: table, rows: Array(rows)))

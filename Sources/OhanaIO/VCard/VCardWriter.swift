@@ -1,3 +1,4 @@
+import COhanaCore
 import OhanaCore
 
 /// Writes contacts as vCard 3.0 or 4.0, straight from the table's columns.
@@ -34,6 +35,36 @@ struct VCardWriter {
     fields = table.fields
     uuids = table.uuids
     spill.reserveCapacity(256)
+  }
+
+  /// How many rows ahead ``prefetch(row:)`` is called: far enough that a
+  /// row's values are in cache when it is written.
+  static let prefetchDistance = 12
+
+  /// Starts loading the first bytes of `row`'s values (names, fields,
+  /// addresses), which lie scattered over the pool: written one after the
+  /// other, each value's first byte was a cache miss (62% of the escaping's
+  /// time at 1,000,000 merged contacts). A hint only.
+  func prefetch(row: Int) {
+    let a = r.attributes
+    @inline(__always) func touch(_ id: StringID) {
+      let i = id.index
+      guard i > 0 && i < bytes.ends.count, let base = bytes.arena.baseAddress else { return }
+      let start = bytes.ends[i - 1]
+      if start < bytes.arena.count { ohana_prefetch(base + start) }
+    }
+    touch(a[ContactAttribute.uid.rawValue][row])
+    touch(a[ContactAttribute.fullName.rawValue][row])
+    touch(a[ContactAttribute.familyName.rawValue][row])
+    touch(a[ContactAttribute.givenName.rawValue][row])
+    touch(a[ContactAttribute.birthday.rawValue][row])
+    for i in table.fieldRange(of: row) { touch(r.fields.value[i]) }
+    for i in table.addressRange(of: row) {
+      touch(r.addresses[AddressAttribute.street.rawValue][i])
+      touch(r.addresses[AddressAttribute.locality.rawValue][i])
+      touch(r.addresses[AddressAttribute.postalCode.rawValue][i])
+    }
+    for i in table.extraRange(of: row) { touch(r.extras.value[i]) }
   }
 
   mutating func write(row: Int, into out: inout [UInt8]) {
