@@ -81,6 +81,7 @@ extension OhanaCommand.Dedupe {
         // run, those of the clusters it changed.
         let out = try OutputFile(path: output.output)
         try out.write(cards)
+        out.startFlush()
         outputs.append(out)
       } else if let merged = run.merged {
         outputs.append(try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet))
@@ -90,6 +91,7 @@ extension OhanaCommand.Dedupe {
         if format == .vcard4 {
           let out = try OutputFile(path: output.output)
           try out.write(bytes)
+          out.startFlush()
           outputs.append(out)
         } else {
           let table = try ContactIO.read(bytes: bytes, format: .vcard4).table
@@ -108,6 +110,7 @@ extension OhanaCommand.Dedupe {
           }
         }
         try out.write(buf)
+        out.startFlush()
         outputs.append(out)
       }
       if let changes {
@@ -121,6 +124,7 @@ extension OhanaCommand.Dedupe {
           }
         }
         try out.write(buf)
+        out.startFlush()
         outputs.append(out)
       }
       try OutputFile.commit(outputs)

@@ -536,6 +536,44 @@ struct OutputTargetTests {
     #expect(dir.names() == ["big.bin"])
   }
 
+  /// A flush started in the background (`startFlush`) changes nothing the
+  /// path shows: the old file stays until the commit, which then puts
+  /// exactly the test's bytes in place; bytes written after the flush began
+  /// are kept too; a discarded output leaves the old file and no temporary.
+  @Test func backgroundFlushKeepsTheCommitRules() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let old = Array("old\n".utf8)
+    try Self.put(dir("a.bin"), old, mode: 0o644)
+    let first = Self.pattern(3 << 20, seed: 3), more = Self.pattern(70_001, seed: 9)
+
+    let out = try OutputTarget(path: dir("a.bin"))
+    try out.write(first)
+    out.startFlush()
+    out.startFlush()  // a second call changes nothing
+    #expect(Self.contents(dir("a.bin")) == old)
+    try out.write(more)  // after the flush began: the commit flushes again
+    out.startFlush()
+    try out.commit()
+    #expect(Self.contents(dir("a.bin")) == first + more)
+    #expect(dir.names() == ["a.bin"])
+
+    do {
+      let dropped = try OutputTarget(path: dir("a.bin"))
+      try dropped.write(Self.pattern(1000, seed: 5))
+      dropped.startFlush()
+    }  // discarded while (or after) its flush runs
+    #expect(Self.contents(dir("a.bin")) == first + more)
+    #expect(dir.names() == ["a.bin"])
+
+    // Not a temporary file: nothing to flush, the bytes arrive as written.
+    let null = try OutputTarget(path: "/dev/null")
+    try null.write(first)
+    null.startFlush()
+    try null.commit()
+    #expect(Self.type("/dev/null") == S_IFCHR)
+  }
+
   /// A frame written to a target is not in place until the target is
   /// committed; dropped uncommitted, the old file stays.
   @Test func contactWriteToATargetWaitsForTheCommit() throws {

@@ -229,6 +229,7 @@ enum ContactFiles {
       let message = error.code == .io ? error.message : "cannot write \(path): \(error.message)"
       throw CLIError(message, exitCode: CLIError.cannotCreate)
     }
+    out.startFlush()
     return out
   }
 }

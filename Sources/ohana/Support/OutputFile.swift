@@ -38,6 +38,10 @@ final class OutputFile {
     }
   }
 
+  /// Says that this output is complete: its flush to disk starts in the
+  /// background while the command goes on (see `OutputTarget.startFlush()`).
+  func startFlush() { target.startFlush() }
+
   /// Finishes the output (renames a temporary file into place).
   func commit() throws {
     do {
