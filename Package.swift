@@ -63,7 +63,7 @@ let package = Package(
     .target(name: "OhanaIO", dependencies: ["COhanaCore", "OhanaCore", "OhanaText"], swiftSettings: swiftSettings),
     .target(
       name: "OhanaDedupe",
-      dependencies: ["OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors"],
+      dependencies: ["COhanaCore", "OhanaCore", "OhanaPhone", "OhanaText", "OhanaProcessors"],
       swiftSettings: swiftSettings
     ),
 

@@ -1,3 +1,4 @@
+import COhanaCore
 import OhanaCore
 import OhanaPhone
 
@@ -95,45 +96,24 @@ struct ContactKeys: Sendable {
       RowKeys(table, rows: rows, names: names, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
     PhaseTrace.mark("keys.rows")
-    var fieldCount = 0, phoneCount = 0, emailCount = 0, addressCount = 0, addressRowCount = 0
-    for p in parts {
-      fieldCount += p.fieldKeys.count
-      phoneCount += p.phones.count
-      emailCount += p.emails.count
-      addressCount += p.addresses.count
-      addressRowCount += p.addressKeys.count
+    // Laid end to end in two halves at once: the per-row lists (records,
+    // birthdays, field and address row keys) on one worker, the CSR lists
+    // and their offsets on the other.
+    let (perRow, lists) = Parallel.both(threads: threads) {
+      RowKeys.laidPerRow(parts, count: n)
+    } _: {
+      RowKeys.laidLists(parts, count: n)
     }
-    fieldKeys.reserveCapacity(fieldCount)
-    phones.reserveCapacity(phoneCount)
-    emails.reserveCapacity(emailCount)
-    addresses.reserveCapacity(addressCount)
-    postcodes.reserveCapacity(addressCount)
-    houses.reserveCapacity(addressCount)
-    addressTexts.reserveCapacity(addressCount)
-    addressKeys.reserveCapacity(addressRowCount)
-    birthday.reserveCapacity(n)
-    records.reserveCapacity(n)
-    phoneOffsets.reserveCapacity(n + 1)
-    emailOffsets.reserveCapacity(n + 1)
-    addressOffsets.reserveCapacity(n + 1)
-    for p in parts {
-      let pBase = UInt32(truncatingIfNeeded: phones.count)
-      let eBase = UInt32(truncatingIfNeeded: emails.count)
-      let aBase = UInt32(truncatingIfNeeded: addresses.count)
-      fieldKeys.append(contentsOf: p.fieldKeys)
-      phones.append(contentsOf: p.phones)
-      emails.append(contentsOf: p.emails)
-      addresses.append(contentsOf: p.addresses)
-      postcodes.append(contentsOf: p.postcodes)
-      houses.append(contentsOf: p.houses)
-      addressTexts.append(contentsOf: p.addressTexts)
-      addressKeys.append(contentsOf: p.addressKeys)
-      birthday.append(contentsOf: p.birthday)
-      records.append(contentsOf: p.records)
-      for e in p.phoneEnds { phoneOffsets.append(pBase &+ e) }
-      for e in p.emailEnds { emailOffsets.append(eBase &+ e) }
-      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
-    }
+    (records, birthday, fieldKeys, addressKeys) = perRow
+    phones = lists.phones
+    phoneOffsets = lists.phoneOffsets
+    emails = lists.emails
+    emailOffsets = lists.emailOffsets
+    addresses = lists.addresses
+    postcodes = lists.postcodes
+    houses = lists.houses
+    addressTexts = lists.addressTexts
+    addressOffsets = lists.addressOffsets
     PhaseTrace.mark("keys.laid")
     assignEmailIDs()
     PhaseTrace.mark("keys.emailIDs")
@@ -148,16 +128,28 @@ struct ContactKeys: Sendable {
     while capacity < emails.count * 2 { capacity <<= 1 }
     let mask = capacity - 1
     var table = [UInt64](repeating: 0, count: capacity)
+    // Rows go in batches whose home slots are prefetched first: the table
+    // is far larger than the cache, so each insert was a miss of its own.
+    let batch = 16
     table.withUnsafeMutableBufferPointer { slots in
-      for r in 0..<records.count {
-        let er = emails(of: r)
-        for (i, e) in er.prefix(3).enumerated() {
-          let key = emails[e]  // never 0
-          var slot = Int(truncatingIfNeeded: Hash64.mix(key)) & mask
-          while slots[slot] != 0 && slots[slot] != key { slot = (slot + 1) & mask }
-          slots[slot] = key
-          records[r].sketch.setEmail(i, UInt32(truncatingIfNeeded: slot + 1))
+      var lo = 0
+      while lo < records.count {
+        let hi = min(lo + batch, records.count)
+        for r in lo..<hi {
+          for e in emails(of: r).prefix(3) {
+            ohana_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: Hash64.mix(emails[e])) & mask) })
+          }
         }
+        for r in lo..<hi {
+          for (i, e) in emails(of: r).prefix(3).enumerated() {
+            let key = emails[e]  // never 0
+            var slot = Int(truncatingIfNeeded: Hash64.mix(key)) & mask
+            while slots[slot] != 0 && slots[slot] != key { slot = (slot + 1) & mask }
+            slots[slot] = key
+            records[r].sketch.setEmail(i, UInt32(truncatingIfNeeded: slot + 1))
+          }
+        }
+        lo = hi
       }
     }
   }
@@ -352,6 +344,67 @@ struct ContactKeys: Sendable {
 
 /// The keys of a range of contacts (see ``ContactKeys``), computed by one
 /// worker: ends are relative to the range's own lists.
+/// ``RowKeys`` of consecutive ranges laid end to end: the CSR lists.
+struct LaidKeyLists: Sendable {
+  var phones: [UInt64] = [], phoneOffsets: [UInt32] = [0]
+  var emails: [UInt64] = [], emailOffsets: [UInt32] = [0]
+  var addresses: [UInt64] = [], postcodes: [UInt64] = [], houses: [UInt64] = []
+  var addressTexts: [AddressText] = [], addressOffsets: [UInt32] = [0]
+}
+
+extension RowKeys {
+  /// The per-contact and per-child-row keys of `parts`, end to end.
+  static func laidPerRow(_ parts: [RowKeys], count n: Int)
+    -> (records: [ScoreRecord], birthday: [UInt32], fieldKeys: [UInt64], addressKeys: [UInt64])
+  {
+    var records: [ScoreRecord] = [], birthday: [UInt32] = [], fieldKeys: [UInt64] = [], addressKeys: [UInt64] = []
+    records.reserveCapacity(n)
+    birthday.reserveCapacity(n)
+    fieldKeys.reserveCapacity(parts.reduce(0) { $0 + $1.fieldKeys.count })
+    addressKeys.reserveCapacity(parts.reduce(0) { $0 + $1.addressKeys.count })
+    for p in parts {
+      records.append(contentsOf: p.records)
+      birthday.append(contentsOf: p.birthday)
+      fieldKeys.append(contentsOf: p.fieldKeys)
+      addressKeys.append(contentsOf: p.addressKeys)
+    }
+    return (records, birthday, fieldKeys, addressKeys)
+  }
+
+  /// The phone, e-mail and address lists of `parts`, end to end, with
+  /// their offsets.
+  static func laidLists(_ parts: [RowKeys], count n: Int) -> LaidKeyLists {
+    var l = LaidKeyLists()
+    let phoneCount = parts.reduce(0) { $0 + $1.phones.count }
+    let emailCount = parts.reduce(0) { $0 + $1.emails.count }
+    let addressCount = parts.reduce(0) { $0 + $1.addresses.count }
+    l.phones.reserveCapacity(phoneCount)
+    l.emails.reserveCapacity(emailCount)
+    l.addresses.reserveCapacity(addressCount)
+    l.postcodes.reserveCapacity(addressCount)
+    l.houses.reserveCapacity(addressCount)
+    l.addressTexts.reserveCapacity(addressCount)
+    l.phoneOffsets.reserveCapacity(n + 1)
+    l.emailOffsets.reserveCapacity(n + 1)
+    l.addressOffsets.reserveCapacity(n + 1)
+    for p in parts {
+      let pBase = UInt32(truncatingIfNeeded: l.phones.count)
+      let eBase = UInt32(truncatingIfNeeded: l.emails.count)
+      let aBase = UInt32(truncatingIfNeeded: l.addresses.count)
+      l.phones.append(contentsOf: p.phones)
+      l.emails.append(contentsOf: p.emails)
+      l.addresses.append(contentsOf: p.addresses)
+      l.postcodes.append(contentsOf: p.postcodes)
+      l.houses.append(contentsOf: p.houses)
+      l.addressTexts.append(contentsOf: p.addressTexts)
+      for e in p.phoneEnds { l.phoneOffsets.append(pBase &+ e) }
+      for e in p.emailEnds { l.emailOffsets.append(eBase &+ e) }
+      for e in p.addressEnds { l.addressOffsets.append(aBase &+ e) }
+    }
+    return l
+  }
+}
+
 struct RowKeys: Sendable {
   var fieldKeys: [UInt64] = []
   var phones: [UInt64] = []
