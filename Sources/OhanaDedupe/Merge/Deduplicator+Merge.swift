@@ -73,7 +73,7 @@ extension Deduplicator {
       let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
-      let merged = Self.gather(table, parts, count: reps.count)
+      let merged = Self.gather(table, parts, count: reps.count, threads: threads)
       merged.checkInvariants()
       return merged
     }
@@ -82,7 +82,7 @@ extension Deduplicator {
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
       PhaseTrace.mark("merge.plansOnly")
-      return Self.gather(table, parts, count: reps.count)
+      return Self.gather(table, parts, count: reps.count, threads: threads)
     } _: {
       let x = Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
       PhaseTrace.mark("merge.provenanceOnly")
@@ -105,60 +105,71 @@ extension Deduplicator {
   /// clusters, `count` in all) laid end to end: every column but the
   /// derived ones, with `table`'s pool (the caller sets the pool that holds
   /// the provenance strings) and blobs.
-  private static func gather(_ table: ContactTable, _ planned: [MergePlan], count: Int) -> ContactTable {
-    var parts = planned
+  private static func gather(_ table: ContactTable, _ parts: [MergePlan], count: Int, threads: Int) -> ContactTable {
+    // Two halves at once: the contacts' own columns on one worker, the
+    // child tables (fields, addresses, extras) on the other.
+    let (own, children) = Parallel.both(threads: threads) {
+      var attributes: [StringColumn] = []
+      for a in 0..<ContactAttribute.allCases.count {
+        var column: [StringID] = []
+        column.reserveCapacity(count)
+        for p in parts { column.append(contentsOf: p.attributes[a]) }
+        attributes.append(StringColumn(column))
+      }
+      var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
+      photo.reserveCapacity(count)
+      sourceLine.reserveCapacity(count)
+      if !table.uuids.isEmpty { uidRows.reserveCapacity(count) }
+      for p in parts {
+        if !table.uuids.isEmpty { uidRows.append(contentsOf: p.uidRows) }
+        photo.append(contentsOf: p.photo)
+        sourceLine.append(contentsOf: p.sourceLine)
+      }
+      return (attributes: attributes, photo: photo, sourceLine: sourceLine, uuids: table.uuids.gathering(uidRows))
+    } _: {
+      var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
+      var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
+      fieldOffsets.reserveCapacity(count + 1)
+      addressOffsets.reserveCapacity(count + 1)
+      extraOffsets.reserveCapacity(count + 1)
+      fieldRows.reserveCapacity(table.fields.count)
+      addressRows.reserveCapacity(table.addresses.count)
+      extraRows.reserveCapacity(table.extras.count)
+      for p in parts {
+        let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
+        let aBase = UInt32(truncatingIfNeeded: addressRows.count)
+        let xBase = UInt32(truncatingIfNeeded: extraRows.count)
+        fieldRows.append(contentsOf: p.fieldRows)
+        addressRows.append(contentsOf: p.addressRows)
+        extraRows.append(contentsOf: p.extraRows)
+        for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
+        for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+        for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
+      }
+      var fields = table.fields.gathering(fieldRows)
+      // Derived field columns are not carried over, but for each field's source.
+      let fieldSources = fields.annotations[column: FieldTable.sourceColumn]
+      fields.annotations = Annotations()
+      if let fieldSources { fields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
+      var addresses = table.addresses.gathering(addressRows)
+      addresses.annotations = Annotations()
+      return (
+        fields: fields, fieldOffsets: fieldOffsets, addresses: addresses, addressOffsets: addressOffsets,
+        extras: table.extras.gathering(extraRows), extraOffsets: extraOffsets
+      )
+    }
+    PhaseTrace.mark("merge.gathered")
     var merged = ContactTable(pool: table.pool)
     merged.blobs = table.blobs
-    for a in 0..<merged.attributes.count {
-      var column: [StringID] = []
-      column.reserveCapacity(count)
-      for p in parts { column.append(contentsOf: p.attributes[a]) }
-      merged.attributes[a] = StringColumn(column)
-    }
-    var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
-    var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
-    var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
-    photo.reserveCapacity(count)
-    sourceLine.reserveCapacity(count)
-    fieldOffsets.reserveCapacity(count + 1)
-    addressOffsets.reserveCapacity(count + 1)
-    extraOffsets.reserveCapacity(count + 1)
-    fieldRows.reserveCapacity(table.fields.count)
-    addressRows.reserveCapacity(table.addresses.count)
-    extraRows.reserveCapacity(table.extras.count)
-    if !table.uuids.isEmpty { uidRows.reserveCapacity(count) }
-    for p in parts {
-      if !table.uuids.isEmpty { uidRows.append(contentsOf: p.uidRows) }
-      photo.append(contentsOf: p.photo)
-      sourceLine.append(contentsOf: p.sourceLine)
-      let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
-      let aBase = UInt32(truncatingIfNeeded: addressRows.count)
-      let xBase = UInt32(truncatingIfNeeded: extraRows.count)
-      fieldRows.append(contentsOf: p.fieldRows)
-      addressRows.append(contentsOf: p.addressRows)
-      extraRows.append(contentsOf: p.extraRows)
-      for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
-      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
-      for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
-    }
-    parts = []  // Laid end to end: free the plans before gathering (peak memory).
-    PhaseTrace.mark("merge.laid")
-    merged.photo = photo
-    merged.uuids = table.uuids.gathering(uidRows)
-    merged.sourceLine = sourceLine
-    var mergedFields = table.fields.gathering(fieldRows)
-    // Derived field columns are not carried over, but for each field's source.
-    let fieldSources = mergedFields.annotations[column: FieldTable.sourceColumn]
-    mergedFields.annotations = Annotations()
-    if let fieldSources { mergedFields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
-    merged.replaceFields(with: mergedFields, offsets: fieldOffsets)
-    PhaseTrace.mark("merge.fields")
-    merged.addressOffsets = addressOffsets
-    merged.addresses = table.addresses.gathering(addressRows)
-    merged.addresses.annotations = Annotations()
-    merged.extraOffsets = extraOffsets
-    merged.extras = table.extras.gathering(extraRows)
-    PhaseTrace.mark("merge.addressesExtras")
+    merged.attributes = own.attributes
+    merged.photo = own.photo
+    merged.uuids = own.uuids
+    merged.sourceLine = own.sourceLine
+    merged.replaceFields(with: children.fields, offsets: children.fieldOffsets)
+    merged.addressOffsets = children.addressOffsets
+    merged.addresses = children.addresses
+    merged.extraOffsets = children.extraOffsets
+    merged.extras = children.extras
     return merged
   }
 
