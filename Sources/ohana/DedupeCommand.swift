@@ -145,8 +145,10 @@ extension OhanaCommand {
         var dedupe = Deduplicator(configuration: config)
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
         // A vCard or CSV output writes none of the merge's derived columns
-        // (source uids, reason, merged count): only NDJSON needs them built.
-        let (result, merged) = dedupe.deduplicate(table, provenance: format == .ndjson)
+        // (source uids, reason, merged count): only NDJSON needs them built;
+        // the pairs' evidence, NDJSON and --explain.
+        let (result, merged) = dedupe.deduplicate(
+          table, provenance: format == .ndjson, evidence: format == .ndjson || explain != nil)
         let dedupeDone = Clock.seconds()
         PhaseTrace.mark("dedupe")
         // Every output written, then all committed: a failure leaves them

@@ -192,3 +192,32 @@ struct OutputPathTests {
     }
   }
 }
+
+/// `ohana dedupe` builds the pairs' evidence and the merge's provenance
+/// only for the outputs that write them; what it writes must not depend on
+/// which other outputs were asked for.
+@Suite("ohana dedupe: evidence only where written")
+struct DedupeEvidenceTests {
+  @Test func explainIsTheSameWhateverTheMergedFormat() throws {
+    let dir = try TempDir()
+    let sample = CLI.datasets.appendingPathComponent("sample-1000.vcf").path
+    let a = try CLI.run(["dedupe", sample, "-o", dir.path("m.vcf"), "--explain", dir.path("a.ndjson"), "-q"])
+    #expect(a.status == 0, "\(a.stderr)")
+    let b = try CLI.run(["dedupe", sample, "-o", dir.path("m.ndjson"), "--explain", dir.path("b.ndjson"), "-q"])
+    #expect(b.status == 0, "\(b.stderr)")
+    let explained = try dir.read("a.ndjson")
+    #expect(explained == (try dir.read("b.ndjson")))
+    // Every accepted pair names the keys it shares (a vCard output alone
+    // would have left them out).
+    let lines = String(decoding: explained, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count > 100)
+    for line in lines {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let keys = try #require(object["keys"] as? [String], "\(line)")
+      #expect(!keys.isEmpty, "\(line)")
+    }
+    // The merged contacts are the same in both formats: as many cards as lines.
+    let cards = String(decoding: try dir.read("m.vcf"), as: UTF8.self).components(separatedBy: "BEGIN:VCARD").count - 1
+    #expect(cards == String(decoding: try dir.read("m.ndjson"), as: UTF8.self).split(separator: "\n").count)
+  }
+}

@@ -17,8 +17,14 @@ import Testing
     let table = try ContactIO.read(path: Self.sample).table
     let dedupe = Deduplicator()
     let (result, full) = dedupe.deduplicate(table)
-    let (plainResult, plain) = dedupe.deduplicate(table, provenance: false)
+    let (plainResult, plain) = dedupe.deduplicate(table, provenance: false, evidence: false)
     #expect(result.clusterOf == plainResult.clusterOf)
+    // The same pairs joined, with their shared keys left out.
+    #expect(result.pairs.count == plainResult.pairs.count)
+    #expect(result.pairs.allSatisfy { !$0.sharedKeys.isEmpty })
+    #expect(plainResult.pairs.allSatisfy { $0.sharedKeys.isEmpty })
+    #expect(result.pairs.map { [$0.first, $0.second] } == plainResult.pairs.map { [$0.first, $0.second] })
+    #expect(result.pairs.map(\.weight) == plainResult.pairs.map(\.weight))
     // The sample has duplicates, so the merge did something.
     #expect(full.rowCount < table.rowCount - 100)
     #expect(plain.rowCount == full.rowCount)

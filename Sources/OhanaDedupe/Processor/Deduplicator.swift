@@ -76,14 +76,19 @@ public struct Deduplicator: Sendable {
   /// ``mergedCountColumn``), for a caller that reads none of them (a vCard
   /// or CSV output writes no derived column): building them interns every
   /// merged contact's source uids into a copy of the pool, about a fifth of
-  /// the merge's CPU at 1,000,000 contacts. The contacts themselves are the
-  /// same either way.
-  public func deduplicate(_ table: ContactTable, provenance: Bool = true) -> (result: DedupeResult, merged: ContactTable) {
+  /// the merge's CPU at 1,000,000 contacts. With `evidence` false as well,
+  /// the result's pairs carry no ``MatchedPair/sharedKeys`` (empty sets; 0.2
+  /// s of both cores at 1,000,000), for a caller that neither explains the
+  /// pairs nor keeps the provenance. The clusters and the merged contacts
+  /// are the same either way.
+  public func deduplicate(_ table: ContactTable, provenance: Bool = true, evidence: Bool = true)
+    -> (result: DedupeResult, merged: ContactTable)
+  {
     let clock = ContinuousClock()
     let start = clock.now, startCPU = ProcessCPU.seconds()
     var keys = ContactKeys(table: table, configuration: configuration)
     let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
-    var result = findDuplicates(keys: keys)
+    var result = findDuplicates(keys: keys, evidence: evidence || provenance)
     let found = clock.now, foundCPU = ProcessCPU.seconds()
     // The merge reads two of the keys: free the others first (peak memory).
     let mergeKeys = MergeKeys(keys)
@@ -133,7 +138,10 @@ public struct Deduplicator: Sendable {
   /// checked explicitly).
   static let unreachable = UInt32.max
 
-  func findDuplicates(keys: ContactKeys) -> DedupeResult {
+  /// The clusters of `keys`' contacts; without `evidence`, the joined
+  /// pairs' ``MatchedPair/sharedKeys`` are left empty (see
+  /// ``deduplicate(_:provenance:evidence:)``).
+  func findDuplicates(keys: ContactKeys, evidence: Bool = true) -> DedupeResult {
     let clock = ContinuousClock()
     var t = clock.now, tCPU = ProcessCPU.seconds()
     var stats = DedupeResult.Statistics()
@@ -226,7 +234,8 @@ public struct Deduplicator: Sendable {
       range.map { i -> MatchedPair in
         let a = Int(found[i].pair >> 32), b = Int(found[i].pair & 0xFFFF_FFFF)
         let v = ComparisonVector(rawValue: found[i].vector)
-        return MatchedPair(first: a, second: b, weight: Double(found[i].weight), vector: v, sharedKeys: sharedKeys(keys, a, b, v))
+        let shared = evidence ? sharedKeys(keys, a, b, v) : BlockingKey.Set()
+        return MatchedPair(first: a, second: b, weight: Double(found[i].weight), vector: v, sharedKeys: shared)
       }
     }
     var joined: [MatchedPair] = []
