@@ -29,10 +29,28 @@ public enum PhaseTrace {
 
   private static func emit(_ label: StaticString) {
     let t = now(), o = origin
-    let line = "phase \(label) wall \(rounded(t.wall - o.wall)) cpu \(rounded(t.cpu - o.cpu))\n"
+    let line = "phase \(label) wall \(rounded(t.wall - o.wall)) cpu \(rounded(t.cpu - o.cpu))\(memory())\n"
     let bytes = Array(line.utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
   }
 
   private static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+  /// ` rss <MiB> peak <MiB>` from `/proc/self/status` (Linux), else empty.
+  private static func memory() -> String {
+    let fd = open("/proc/self/status", O_RDONLY)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n > 0 else { return "" }
+    var rss = "", peak = ""
+    for line in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n") {
+      let kib = line.split(separator: " ").dropFirst().first.flatMap { Int($0.trimmingPrefix(while: { $0 == "\t" })) }
+      guard let kib else { continue }
+      if line.hasPrefix("VmRSS:") { rss = String(kib >> 10) }
+      if line.hasPrefix("VmHWM:") { peak = String(kib >> 10) }
+    }
+    return rss.isEmpty ? "" : " rss \(rss) peak \(peak)"
+  }
 }
