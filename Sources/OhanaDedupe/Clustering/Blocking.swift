@@ -43,7 +43,7 @@ enum Blocking {
     let ruleFlag = rowMask + 1
     let skip = RuleSkip(keys: keys, bound: bound)
     PhaseTrace.mark("block.skip")
-    let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
+    var entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
       var out: [UInt64] = []
       out.reserveCapacity(rows.count * (rules.isEmpty ? 5 : 10))
       if !rules.isEmpty {
@@ -65,7 +65,12 @@ enum Blocking {
     PhaseTrace.mark("block.entries")
     var entries: [UInt64] = []
     entries.reserveCapacity(entryParts.reduce(0) { $0 + $1.count })
-    for p in entryParts { entries.append(contentsOf: p) }
+    // Each part freed once laid (the parts and the whole list together
+    // were the blocking's peak).
+    for i in entryParts.indices {
+      entries.append(contentsOf: entryParts[i])
+      entryParts[i] = []
+    }
     PhaseTrace.mark("block.entriesLaid")
     statistics.blockingKeys = entries.count
     RadixSort.sort(&entries, threads: threads)
@@ -78,7 +83,9 @@ enum Blocking {
     entries = []
     var pairs: [UInt64] = []
     pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
-    for chunk in pairParts {
+    for c in pairParts.indices {
+      let chunk = pairParts[c]
+      pairParts[c] = []
       for p in chunk {
         pairs.append(contentsOf: p.pairs)
         statistics.largestBlock = max(statistics.largestBlock, p.largestBlock)

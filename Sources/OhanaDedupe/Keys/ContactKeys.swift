@@ -92,17 +92,27 @@ struct ContactKeys: Sendable {
     let countryRegions = countryRegion
     PhaseTrace.mark("keys.countries")
     let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
-    let parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
+    var parts = Parallel.map(count: n, threads: threads, minimumChunk: 8192) { rows in
       RowKeys(table, rows: rows, names: names, countryRegions: countryRegions, defaultRegion: defaultRegion)
     }
     PhaseTrace.mark("keys.rows")
     // Laid end to end in two halves at once: the per-row lists (records,
     // birthdays, field and address row keys) on one worker, the CSR lists
     // and their offsets on the other.
+    // Each half owns its lists of the parts and frees each part's as it is
+    // laid (at 1,000,000 the parts and the laid lists together were the
+    // run's peak).
+    var perRowParts = parts, listParts = parts
+    parts = []
+    for i in perRowParts.indices { perRowParts[i].keepPerRow() }
+    for i in listParts.indices { listParts[i].keepLists() }
+    let perRowHandoff = Handoff(perRowParts), listHandoff = Handoff(listParts)
+    perRowParts = []
+    listParts = []
     let (perRow, lists) = Parallel.both(threads: threads) {
-      RowKeys.laidPerRow(parts, count: n)
+      RowKeys.laidPerRow(perRowHandoff.take(), count: n)
     } _: {
-      RowKeys.laidLists(parts, count: n)
+      RowKeys.laidLists(listHandoff.take(), count: n)
     }
     (records, birthday, fieldKeys, addressKeys) = perRow
     phones = lists.phones
@@ -354,26 +364,50 @@ struct LaidKeyLists: Sendable {
 
 extension RowKeys {
   /// The per-contact and per-child-row keys of `parts`, end to end.
-  static func laidPerRow(_ parts: [RowKeys], count n: Int)
+  /// Empties the CSR lists (kept: the per-row and per-child-row keys).
+  mutating func keepPerRow() {
+    phones = []
+    phoneEnds = []
+    emails = []
+    emailEnds = []
+    addresses = []
+    postcodes = []
+    houses = []
+    addressTexts = []
+    addressEnds = []
+  }
+
+  /// Empties the per-row and per-child-row keys (kept: the CSR lists).
+  mutating func keepLists() {
+    records = []
+    birthday = []
+    fieldKeys = []
+    addressKeys = []
+  }
+
+  static func laidPerRow(_ taken: consuming [RowKeys], count n: Int)
     -> (records: [ScoreRecord], birthday: [UInt32], fieldKeys: [UInt64], addressKeys: [UInt64])
   {
+    var parts = taken
     var records: [ScoreRecord] = [], birthday: [UInt32] = [], fieldKeys: [UInt64] = [], addressKeys: [UInt64] = []
     records.reserveCapacity(n)
     birthday.reserveCapacity(n)
     fieldKeys.reserveCapacity(parts.reduce(0) { $0 + $1.fieldKeys.count })
     addressKeys.reserveCapacity(parts.reduce(0) { $0 + $1.addressKeys.count })
-    for p in parts {
-      records.append(contentsOf: p.records)
-      birthday.append(contentsOf: p.birthday)
-      fieldKeys.append(contentsOf: p.fieldKeys)
-      addressKeys.append(contentsOf: p.addressKeys)
+    for i in parts.indices {
+      records.append(contentsOf: parts[i].records)
+      birthday.append(contentsOf: parts[i].birthday)
+      fieldKeys.append(contentsOf: parts[i].fieldKeys)
+      addressKeys.append(contentsOf: parts[i].addressKeys)
+      parts[i].keepLists()  // frees this part's per-row keys
     }
     return (records, birthday, fieldKeys, addressKeys)
   }
 
   /// The phone, e-mail and address lists of `parts`, end to end, with
   /// their offsets.
-  static func laidLists(_ parts: [RowKeys], count n: Int) -> LaidKeyLists {
+  static func laidLists(_ taken: consuming [RowKeys], count n: Int) -> LaidKeyLists {
+    var parts = taken
     var l = LaidKeyLists()
     let phoneCount = parts.reduce(0) { $0 + $1.phones.count }
     let emailCount = parts.reduce(0) { $0 + $1.emails.count }
@@ -387,7 +421,9 @@ extension RowKeys {
     l.phoneOffsets.reserveCapacity(n + 1)
     l.emailOffsets.reserveCapacity(n + 1)
     l.addressOffsets.reserveCapacity(n + 1)
-    for p in parts {
+    for i in parts.indices {
+      let p = parts[i]
+      parts[i].keepPerRow()  // frees this part's lists once `p` is laid
       let pBase = UInt32(truncatingIfNeeded: l.phones.count)
       let eBase = UInt32(truncatingIfNeeded: l.emails.count)
       let aBase = UInt32(truncatingIfNeeded: l.addresses.count)

@@ -105,15 +105,33 @@ extension Deduplicator {
   /// clusters, `count` in all) laid end to end: every column but the
   /// derived ones, with `table`'s pool (the caller sets the pool that holds
   /// the provenance strings) and blobs.
-  private static func gather(_ table: ContactTable, _ parts: [MergePlan], count: Int, threads: Int) -> ContactTable {
+  private static func gather(_ table: ContactTable, _ planned: consuming [MergePlan], count: Int, threads: Int)
+    -> ContactTable
+  {
     // Two halves at once: the contacts' own columns on one worker, the
-    // child tables (fields, addresses, extras) on the other.
+    // child tables (fields, addresses, extras) on the other. Each half owns
+    // its part of the plans and frees it once laid out (peak memory: the
+    // plans' attribute lists are 4 bytes a cell of every column).
+    var plans = planned
+    let ownParts = Handoff(plans.map { (attributes: $0.attributes, uidRows: $0.uidRows, photo: $0.photo, sourceLine: $0.sourceLine) })
+    let childParts = Handoff(
+      plans.map {
+        (
+          fieldRows: $0.fieldRows, fieldEnds: $0.fieldEnds, addressRows: $0.addressRows, addressEnds: $0.addressEnds,
+          extraRows: $0.extraRows, extraEnds: $0.extraEnds
+        )
+      })
+    plans = []
     let (own, children) = Parallel.both(threads: threads) {
+      var parts = ownParts.take()
       var attributes: [StringColumn] = []
       for a in 0..<ContactAttribute.allCases.count {
         var column: [StringID] = []
         column.reserveCapacity(count)
-        for p in parts { column.append(contentsOf: p.attributes[a]) }
+        for i in parts.indices {
+          column.append(contentsOf: parts[i].attributes[a])
+          parts[i].attributes[a] = []
+        }
         attributes.append(StringColumn(column))
       }
       var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
@@ -125,8 +143,10 @@ extension Deduplicator {
         photo.append(contentsOf: p.photo)
         sourceLine.append(contentsOf: p.sourceLine)
       }
+      parts = []
       return (attributes: attributes, photo: photo, sourceLine: sourceLine, uuids: table.uuids.gathering(uidRows))
     } _: {
+      var parts = childParts.take()
       var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
       var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
       fieldOffsets.reserveCapacity(count + 1)
@@ -146,6 +166,7 @@ extension Deduplicator {
         for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
         for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
       }
+      parts = []  // Laid end to end: free them before gathering.
       var fields = table.fields.gathering(fieldRows)
       // Derived field columns are not carried over, but for each field's source.
       let fieldSources = fields.annotations[column: FieldTable.sourceColumn]
@@ -524,5 +545,22 @@ struct MergePlan: Sendable {
       addressEnds.append(UInt32(truncatingIfNeeded: addressRows.count))
       extraEnds.append(UInt32(truncatingIfNeeded: extraRows.count))
     }
+  }
+}
+
+/// A collection handed from the thread that made it to the one worker that
+/// takes it, so that the worker owns it alone and can free it as it goes:
+/// captured by a closure, it would live until the closure ends.
+final class Handoff<T: RangeReplaceableCollection>: @unchecked Sendable {
+  // Safe: `take()` is called by one worker, after `init` on the thread
+  // that starts the workers (which orders the two).
+  private var value: T
+  init(_ value: T) { self.value = value }
+
+  /// The collection (empty after the first call).
+  func take() -> T {
+    var v = T()
+    swap(&v, &value)
+    return v
   }
 }
