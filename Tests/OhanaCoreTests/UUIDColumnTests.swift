@@ -17,6 +17,34 @@ import Testing
     return s.withUTF8 { UUIDColumn.parse(UnsafeRawBufferPointer($0))?.form }
   }
 
+  /// The text of random values in every form against a plain reference:
+  /// each nibble in turn, a digit or a letter, hyphens at 8, 12, 16, 20.
+  @Test func renderMatchesAPlainReference() {
+    func reference(_ form: UUIDColumn.Form, _ high: UInt64, _ low: UInt64) -> String {
+      let digits = Array((form == .upper || form == .urnUpper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+      var out: [UInt8] = []
+      for nibble in 0..<32 {
+        if [8, 12, 16, 20].contains(nibble) { out.append(UInt8(ascii: "-")) }
+        let word = nibble < 16 ? high : low
+        out.append(digits[Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)])
+      }
+      let prefix = form == .urnLower ? "urn:uuid:" : form == .urnUpper ? "URN:UUID:" : ""
+      return prefix + String(decoding: out, as: UTF8.self)
+    }
+    var rng = SystemRandomNumberGenerator()
+    var values: [(UInt64, UInt64)] = [(0, 0), (.max, .max), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210)]
+    for _ in 0..<2000 { values.append((rng.next(), rng.next())) }
+    for form: UUIDColumn.Form in [.lower, .upper, .urnLower, .urnUpper] {
+      for (high, low) in values {
+        let text = withUnsafeTemporaryAllocation(byteCount: 48, alignment: 8) { buffer -> String in
+          let n = UUIDColumn.render(form, high, low, into: buffer)
+          return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<n]), as: UTF8.self)
+        }
+        #expect(text == reference(form, high, low))
+      }
+    }
+  }
+
   @Test func everyFormWritesBackItsText() {
     let cases: [(String, UUIDColumn.Form)] = [
       (Self.lower, .lower), (Self.upper, .upper), (Self.urnLower, .urnLower), (Self.urnUpper, .urnUpper),

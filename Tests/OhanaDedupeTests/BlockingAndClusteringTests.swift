@@ -185,3 +185,24 @@ import Testing
     #expect(ContactSketch.phoneLevel(a, b) == 2)
   }
 }
+
+@Suite struct HandoffTests {
+  /// The worker that takes a handed-off collection owns it alone: its
+  /// elements are freed as it empties them (a weak reference to one goes
+  /// nil), and a second take finds nothing.
+  @Test func takerOwnsTheValueAlone() {
+    final class Token {}
+    weak var watched: Token?
+    let handoff: Handoff<[[Token]]> = {
+      let t = Token()
+      watched = t
+      return Handoff([[t], [Token()]])
+    }()
+    var taken = handoff.take()
+    #expect(taken.count == 2)
+    #expect(watched != nil)
+    taken[0] = []
+    #expect(watched == nil, "the handoff kept no copy")
+    #expect(handoff.take().isEmpty)
+  }
+}

@@ -153,18 +153,50 @@ public struct UUIDColumn: Sendable, Equatable {
         o += 1
       }
     }
-    let letterBase: UInt8 = form.isUpper ? 0x41 - 10 : 0x61 - 10
-    for nibble in 0..<32 {
-      if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-        out[o] = 0x2D
+    // Eight hex digits at a time (a word of eight ASCII bytes, see `hex8`),
+    // in the groups 8-4-4-4-12.
+    let letters: UInt64 = form.isUpper ? 0x07 : 0x27
+    let w0 = hex8(UInt32(truncatingIfNeeded: high >> 32), letters), w1 = hex8(UInt32(truncatingIfNeeded: high), letters)
+    let w2 = hex8(UInt32(truncatingIfNeeded: low >> 32), letters), w3 = hex8(UInt32(truncatingIfNeeded: low), letters)
+    @inline(__always) func put(_ word: UInt64, bytes: Range<Int>) {
+      for k in bytes {
+        out[o] = UInt8(truncatingIfNeeded: word >> UInt64(8 * k))
         o += 1
       }
-      let word = nibble < 16 ? high : low
-      let v = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble & 15))) & 0xF
-      out[o] = v < 10 ? 0x30 + v : letterBase + v
-      o += 1
     }
+    put(w0, bytes: 0..<8)
+    out[o] = 0x2D
+    o += 1
+    put(w1, bytes: 0..<4)
+    out[o] = 0x2D
+    o += 1
+    put(w1, bytes: 4..<8)
+    out[o] = 0x2D
+    o += 1
+    put(w2, bytes: 0..<4)
+    out[o] = 0x2D
+    o += 1
+    put(w2, bytes: 4..<8)
+    put(w3, bytes: 0..<8)
     return o
+  }
+
+  /// The eight hex digits of `x`, most significant first, as ASCII bytes
+  /// of a word (its first digit in the lowest byte): each nibble spread to
+  /// a byte, then `0` added, and `letters` more (7 upper case, 0x27 lower)
+  /// where the nibble is 10 or more. No branch a digit: the loop over 32
+  /// nibbles with a test each took 1.7% of `ohana dedupe`'s samples.
+  @inline(__always)
+  static func hex8(_ x: UInt32, _ letters: UInt64) -> UInt64 {
+    var n = UInt64(x.byteSwapped)
+    // Bytes b3 b2 b1 b0 (b3 = the first two digits) → one nibble a byte.
+    n = (n | (n << 16)) & 0x0000_FFFF_0000_FFFF
+    n = (n | (n << 8)) & 0x00FF_00FF_00FF_00FF
+    // Each byte holds two digits, high nibble first: split them so that the
+    // first digit lands in the lower byte (little-endian text order).
+    n = ((n & 0x00F0_00F0_00F0_00F0) >> 4) | ((n & 0x000F_000F_000F_000F) << 8)
+    let tens = ((n &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    return n &+ 0x3030_3030_3030_3030 &+ tens &* letters
   }
 
   /// Calls `body` with the text of `row`'s UUID; nil (without calling it)
