@@ -158,26 +158,22 @@ public struct UUIDColumn: Sendable, Equatable {
     let letters: UInt64 = form.isUpper ? 0x07 : 0x27
     let w0 = hex8(UInt32(truncatingIfNeeded: high >> 32), letters), w1 = hex8(UInt32(truncatingIfNeeded: high), letters)
     let w2 = hex8(UInt32(truncatingIfNeeded: low >> 32), letters), w3 = hex8(UInt32(truncatingIfNeeded: low), letters)
-    @inline(__always) func put(_ word: UInt64, bytes: Range<Int>) {
+    @inline(__always) func put(_ word: UInt64, bytes: Range<Int>, hyphen: Bool) {
       for k in bytes {
         out[o] = UInt8(truncatingIfNeeded: word >> UInt64(8 * k))
         o += 1
       }
+      if hyphen {
+        out[o] = 0x2D
+        o += 1
+      }
     }
-    put(w0, bytes: 0..<8)
-    out[o] = 0x2D
-    o += 1
-    put(w1, bytes: 0..<4)
-    out[o] = 0x2D
-    o += 1
-    put(w1, bytes: 4..<8)
-    out[o] = 0x2D
-    o += 1
-    put(w2, bytes: 0..<4)
-    out[o] = 0x2D
-    o += 1
-    put(w2, bytes: 4..<8)
-    put(w3, bytes: 0..<8)
+    put(w0, bytes: 0..<8, hyphen: true)
+    put(w1, bytes: 0..<4, hyphen: true)
+    put(w1, bytes: 4..<8, hyphen: true)
+    put(w2, bytes: 0..<4, hyphen: true)
+    put(w2, bytes: 4..<8, hyphen: false)
+    put(w3, bytes: 0..<8, hyphen: false)
     return o
   }
 
