@@ -1,4 +1,3 @@
-import Dispatch
 import COhanaCore
 
 #if canImport(Glibc)
@@ -443,26 +442,25 @@ public final class OutputTarget {
   }
 }
 
-/// An `fsync` of one descriptor running on a thread of its own (a global
-/// dispatch queue); ``wait()`` gives its `errno` (0 when it succeeded).
+/// An `fsync` of one descriptor running on a thread of its own (not a
+/// Dispatch worker: blocked in the flush, it would take one of the workers
+/// that encode the next output); ``wait()`` gives its `errno` (0 when it
+/// succeeded).
 private final class PendingFlush: @unchecked Sendable {
-  // Safe: `error` is written once by the flushing thread before `done` is
-  // signalled, and read only after waiting for that signal.
-  private let done = DispatchSemaphore(value: 0)
+  // Safe: `error` is written once by the flushing thread, and read only
+  // after `join()` has seen that thread finish.
   private var error: Int32 = 0
+  private var thread: WorkerThreads?
   private var waited = false
 
   init(fd: Int32) {
-    DispatchQueue.global().async {
-      self.error = fsync(fd) == 0 ? 0 : errno
-      self.done.signal()
-    }
+    thread = WorkerThreads.start(1) { _ in self.error = fsync(fd) == 0 ? 0 : errno }
   }
 
   /// Waits for the flush (once; later calls give the same result).
   func wait() -> Int32 {
     if !waited {
-      done.wait()
+      thread?.join()
       waited = true
     }
     return error
