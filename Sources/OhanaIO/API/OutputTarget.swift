@@ -81,6 +81,10 @@ public final class OutputTarget {
   private var writebackFrom: Int64 = 0
   /// The flush started by ``startFlush()``, if any.
   private var pendingFlush: PendingFlush?
+  /// The `errno` of a started flush that failed before more bytes were
+  /// written: reported by ``commit()`` (a second `fsync` after a failed one
+  /// may succeed while the earlier bytes are lost).
+  private var earlierFlushError: Int32 = 0
 
   /// Bytes of a temporary file written between two starts of its
   /// write-back (8 MiB: large enough to leave the device whole requests,
@@ -215,7 +219,8 @@ public final class OutputTarget {
     // More bytes after a flush was started: it covers the earlier ones
     // only, so ``commit()`` flushes again.
     if let started = pendingFlush {
-      _ = started.wait()
+      let e = started.wait()
+      if earlierFlushError == 0 { earlierFlushError = e }
       pendingFlush = nil
     }
     guard let base = bytes.baseAddress else { return }
@@ -272,13 +277,14 @@ public final class OutputTarget {
       guard close(fd) == 0 else { throw Self.failure(path, errno) }
     case .replace:
       guard let tempPath else { return }
-      let flushError: Int32
+      var flushError: Int32
       if let started = pendingFlush {
         flushError = started.wait()
         pendingFlush = nil
       } else {
         flushError = fsync(fd) == 0 ? 0 : errno
       }
+      if earlierFlushError != 0 { flushError = earlierFlushError }
       if flushError != 0 {
         let e = flushError
         close(fd)
