@@ -69,29 +69,23 @@ extension Deduplicator {
     // and gathering into that time).
     let memberList = members, memberStarts = counts, reps = representatives
     let threads = configuration.threads
-    guard withProvenance else {
+    let planAndGather: @Sendable () -> ContactTable = {
       let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
-      let merged = Self.gather(table, parts, count: reps.count, threads: threads)
+      return Self.gather(table, parts, count: reps.count, threads: threads)
+    }
+    guard withProvenance else {
+      let merged = planAndGather()
       merged.checkInvariants()
       return merged
     }
-    var (merged, provenance) = Parallel.both(threads: threads) {
-      let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
-        MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
-      }
-      PhaseTrace.mark("merge.plansOnly")
-      return Self.gather(table, parts, count: reps.count, threads: threads)
-    } _: {
-      let x = Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
-      PhaseTrace.mark("merge.provenanceOnly")
-      return x
+    var (merged, provenance) = Parallel.both(threads: threads, planAndGather) {
+      Provenance(table, result, representatives: reps, members: memberList, memberStarts: memberStarts)
     }
     PhaseTrace.mark("merge.plans")
     merged.pool = provenance.pool
     merged.checkInvariants()
-    PhaseTrace.mark("merge.checked")
     merged.setColumn(Self.sourceUIDsColumn, .string(provenance.sourceUIDs))
     merged.setColumn(Self.reasonColumn, .string(provenance.reasons))
     if let sources = provenance.sources { merged.setColumn(Self.sourcesColumn, .string(sources)) }
@@ -289,7 +283,6 @@ struct Provenance: Sendable {
     let n = table.rowCount
     let clusterOf = result.clusterOf
     pool = table.pool
-    PhaseTrace.mark("prov.start")
     // Evidence per cluster.
     var reasonKeys = [UInt16](repeating: 0, count: n)
     var agree = [UInt8](repeating: 0, count: n)
@@ -302,7 +295,6 @@ struct Provenance: Sendable {
       agree[c] |= a
       minWeight[c] = min(minWeight[c], Float(p.weight))
     }
-    PhaseTrace.mark("prov.evidence")
     // Provenance and reasons: a contact alone keeps its own uid (already
     // in the pool); a cluster gets its members' uids and the evidence.
     let uidColumn = table[.uid], uuids = table.uuids
@@ -344,7 +336,6 @@ struct Provenance: Sendable {
       Deduplicator.appendWeight(minWeight[c], to: &reasonBytes)
       reasons[k] = reasonBytes.withUnsafeBytes { pool.intern($0) }
     }
-    PhaseTrace.mark("prov.reps")
     // Sources: a contact alone keeps its own; a cluster lists its members'
     // distinct sources in row order.
     let sourceColumn = table[.sourceProvider]
@@ -384,7 +375,6 @@ struct Provenance: Sendable {
       }
       for (j, k) in soloRows.enumerated() { sourceUIDs[Int(k)] = ids[j] }
     }
-    PhaseTrace.mark("prov.solo")
   }
 }
 
