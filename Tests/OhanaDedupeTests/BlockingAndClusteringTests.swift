@@ -106,6 +106,52 @@ import Testing
     // The sampled split of crowded pairs lies well below the middle row.
     #expect(RadixSort.sampledMedian(crowded) < (n / 2) << 32)
   }
+
+  /// Parts laid end to end and sorted in one (the partition moving values
+  /// straight from the parts): against the standard library's sort of the
+  /// concatenation, for parts of uneven sizes (empty ones, one holding
+  /// nearly everything), skewed values and every value equal.
+  @Test func radixSortOfPartsEqualsSortingTheirConcatenation() {
+    var rng = SystemRandomNumberGenerator()
+    func values(_ k: Int, _ range: ClosedRange<UInt64> = 0...UInt64.max) -> [UInt64] {
+      (0..<k).map { _ in UInt64.random(in: range, using: &rng) }
+    }
+    let crowded = (0..<90_000).map { _ -> UInt64 in
+      let x = UInt64.random(in: 0..<50_000, using: &rng), y = UInt64.random(in: 0..<50_000, using: &rng)
+      return min(x, y) << 32 | max(x, y)
+    }
+    let cases: [[[UInt64]]] = [
+      [values(40_000), [], values(30_000), values(1), values(25_000)],
+      [values(200_000), values(3)],
+      [values(3), values(200_000)],
+      [Array(crowded[..<10_000]), Array(crowded[10_000...])],
+      [values(50_000, 0...2), values(50_000, 0...2), values(50_000, 0...2)],
+      [[UInt64](repeating: 7, count: 40_000), [UInt64](repeating: 7, count: 40_000)],
+      [values(1000), values(2000)],  // below the two-worker size
+      [[], []],
+    ]
+    for parts in cases {
+      let expected = parts.flatMap { $0 }.sorted()
+      #expect(RadixSort.sorted(parts, threads: 2) == expected)
+      #expect(RadixSort.sorted(parts, threads: 1) == expected)
+    }
+  }
+
+  /// The task run beside the chunks gives its result, and the chunks cover
+  /// the range once, in order, with one worker or more.
+  @Test func mapBesideRunsTheTaskAndEveryChunk() {
+    for threads in [1, 2, 4] {
+      for count in [0, 1, 5000, 100_003] {
+        let (side, parts) = Parallel.map(count: count, threads: threads, minimumChunk: 1000) {
+          (0..<1000).reduce(0, +)
+        } _: { range in
+          Array(range)
+        }
+        #expect(side == 499_500)
+        #expect(parts.flatMap { $0 } == Array(0..<count))
+      }
+    }
+  }
 }
 
 @Suite struct ClusteringTests {

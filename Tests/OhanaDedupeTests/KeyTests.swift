@@ -254,3 +254,31 @@ import Testing
     #expect(key("J.O.Hn+z@GoogleMail.com") == key("john@gmail.com"))
   }
 }
+
+@Suite struct CountryTests {
+  func region(_ s: String) -> String? {
+    var s = s
+    return s.withUTF8 { Countries.region(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The spellings found without ICU give the region that ICU's fold gives:
+  /// the oracle is the transliteration path, run on each spelling.
+  @Test func spellingsAgreeWithTheirFolds() {
+    #expect(Countries.spelled.count >= 18)
+    for (spelling, code) in Countries.spelled {
+      let folded = NameFolder.shared.fold(spelling)
+      #expect(Countries.regions[folded] == code, "\(spelling) folds to \(folded)")
+    }
+  }
+
+  @Test func spellingsInAnyCaseAndOthersByTheirFold() {
+    #expect(region("MÉXICO") == "MX")
+    #expect(region("Österreich") == "AT")
+    #expect(region("日本") == "JP")
+    #expect(region("Россия") == "RU")
+    // Not typed as a spelling: found through the fold.
+    #expect(region("Polska") == "PL")
+    #expect(region(" españa ") == "ES")
+    #expect(region("Российская") == nil)
+  }
+}

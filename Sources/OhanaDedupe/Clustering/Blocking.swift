@@ -43,7 +43,7 @@ enum Blocking {
     let ruleFlag = rowMask + 1
     let skip = RuleSkip(keys: keys, bound: bound)
     PhaseTrace.mark("block.skip")
-    var entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
+    let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
       var out: [UInt64] = []
       out.reserveCapacity(rows.count * (rules.isEmpty ? 5 : 10))
       if !rules.isEmpty {
@@ -63,17 +63,10 @@ enum Blocking {
       return out
     }
     PhaseTrace.mark("block.entries")
-    var entries: [UInt64] = []
-    entries.reserveCapacity(entryParts.reduce(0) { $0 + $1.count })
-    // Each part freed once laid (the parts and the whole list together
-    // were the blocking's peak).
-    for i in entryParts.indices {
-      entries.append(contentsOf: entryParts[i])
-      entryParts[i] = []
-    }
-    PhaseTrace.mark("block.entriesLaid")
-    statistics.blockingKeys = entries.count
-    RadixSort.sort(&entries, threads: threads)
+    statistics.blockingKeys = entryParts.reduce(0) { $0 + $1.count }
+    // Laid end to end by the sort, which frees each part once moved (the
+    // parts and the whole list together were the blocking's peak).
+    var entries = RadixSort.sorted(consume entryParts, threads: threads)
     PhaseTrace.mark("block.entriesSorted")
 
     var pairParts = blockPairs(
@@ -81,26 +74,24 @@ enum Blocking {
       threads: threads, involving: start)
     PhaseTrace.mark("block.pairs")
     entries = []
-    var pairs: [UInt64] = []
-    pairs.reserveCapacity(pairParts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pairs.count } })
+    var pairLists: [[UInt64]] = []
     for c in pairParts.indices {
       let chunk = pairParts[c]
       pairParts[c] = []
       for p in chunk {
-        pairs.append(contentsOf: p.pairs)
+        pairLists.append(p.pairs)
         statistics.largestBlock = max(statistics.largestBlock, p.largestBlock)
         statistics.cappedBlocks += p.cappedBlocks
         statistics.rowsInCappedBlocks += p.rowsInCappedBlocks
       }
     }
     pairParts = []
-    PhaseTrace.mark("block.pairsLaid")
     if rules.contains(.sortedNames) {
-      pairs.append(contentsOf: sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads, involving: start))
+      pairLists += sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads, involving: start)
     }
     PhaseTrace.mark("block.sortedNames")
-    // Pairs are `low row << 32 | high row`: split at the middle row.
-    RadixSort.sort(&pairs, threads: configuration.threads)
+    // Pairs are `low row << 32 | high row`; the sort lays them end to end.
+    var pairs = RadixSort.sorted(consume pairLists, threads: threads)
     PhaseTrace.mark("block.pairsSorted")
     // Unique in place.
     if pairs.count > 1 {

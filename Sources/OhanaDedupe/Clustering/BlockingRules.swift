@@ -88,31 +88,40 @@ extension Blocking {
   /// Sorted neighbourhood over folded names: each contact with a name is
   /// paired with the next ``windowNeighbours`` in the order of its first
   /// five bytes of family name then three of given name (ties by row).
-  /// Pairs are `low row << 32 | high row`.
-  static func sortedNamePairs(_ keys: ContactKeys, rowBits: UInt64, skip: RuleSkip, threads: Int, involving: Int = 0) -> [UInt64] {
+  /// Pairs are `low row << 32 | high row`, in parts made in parallel, in
+  /// no particular order.
+  static func sortedNamePairs(_ keys: ContactKeys, rowBits: UInt64, skip: RuleSkip, threads: Int, involving: Int = 0)
+    -> [[UInt64]]
+  {
     let n = keys.count
     let rowMask: UInt64 = (1 << rowBits) - 1
-    var entries: [UInt64] = []
-    entries.reserveCapacity(n)
-    keys.folds.withStorage { arena, ends in
-      for r in 0..<n {
-        // The name's high bits, then the row.
-        if let key = sortedNameKey(keys, r, arena: arena, ends: ends) { entries.append((key & ~rowMask) | UInt64(r)) }
+    let entryParts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> [UInt64] in
+      var out: [UInt64] = []
+      out.reserveCapacity(rows.count)
+      keys.folds.withStorage { arena, ends in
+        for r in rows {
+          // The name's high bits, then the row.
+          if let key = sortedNameKey(keys, r, arena: arena, ends: ends) { out.append((key & ~rowMask) | UInt64(r)) }
+        }
       }
+      return out
     }
-    RadixSort.sort(&entries, threads: threads)
-    var pairs: [UInt64] = []
-    pairs.reserveCapacity(entries.count * windowNeighbours)
-    for i in entries.indices {
-      let a = entries[i] & rowMask
-      var j = i + 1
-      while j < entries.count && j <= i + windowNeighbours {
-        let b = entries[j] & rowMask
-        if max(a, b) >= UInt64(involving) && !skip.skips(Int(a), Int(b)) { pairs.append(min(a, b) << 32 | max(a, b)) }
-        j += 1
+    let entries = RadixSort.sorted(consume entryParts, threads: threads)
+    let low = UInt64(involving)
+    return Parallel.map(count: entries.count, threads: threads, minimumChunk: 65536) { range -> [UInt64] in
+      var pairs: [UInt64] = []
+      pairs.reserveCapacity(range.count * windowNeighbours)
+      for i in range {
+        let a = entries[i] & rowMask
+        var j = i + 1
+        while j < entries.count && j <= i + windowNeighbours {
+          let b = entries[j] & rowMask
+          if max(a, b) >= low && !skip.skips(Int(a), Int(b)) { pairs.append(min(a, b) << 32 | max(a, b)) }
+          j += 1
+        }
       }
+      return pairs
     }
-    return pairs
   }
 
   /// Row `r`'s place in the sorted neighbourhood: the first five bytes of

@@ -1,3 +1,5 @@
+import COhanaCore
+
 /// Union-find over accepted pairs, with a guard against chaining.
 ///
 /// Pairs are taken strongest first. Two clusters join only if
@@ -20,6 +22,15 @@ struct GuardedClustering {
     parent = (0..<Int32(count)).map { $0 }
     size = [Int32](repeating: 1, count: count)
     next = parent
+  }
+
+  /// Starts loading `x`'s parent link and cluster size, for a join a few
+  /// pairs later (the pairs come strongest first, so their rows are
+  /// scattered: each would otherwise wait on its loads in turn). A hint only.
+  @inline(__always)
+  func prefetch(_ x: Int) {
+    parent.withUnsafeBufferPointer { p in if x < p.count, let base = p.baseAddress { ohana_prefetch(base + x) } }
+    size.withUnsafeBufferPointer { p in if x < p.count, let base = p.baseAddress { ohana_prefetch(base + x) } }
   }
 
   mutating func find(_ x: Int) -> Int {

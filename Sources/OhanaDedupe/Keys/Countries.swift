@@ -66,6 +66,54 @@ enum Countries {
     MA morocco
     """
 
+  /// Endonyms outside ASCII as address books write them (lower case) →
+  /// region code: each is also in ``names`` as ``NameFolder`` folds it
+  /// (a test holds the two to the same region), so that the common ones
+  /// are found without ICU's transliterator, whose opening and first use
+  /// on a script take about 0.1 s of one core before the row keys.
+  static let spellings: String = """
+    AT österreich
+    BE belgië
+    ES españa
+    MX méxico
+    PE perú
+    CZ česko|česká republika
+    HU magyarország
+    IS ísland
+    TR türkiye
+    RU россия
+    UA україна
+    GR ελλάδα|ελλάς
+    EG مصر
+    CN 中国
+    JP 日本
+    KR 대한민국
+    VN việt nam
+    GE საქართველო
+    """
+
+  /// Lower-case spelling outside ASCII → region code (see ``spellings``).
+  static let spelled: [String: String] = {
+    var map: [String: String] = [:]
+    for line in spellings.split(separator: "\n") {
+      let parts = line.split(separator: " ", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      for n in parts[1].split(separator: "|") { map[String(n)] = String(parts[0]) }
+    }
+    return map
+  }()
+
+  /// The region code of a country as written: a spelling of ``spellings``
+  /// as it is (in any case), else its ``NameFolder`` fold in ``regions``.
+  static func region(_ bytes: UnsafeRawBufferPointer) -> String? {
+    if !NameFolder.isASCII(bytes), let code = spelled[String(decoding: bytes, as: UTF8.self).lowercased()] {
+      return code
+    }
+    var out: [UInt8] = []
+    NameFolder.shared.fold(bytes, into: &out)
+    return regions[String(decoding: out, as: UTF8.self)]
+  }
+
   /// Folded country name or code → region code.
   static let regions: [String: String] = {
     var map: [String: String] = [:]

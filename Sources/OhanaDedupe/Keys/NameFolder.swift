@@ -10,7 +10,12 @@ import Synchronization
 /// `"  José-María  GARCÍA "` → `"jose maria garcia"`, `"Александр"` →
 /// `"aleksandr"`, `"Müller"` → `"muller"`.
 package final class NameFolder: Sendable {
-  private let transliterator: Transliterator?
+  /// Opened at the first text outside ASCII: ICU takes about 0.1 s to open
+  /// it, which a run whose names and countries are all ASCII need not pay,
+  /// and which another run pays in the names' task, beside the row keys
+  /// (see ``ContactKeys``), not before them with a core idle.
+  private static let latinASCII = try? Transliterator("Any-Latin; Latin-ASCII")
+  private var transliterator: Transliterator? { Self.latinASCII }
   /// Folds of text outside ASCII made or given (``remember(_:)``) in this
   /// process. ICU builds a script's transliteration rules the first time
   /// it meets the script: about 0.2 s for a dozen scripts, which a small
@@ -22,13 +27,11 @@ package final class NameFolder: Sendable {
 
   package static let shared = NameFolder()
 
-  init() {
-    transliterator = try? Transliterator("Any-Latin; Latin-ASCII")
-  }
+  init() {}
 
   /// Appends the folded form of `bytes` to `out` (which is not cleared).
   func fold(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-    if Self.isASCII(bytes) || transliterator == nil {
+    if Self.isASCII(bytes) {
       Self.asciiTokens(bytes, into: &out)
       return
     }

@@ -41,6 +41,35 @@ enum Parallel {
     return results.values()
   }
 
+  /// `map(count:threads:minimumChunk:_:)` with `beside` run as one more
+  /// task among the chunks (the first taken, so that it starts at once):
+  /// a job that is mostly serial overlaps the chunks instead of running
+  /// before them with a core idle. Chunks are finer than `map`'s, so that
+  /// the worker that ran `beside` and the others end together. (`both`
+  /// with a `map` inside would not do: Dispatch runs a nested
+  /// concurrentPerform's iterations on its calling thread alone when the
+  /// outer one already holds every core.)
+  static func map<A: Sendable, R: Sendable>(
+    count: Int, threads: Int, minimumChunk: Int = 4096, beside: @Sendable () -> A,
+    _ body: @Sendable (Range<Int>) -> R
+  ) -> (A, [R]) {
+    let workers = workerCount(threads)
+    if workers < 2 { return (beside(), map(count: count, threads: threads, minimumChunk: minimumChunk, body)) }
+    let chunks = max(1, min(workers * 8, (count + minimumChunk - 1) / minimumChunk))
+    let first = ResultSlots<A>(count: 1)
+    let results = ResultSlots<R>(count: chunks)
+    DispatchQueue.concurrentPerform(iterations: chunks + 1) { i in
+      if i == 0 {
+        first.set(0, beside())
+        return
+      }
+      let lo = count * (i - 1) / chunks, hi = count * i / chunks
+      results.set(i - 1, body(lo..<hi))
+    }
+    // Set once concurrentPerform has returned.
+    return (first.value(0) ?? beside(), results.values())
+  }
+
   /// Runs `first` and `second` at the same time (one after the other with
   /// a single worker) and returns both results.
   static func both<A: Sendable, B: Sendable>(

@@ -63,6 +63,77 @@ enum RadixSort {
     }
   }
 
+  /// `parts` laid end to end and sorted: equal to sorting their
+  /// concatenation. On two workers, one pass moves every value straight
+  /// from its part to its side of a sampled median (the lay-out and the
+  /// partition at once; each worker takes about half of the values, whole
+  /// parts, and frees each part once it is moved), then each side is sorted
+  /// on its own. (Laid out first and then partitioned, the two copies ran
+  /// on one core: at 1,000,000 contacts 0.07-0.1 s of the blocking keys'
+  /// sort and 0.07 s of the pairs'.)
+  static func sorted(_ parts: consuming [[UInt64]], threads: Int) -> [UInt64] {
+    let n = parts.reduce(0) { $0 + $1.count }
+    if n < 1 << 16 || parts.count < 2 || Parallel.workerCount(threads) < 2 {
+      var all: [UInt64] = []
+      all.reserveCapacity(n)
+      for i in parts.indices {
+        all.append(contentsOf: parts[i])
+        parts[i] = []
+      }
+      sort(&all, threads: threads)
+      return all
+    }
+    let split = sampledMedian(parts, total: n)
+    let slots = PartSlots(parts)
+    // Worker 0 moves parts [0, cut), worker 1 the rest: about half each.
+    var cut = 0, before = 0
+    while cut < slots.counts.count - 1 && before + slots.counts[cut] / 2 < n / 2 {
+      before += slots.counts[cut]
+      cut += 1
+    }
+    let ranges = [0..<cut, cut..<slots.counts.count]
+    // Each part's values below the split, counted by its worker.
+    DispatchQueue.concurrentPerform(iterations: 2) { w in slots.countBelow(split, parts: ranges[w]) }
+    var lowStart = [Int](repeating: 0, count: slots.counts.count)
+    var highStart = lowStart
+    let mid = slots.below.reduce(0, +)
+    var lo = 0, hi = mid
+    for p in 0..<slots.counts.count {
+      lowStart[p] = lo
+      highStart[p] = hi
+      lo += slots.below[p]
+      hi += slots.counts[p] - slots.below[p]
+    }
+    return [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
+      let sides = SortedSides(values: buffer, mid: mid)
+      let (lows, highs) = (lowStart, highStart)
+      DispatchQueue.concurrentPerform(iterations: 2) { w in
+        for p in ranges[w] { slots.move(p, split: split, into: sides.values, low: lows[p], high: highs[p]) }
+      }
+      DispatchQueue.concurrentPerform(iterations: 2) { side in sides.sort(side) }
+      initialized = n
+    }
+  }
+
+  /// The median of 1,024 values taken at even steps through `parts` laid
+  /// end to end (`total` values, at least one).
+  static func sampledMedian(_ parts: [[UInt64]], total: Int) -> UInt64 {
+    let k = min(1024, total)
+    var sample: [UInt64] = []
+    sample.reserveCapacity(k)
+    var part = 0, start = 0
+    for s in 0..<k {
+      let at = s * total / k
+      while at >= start + parts[part].count {
+        start += parts[part].count
+        part += 1
+      }
+      sample.append(parts[part][at - start])
+    }
+    sample.sort()
+    return sample[k / 2]
+  }
+
   /// Sorts `v` using `scratch` (at least as long) as the other buffer.
   static func sort(_ v: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>) {
     let n = v.count
@@ -115,5 +186,77 @@ private final class SortHalves: @unchecked Sendable {
     let range = half == 0 ? 0..<mid : mid..<values.count
     RadixSort.sort(
       UnsafeMutableBufferPointer(rebasing: values[range]), scratch: UnsafeMutableBufferPointer(rebasing: scratch[range]))
+  }
+}
+
+/// The parts of ``RadixSort/sorted(_:threads:)``, each taken by one
+/// worker: counted, then moved to its places and freed.
+private final class PartSlots: @unchecked Sendable {
+  // Safe: worker w touches only the parts (and `below` entries) of its own
+  // range, the two ranges are disjoint, and each concurrentPerform returns
+  // only when both workers are done.
+  private let parts: UnsafeMutableBufferPointer<[UInt64]>
+  let counts: [Int]
+  private let belowSlots: UnsafeMutableBufferPointer<Int>
+
+  init(_ values: consuming [[UInt64]]) {
+    counts = values.map(\.count)
+    parts = .allocate(capacity: values.count)
+    _ = parts.initialize(fromContentsOf: values)
+    belowSlots = .allocate(capacity: values.count)
+    belowSlots.initialize(repeating: 0)
+  }
+
+  deinit {
+    parts.deinitialize()
+    parts.deallocate()
+    belowSlots.deallocate()
+  }
+
+  var below: [Int] { Array(belowSlots) }
+
+  func countBelow(_ split: UInt64, parts range: Range<Int>) {
+    for p in range {
+      var k = 0
+      for x in parts[p] where x < split { k += 1 }
+      belowSlots[p] = k
+    }
+  }
+
+  /// Moves part `p`'s values below `split` to `values[low...]` and the
+  /// others to `values[high...]`, in order, then frees the part.
+  func move(_ p: Int, split: UInt64, into values: UnsafeMutableBufferPointer<UInt64>, low: Int, high: Int) {
+    var lo = low, hi = high
+    parts[p].withUnsafeBufferPointer { src in
+      for x in src {
+        let below = x < split
+        values[below ? lo : hi] = x
+        lo &+= below ? 1 : 0
+        hi &+= below ? 0 : 1
+      }
+    }
+    parts[p] = []
+  }
+}
+
+/// The two sides of a buffer partitioned at `mid`, each sorted by one
+/// worker with a scratch buffer of its own.
+private final class SortedSides: @unchecked Sendable {
+  // Safe: the sides are disjoint, each is touched by exactly one iteration,
+  // and concurrentPerform returns only when both are done, inside the
+  // caller's buffer scope.
+  let values: UnsafeMutableBufferPointer<UInt64>
+  let mid: Int
+
+  init(values: UnsafeMutableBufferPointer<UInt64>, mid: Int) {
+    self.values = values
+    self.mid = mid
+  }
+
+  func sort(_ side: Int) {
+    let range = side == 0 ? 0..<mid : mid..<values.count
+    let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: range.count)
+    defer { scratch.deallocate() }
+    RadixSort.sort(UnsafeMutableBufferPointer(rebasing: values[range]), scratch: scratch)
   }
 }
