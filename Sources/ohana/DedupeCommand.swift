@@ -153,9 +153,23 @@ extension OhanaCommand {
         PhaseTrace.mark("dedupe")
         // Every output written, then all committed: a failure leaves them
         // all as they were, and each file's flush overlaps the next's writing.
-        var outputs = [try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)]
+        // The clusters file is written beside the merged output when it
+        // goes to a temporary file of its own (alone, after it, it ran at
+        // 1.1 cores of 2); both are waited for before anything is committed.
+        let clustersFile = try clusters.map { try OutputFile(path: $0) }
+        let beside = clustersFile.flatMap { file in
+          WrittenBeside(file) { try Self.writeClusters(table, result, into: $0) }
+        }
+        let mergedFile = Result {
+          try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
+        }
         PhaseTrace.mark("write.merged")
-        if let clusters { outputs.append(try writeClusters(table, result, to: clusters)) }
+        let clustersWritten = try beside?.wait()
+        var outputs = [try mergedFile.get()]
+        if let clustersFile {
+          if clustersWritten == nil { try Self.writeClusters(table, result, into: clustersFile) }
+          outputs.append(clustersFile)
+        }
         PhaseTrace.mark("write.clusters")
         if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, to: explain)) }
         if let explainCandidates {
@@ -215,11 +229,9 @@ extension OhanaCommand {
     }
 
     /// Writes `--clusters` (not committed).
-    private func writeClusters(_ table: ContactTable, _ result: DedupeResult, to path: String) throws -> OutputFile {
-      let out = try OutputFile(path: path)
+    private static func writeClusters(_ table: ContactTable, _ result: DedupeResult, into out: OutputFile) throws {
       try result.writeClustersCSV(table: table) { try out.write($0) }
       out.startFlush()
-      return out
     }
 
     /// Writes `--explain` or `--explain-candidates` (not committed).

@@ -101,6 +101,34 @@ struct OutputPathTests {
     #expect(r.stdout == (try dir.read("c.csv")))
   }
 
+  /// The clusters file is written beside the merged output when it has a
+  /// temporary file of its own; a merged output that fails leaves it as it
+  /// was, and no temporary file behind.
+  @Test func dedupeFailingMergedOutputLeavesTheClustersWrittenBeside() throws {
+    let dir = try TempDir()
+    let input = try duplicates(in: dir)
+    try dir.write("c.csv", "old clusters\n")
+    let r = try CLI.run(["dedupe", input, "-o", dir.path("missing/m.vcf"), "--clusters", dir.path("c.csv"), "-q"])
+    #expect(r.status != 0)
+    #expect(r.stderr.contains("missing/m.vcf"), "\(r.stderr)")
+    #expect(try dir.read("c.csv") == Data("old clusters\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+    #expect(names == ["c.csv", "d.vcf"])
+  }
+
+  /// Both outputs on the same stream are written one after the other, not
+  /// beside each other: the merged cards whole, then the clusters.
+  @Test func dedupeBothOutputsToOneStreamInTurn() throws {
+    let dir = try TempDir()
+    let input = try duplicates(in: dir)
+    let plain = try CLI.run(["dedupe", input, "-o", dir.path("m.vcf"), "--clusters", dir.path("c.csv"), "-q"])
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let r = try CLI.run(["dedupe", input, "-o", "-", "--clusters", "/dev/fd/1", "-q"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let merged = try CLI.run(["dedupe", input, "-o", "-", "-q"])
+    #expect(r.stdout == merged.stdout + (try dir.read("c.csv")))
+  }
+
   /// Outputs are all written, then all put in place: one that cannot be
   /// written (its directory is missing) leaves the others as they were.
   @Test func dedupeFailingOutputLeavesTheOthers() throws {

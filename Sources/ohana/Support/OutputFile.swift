@@ -1,3 +1,4 @@
+import Dispatch
 import Ohana
 
 #if canImport(Glibc)
@@ -60,5 +61,37 @@ final class OutputFile {
   static func reason(_ code: Int32) -> String {
     guard let s = strerror(code) else { return "error \(code)" }
     return String(cString: s).lowercased()
+  }
+}
+
+/// An output written on a Dispatch worker while the command writes
+/// another: the two encodings fill each other's idle moments (a file's
+/// writes wait on the page cache between its rounds of encoding). Only for
+/// an output written to a temporary file of its own (``OutputTarget``'s
+/// `.replace`), which nothing else can interleave with.
+final class WrittenBeside: @unchecked Sendable {
+  // Safe: the worker alone touches `file` and `failure` until it signals
+  // `done`; the caller reads them only after `wait()`.
+  private let file: OutputFile
+  private var failure: (any Error)?
+  private let done = DispatchSemaphore(value: 0)
+
+  /// Starts `write(file)` on a worker, or returns nil when `file` is not
+  /// written to a temporary file of its own.
+  init?(_ file: OutputFile, _ write: @escaping @Sendable (OutputFile) throws -> Void) {
+    guard case .replace = file.target.method else { return nil }
+    self.file = file
+    DispatchQueue.global().async {
+      do { try write(self.file) } catch { self.failure = error }
+      self.done.signal()
+    }
+  }
+
+  /// Waits for the write; rethrows its error.
+  func wait() throws -> OutputFile {
+    done.wait()
+    done.signal()
+    if let failure { throw failure }
+    return file
   }
 }
