@@ -1,3 +1,4 @@
+import Foundation
 import OhanaCore
 import Testing
 
@@ -240,5 +241,31 @@ import Testing
     let r = try ContactIO.read(bytes: Array(text.utf8), format: .csv, options: ReadOptions(chunkSize: 256))
     #expect(r.table.contacts.map(\.fullName) == ["ok"])
     #expect(r.errors.map(\.reason) == ["unterminated quoted cell"])
+  }
+}
+
+/// A file read in many small chunks, each read into the buffer of a chunk
+/// already parsed (`ChunkedReader.recycle`), gives what the whole file read
+/// as one chunk from memory gives; cards longer than a chunk included.
+@Suite struct RecycledChunkTests {
+  @Test func smallChunksFromAFileEqualOneChunkFromMemory() throws {
+    var text = ""
+    for i in 0..<3000 {
+      var lines = ["BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:\(i)", "FN:Person \(i)", "TEL:+1 555 01\(i % 100)"]
+      if i % 97 == 0 { lines.append("NOTE:" + String(repeating: "long note \(i) ", count: 400)) }
+      lines.append("END:VCARD")
+      text += card(lines)
+    }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ohana-recycle-\(getpid()).vcf")
+    try Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let whole = try read(text, chunkSize: 64 << 20)
+    #expect(whole.table.rowCount == 3000)
+    for chunk in [1024, 4096, 65536] {
+      let small = try ContactIO.read(path: url.path, options: ReadOptions(chunkSize: chunk, workers: 2))
+      #expect(small.table.rowCount == 3000)
+      #expect(small.errors.isEmpty)
+      #expect(try written(small.table, .vcard4) == (try written(whole.table, .vcard4)))
+    }
   }
 }

@@ -142,6 +142,13 @@ private final class SharedInput: @unchecked Sendable {
     return reader.bytesRead
   }
 
+  /// Takes back a parsed chunk's bytes (see `ChunkedReader.recycle`).
+  func recycle(_ bytes: consuming [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    reader.recycle(bytes)
+  }
+
   /// The next chunk and its number in input order, or nil at the end.
   func next() -> (Int, InputChunk)? {
     lock.lock()
@@ -186,7 +193,9 @@ enum ParallelReader {
           room.signal()
           return
         }
-        merger.finished(number, parse(chunk))
+        let part = parse(chunk)
+        input.recycle((consume chunk).bytes)
+        merger.finished(number, part)
       }
     }
     let threads = WorkerThreads.start(workers - 1, work)
