@@ -574,6 +574,94 @@ struct OutputTargetTests {
     #expect(Self.type("/dev/null") == S_IFCHR)
   }
 
+  /// Whether `path` is on ext4, whose files take direct I/O: the type of
+  /// the longest mount point of `/proc/self/mounts` that holds it.
+  static func onExt4(_ path: String) -> Bool {
+    guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+    var best = (point: "", type: "")
+    for line in mounts.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard fields.count > 2 else { continue }
+      let point = String(fields[1])
+      let holds = point == "/" || path == point || path.hasPrefix(point + "/")
+      if holds && point.count > best.point.count { best = (point, String(fields[2])) }
+    }
+    return best.type == "ext4"
+  }
+
+  /// Direct I/O from `directIOFrom` bytes on (at once, at an odd offset,
+  /// past a whole staging buffer, never), in uneven pieces: the file holds
+  /// exactly the test's bytes, and no temporary file is left.
+  @Test func directWritesHoldExactlyTheBytes() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let total = (19 << 20) + 4321
+    let bytes = Self.pattern(total, seed: 11)
+    var sawDirect = false
+    for from: Int64 in [0, 5_000, 9 << 20, .max] {
+      let out = try OutputTarget(path: dir("d.bin"), directIOFrom: from)
+      var at = 0
+      var piece = 7
+      while at < total {
+        let n = min(total - at, piece)
+        try bytes[at..<(at + n)].withUnsafeBytes { try out.write($0) }
+        sawDirect = sawDirect || out.writesDirectly
+        #expect(!(from == .max && out.writesDirectly))
+        at += n
+        piece = piece * 5 % 3_000_017 + 1  // 1 byte to about 3 MB
+      }
+      try out.commit()
+      let same = Self.contents(dir("d.bin")) == bytes  // (not printed whole on failure: 19 MB)
+      #expect(same, "direct I/O from \(from)")
+      #expect(dir.names() == ["d.bin"])
+    }
+    if Self.onExt4(dir.path) {
+      #expect(sawDirect, "ext4 takes direct I/O: the staged path should have run")
+    } else if !sawDirect {
+      print("NOTICE: the file system under /tmp refused direct I/O; only the fallback to ordinary writes was tested")
+    }
+  }
+
+  /// Direct I/O ended by a background flush (bytes written after it go
+  /// through the page cache), or by handing out the descriptor (the
+  /// caller's unaligned writes then work), or dropped midway (no temporary
+  /// file, the old content stays).
+  @Test func directWritesAcrossAFlushALentDescriptorAndADiscard() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let first = Self.pattern((9 << 20) + 77, seed: 1), more = Self.pattern((5 << 20) + 3, seed: 2)
+    let tail = Self.pattern(1234, seed: 4)
+    func put(_ fd: Int32, _ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+
+    let flushed = try OutputTarget(path: dir("e.bin"), directIOFrom: 0)
+    try flushed.write(first)
+    flushed.startFlush()
+    #expect(!flushed.writesDirectly)
+    try flushed.write(more)
+    #expect(put(flushed.fileDescriptor, tail) == tail.count)
+    try flushed.commit()
+    let flushedSame = Self.contents(dir("e.bin")) == first + more + tail
+    #expect(flushedSame)
+
+    let lent = try OutputTarget(path: dir("f.bin"), directIOFrom: 0)
+    try lent.write(first)  // one staging buffer written, about 1 MB staged
+    let fd = lent.fileDescriptor  // the staged bytes written, direct I/O off
+    #expect(!lent.writesDirectly)
+    #expect(put(fd, tail) == tail.count)
+    try lent.write(more)
+    try lent.commit()
+    let lentSame = Self.contents(dir("f.bin")) == first + tail + more
+    #expect(lentSame)
+
+    do {
+      let dropped = try OutputTarget(path: dir("f.bin"), directIOFrom: 0)
+      try dropped.write(more)
+    }
+    let keptSame = Self.contents(dir("f.bin")) == first + tail + more
+    #expect(keptSame)
+    #expect(dir.names() == ["e.bin", "f.bin"])
+  }
+
   /// A frame written to a target is not in place until the target is
   /// committed; dropped uncommitted, the old file stays.
   @Test func contactWriteToATargetWaitsForTheCommit() throws {

@@ -19,4 +19,14 @@ int ohana_set_mmap_threshold(int bytes);
 /// write-back was started, 0 where the system has no such call or refused.
 int ohana_start_writeback(int fd, long long offset, long long length);
 
+/// Turns direct I/O (Linux `O_DIRECT`) on or off for descriptor `fd`.
+/// Returns 1 when the descriptor is now as asked, 0 where the system or
+/// the file system refuses (then nothing changed). With it on, a write
+/// must start at an offset, from an address and for a length that are all
+/// multiples of the device's block size.
+int ohana_set_direct(int fd, int on);
+
+/// 1 when descriptor `fd` has direct I/O on, else 0.
+int ohana_is_direct(int fd);
+
 #endif

@@ -26,6 +26,16 @@ import COhanaCore
 ///   `fsync` of ``commit()`` waits for the last few megabytes only rather
 ///   than for the whole file (330 MB of merged vCard: 0.45-0.56 s of
 ///   `fsync` before).
+///   Past its first ``directIOFrom`` bytes, a temporary file is written
+///   with direct I/O (Linux `O_DIRECT`) where the file system allows it:
+///   the bytes go from an aligned buffer of 8 MiB (``DirectStaging``) to
+///   the device without a copy into the page cache, the copy that made
+///   writing cost as much CPU as encoding (on the project's VM, `dd` writes
+///   336 MB at 433 MB/s through the page cache and 1.2 GB/s direct). The
+///   last partial block goes through the page cache; a refusal (`EINVAL`:
+///   a file system or device without it) falls back to ordinary writes
+///   for the rest of the file. The content is the same either way, and the
+///   file is not left in the page cache for whoever reads it next.
 ///   An existing file that may not be written (`access(W_OK)` fails, say a
 ///   read-only `0444` file) is refused rather than replaced. The file
 ///   becomes a new inode: other hard links to it keep the old content.
@@ -81,6 +91,13 @@ public final class OutputTarget {
   private var writebackFrom: Int64 = 0
   /// The flush started by ``startFlush()``, if any.
   private var pendingFlush: PendingFlush?
+  /// Bytes bound for the file while it is written with direct I/O.
+  private var staging: DirectStaging?
+  /// From how many bytes on direct I/O is tried (a temporary file only).
+  private let directFrom: Int64
+  /// Set once direct I/O is over for this file: refused, failed, finished
+  /// (by ``startFlush()``, ``commit()``) or the descriptor was handed out.
+  private var directOver = false
   /// The `errno` of a started flush that failed before more bytes were
   /// written: reported by ``commit()`` (a second `fsync` after a failed one
   /// may succeed while the earlier bytes are lost).
@@ -91,13 +108,25 @@ public final class OutputTarget {
   /// small enough that the final `fsync` finds little to do).
   public static let writebackBytes: Int64 = 8 << 20
 
+  /// Bytes of a temporary file written through the page cache before
+  /// direct I/O is tried (16 MiB: small outputs, reports and tests' files
+  /// stay ordinary).
+  public static let directIOFrom: Int64 = 16 << 20
+
   /// The open descriptor the bytes go to (for `ContactIO.write(_:format:toFileDescriptor:)`
   /// and the like); valid until ``commit()`` or ``discard()``.
-  public var fileDescriptor: Int32 { fd }
+  /// (Bytes staged for direct I/O are written out first, and the rest of
+  /// the file is written without it.)
+  public var fileDescriptor: Int32 {
+    endDirectIO()
+    return fd
+  }
 
-  /// Opens `path` for writing by the rules in the type's description.
-  public init(path: String) throws(ContactIOError) {
+  /// Opens `path` for writing by the rules in the type's description;
+  /// `directIOFrom`: see ``directIOFrom`` (`Int64.max`: never).
+  public init(path: String, directIOFrom: Int64 = OutputTarget.directIOFrom) throws(ContactIOError) {
     self.path = path
+    directFrom = directIOFrom
     if path == "-" {
       destination = "-"
       method = .standardOutput
@@ -223,6 +252,34 @@ public final class OutputTarget {
       if earlierFlushError == 0 { earlierFlushError = e }
       pendingFlush = nil
     }
+    var rest = bytes
+    if staging == nil && !directOver && tempPath != nil && written + Int64(bytes.count) > directFrom {
+      // Through the page cache up to a block boundary, then direct.
+      let alignment = Int64(DirectStaging.alignment)
+      let head = min(Int((alignment - written % alignment) % alignment), rest.count)
+      try writeBuffered(UnsafeRawBufferPointer(rebasing: rest[..<head]))
+      rest = UnsafeRawBufferPointer(rebasing: rest[head...])
+      if written % alignment == 0 {
+        if ohana_set_direct(fd, 1) == 1 { staging = DirectStaging() } else { directOver = true }
+      }
+    }
+    guard let staging else { return try writeBuffered(rest) }
+    while !rest.isEmpty {
+      let took = staging.append(rest)
+      rest = UnsafeRawBufferPointer(rebasing: rest[took...])
+      written += Int64(took)
+      if staging.isFull {
+        let e = writeStagedBlocks(staging)
+        if e != 0 { throw Self.failure(path, e) }
+      }
+    }
+  }
+
+  /// Whether the file is being written with direct I/O now (for tests).
+  var writesDirectly: Bool { staging != nil && ohana_is_direct(fd) == 1 }
+
+  /// Writes `bytes` through the page cache, with the write-back hints.
+  private func writeBuffered(_ bytes: UnsafeRawBufferPointer) throws(ContactIOError) {
     guard let base = bytes.baseAddress else { return }
     var off = 0
     while off < bytes.count {
@@ -240,6 +297,50 @@ public final class OutputTarget {
       _ = ohana_start_writeback(fd, writebackFrom, written - writebackFrom)
       writebackFrom = written
     }
+  }
+
+  /// Writes the staged whole blocks directly; after a refusal (`EINVAL`),
+  /// turns direct I/O off and writes them through the page cache instead.
+  /// Returns an `errno`, or 0.
+  private func writeStagedBlocks(_ staging: DirectStaging) -> Int32 {
+    let e = staging.writeBlocks { Self.posixWrite(fd, $0, $1) }
+    guard e == EINVAL else { return e }
+    _ = ohana_set_direct(fd, 0)
+    self.staging = nil
+    directOver = true
+    return writeOut(staging.pending)
+  }
+
+  /// Ends direct I/O: the staged whole blocks are written directly, the
+  /// partial block left through the page cache, and the rest of the file
+  /// without direct I/O. Returns an `errno`, or 0.
+  @discardableResult
+  private func endDirectIO() -> Int32 {
+    directOver = true
+    guard let staging else { return 0 }
+    var e = writeStagedBlocks(staging)
+    if self.staging != nil {
+      _ = ohana_set_direct(fd, 0)
+      if e == 0 { e = writeOut(staging.pending) }
+      self.staging = nil
+    }
+    if e != 0 && earlierFlushError == 0 { earlierFlushError = e }
+    return e
+  }
+
+  /// Writes bytes already counted in `written`; returns an `errno`, or 0.
+  private func writeOut(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    guard let base = bytes.baseAddress else { return 0 }
+    var off = 0
+    while off < bytes.count {
+      let n = Self.posixWrite(fd, base + off, bytes.count - off)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      off += n
+    }
+    return 0
   }
 
   /// Writes all of `bytes`.
@@ -260,6 +361,7 @@ public final class OutputTarget {
   /// Nothing for the other methods.
   public func startFlush() {
     guard !finished, pendingFlush == nil, case .replace = method, tempPath != nil else { return }
+    endDirectIO()  // a failure is kept for commit()
     pendingFlush = PendingFlush(fd: fd)
   }
 
@@ -277,6 +379,7 @@ public final class OutputTarget {
       guard close(fd) == 0 else { throw Self.failure(path, errno) }
     case .replace:
       guard let tempPath else { return }
+      endDirectIO()  // a failure is in earlierFlushError
       var flushError: Int32
       if let started = pendingFlush {
         flushError = started.wait()
@@ -331,6 +434,7 @@ public final class OutputTarget {
       // A flush under way still uses the descriptor.
       _ = pendingFlush?.wait()
       pendingFlush = nil
+      staging = nil
       close(fd)
       if let tempPath { unlink(tempPath) }
     }
@@ -470,5 +574,65 @@ private final class PendingFlush: @unchecked Sendable {
       waited = true
     }
     return error
+  }
+}
+
+/// Bytes bound for a file written with direct I/O (`O_DIRECT`), gathered
+/// in a buffer aligned to ``alignment`` and written in whole blocks, so
+/// that every direct write starts and ends on a block boundary from an
+/// aligned address (the kernel's rule). Owns the buffer: the only unsafe
+/// pointer of the outputs.
+final class DirectStaging {
+  /// A multiple of the usual device block sizes (512 B, 4 KiB).
+  static let alignment = 4096
+  let capacity: Int
+  private let buffer: UnsafeMutableRawPointer
+  private(set) var count = 0
+
+  init(capacity: Int = 8 << 20) {
+    self.capacity = max(Self.alignment, capacity / Self.alignment * Self.alignment)
+    buffer = .allocate(byteCount: self.capacity, alignment: Self.alignment)
+  }
+
+  deinit { buffer.deallocate() }
+
+  var isFull: Bool { count == capacity }
+
+  /// The staged bytes.
+  var pending: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
+
+  /// Copies as much of `bytes` as fits; returns how many it took.
+  func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let n = min(bytes.count, capacity - count)
+    if n > 0, let base = bytes.baseAddress { (buffer + count).copyMemory(from: base, byteCount: n) }
+    count += n
+    return n
+  }
+
+  /// Writes the staged bytes' whole blocks with `write` (a `write(2)`:
+  /// bytes written, or -1 with `errno`), keeping the partial block and,
+  /// after a failure, whatever was not written. Returns an `errno`, or 0.
+  func writeBlocks(_ write: (UnsafeRawPointer, Int) -> Int) -> Int32 {
+    let whole = count / Self.alignment * Self.alignment
+    var off = 0
+    var failure: Int32 = 0
+    while off < whole {
+      let n = write(buffer + off, whole - off)
+      if n < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        break
+      }
+      if n == 0 {
+        failure = EIO
+        break
+      }
+      off += n
+    }
+    if off > 0 {
+      memmove(buffer, buffer + off, count - off)
+      count -= off
+    }
+    return failure
   }
 }
