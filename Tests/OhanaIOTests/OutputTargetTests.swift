@@ -644,7 +644,7 @@ struct OutputTargetTests {
     #expect(flushedSame)
 
     let lent = try OutputTarget(path: dir("f.bin"), directIOFrom: 0)
-    try lent.write(first)  // one staging buffer written, about 1 MB staged
+    try lent.write(first)  // two staging buffers written, about 1 MB staged
     let fd = lent.fileDescriptor  // the staged bytes written, direct I/O off
     #expect(!lent.writesDirectly)
     #expect(put(fd, tail) == tail.count)

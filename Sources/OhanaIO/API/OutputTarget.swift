@@ -28,7 +28,7 @@ import COhanaCore
 ///   `fsync` before).
 ///   Past its first ``directIOFrom`` bytes, a temporary file is written
 ///   with direct I/O (Linux `O_DIRECT`) where the file system allows it:
-///   the bytes go from an aligned buffer of 8 MiB (``DirectStaging``) to
+///   the bytes go from an aligned buffer of 4 MiB (``DirectStaging``) to
 ///   the device without a copy into the page cache, the copy that made
 ///   writing cost as much CPU as encoding (on the project's VM, `dd` writes
 ///   336 MB at 433 MB/s through the page cache and 1.2 GB/s direct). The
@@ -589,7 +589,7 @@ final class DirectStaging {
   private let buffer: UnsafeMutableRawPointer
   private(set) var count = 0
 
-  init(capacity: Int = 8 << 20) {
+  init(capacity: Int = 4 << 20) {
     self.capacity = max(Self.alignment, capacity / Self.alignment * Self.alignment)
     buffer = .allocate(byteCount: self.capacity, alignment: Self.alignment)
   }
