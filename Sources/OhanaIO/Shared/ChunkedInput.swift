@@ -37,16 +37,7 @@ struct ByteSource {
         var failure: Int32 = 0
         buffer.withUnsafeMutableBytes { raw in
           guard let base = raw.baseAddress else { return }
-          while got < maxCount {
-            let n = Glibc.read(fd, base + old + got, maxCount - got)
-            if n < 0 {
-              if errno == EINTR { continue }
-              failure = errno
-              return
-            }
-            if n == 0 { break }
-            got += n
-          }
+          (got, failure) = Self.readFully(fd, into: base + old, count: maxCount)
         }
         buffer.removeLast(maxCount - got)
         if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
@@ -68,18 +59,8 @@ struct ByteSource {
           if let s = src.baseAddress, old > 0 {
             base.initialize(from: s, count: old)
           }
-          initialized = old
-          while got < maxCount {
-            let n = Glibc.read(fd, base + old + got, maxCount - got)
-            if n < 0 {
-              if errno == EINTR { continue }
-              failure = errno
-              return
-            }
-            if n == 0 { break }
-            got += n
-            initialized = old + got
-          }
+          (got, failure) = Self.readFully(fd, into: UnsafeMutableRawPointer(base + old), count: maxCount)
+          initialized = old + got
         }
       }
       if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
@@ -94,22 +75,30 @@ struct ByteSource {
     }
   }
 
+  /// Reads from `fd` into `base` until `count` bytes are in or the input
+  /// ends, retrying `EINTR`: the bytes read, and the `errno` of a read
+  /// that failed (0 when none did).
+  private static func readFully(_ fd: Int32, into base: UnsafeMutableRawPointer, count: Int) -> (got: Int, failure: Int32) {
+    var got = 0
+    while got < count {
+      let n = Glibc.read(fd, base + got, count - got)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return (got, errno)
+      }
+      if n == 0 { break }
+      got += n
+    }
+    return (got, 0)
+  }
+
   /// Reads up to `maxCount` bytes into a new block and appends it.
   private static func readBlock(_ fd: Int32, appendingTo buffer: inout [UInt8], maxCount: Int) throws(ContactIOError) -> Int {
     var failure: Int32 = 0
     let block = [UInt8](unsafeUninitializedCapacity: maxCount) { p, initialized in
       initialized = 0
       guard let base = p.baseAddress else { return }
-      while initialized < maxCount {
-        let n = Glibc.read(fd, base + initialized, maxCount - initialized)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if n == 0 { break }
-        initialized += n
-      }
+      (initialized, failure) = readFully(fd, into: UnsafeMutableRawPointer(base), count: maxCount)
     }
     if failure != 0 { throw ContactIOError(.io, "read failed (errno \(failure))") }
     buffer.append(contentsOf: block)
