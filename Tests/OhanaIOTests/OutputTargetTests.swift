@@ -622,6 +622,43 @@ struct OutputTargetTests {
     }
   }
 
+  /// A direct write refused midway (`EINVAL`, as from a device whose
+  /// blocks are larger than 4 KiB): the staged bytes and the rest go
+  /// through the page cache, once each, in order.
+  @Test func directWriteRefusedMidwayFallsBack() throws {
+    let dir = try Scratch()
+    defer { dir.cleanup() }
+    let bytes = Self.pattern((13 << 20) + 999, seed: 21)
+    for refusedCall in [1, 2] {
+      let out = try OutputTarget(path: dir("g.bin"), directIOFrom: 0)
+      var calls = 0
+      out.directWrite = { fd, p, n in
+        calls += 1
+        if calls == refusedCall {
+          errno = EINVAL
+          return -1
+        }
+        return Glibc.write(fd, p, n)
+      }
+      var at = 0
+      while at < bytes.count {
+        let n = min(bytes.count - at, 1_000_003)
+        try bytes[at..<(at + n)].withUnsafeBytes { try out.write($0) }
+        at += n
+      }
+      #expect(!out.writesDirectly)
+      try out.commit()
+      let same = Self.contents(dir("g.bin")) == bytes
+      #expect(same, "refused at direct write \(refusedCall)")
+      if Self.onExt4(dir.path) {
+        #expect(calls == refusedCall)
+      } else if calls == 0 {
+        print("NOTICE: the file system under /tmp refused direct I/O: the refusal midway was not exercised")
+      }
+    }
+    #expect(dir.names() == ["g.bin"])
+  }
+
   /// Direct I/O ended by a background flush (bytes written after it go
   /// through the page cache), or by handing out the descriptor (the
   /// caller's unaligned writes then work), or dropped midway (no temporary

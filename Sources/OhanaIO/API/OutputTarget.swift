@@ -271,9 +271,15 @@ public final class OutputTarget {
       if staging.isFull {
         let e = writeStagedBlocks(staging)
         if e != 0 { throw Self.failure(path, e) }
+        // Direct I/O refused on the way: the staged bytes are written, the
+        // rest goes through the page cache.
+        if self.staging == nil { return try writeBuffered(rest) }
       }
     }
   }
+
+  /// The `write(2)` of the staged blocks (tests make it refuse).
+  var directWrite: (Int32, UnsafeRawPointer, Int) -> Int = { OutputTarget.posixWrite($0, $1, $2) }
 
   /// Whether the file is being written with direct I/O now (for tests).
   var writesDirectly: Bool { staging != nil && ohana_is_direct(fd) == 1 }
@@ -303,7 +309,7 @@ public final class OutputTarget {
   /// turns direct I/O off and writes them through the page cache instead.
   /// Returns an `errno`, or 0.
   private func writeStagedBlocks(_ staging: DirectStaging) -> Int32 {
-    let e = staging.writeBlocks { Self.posixWrite(fd, $0, $1) }
+    let e = staging.writeBlocks { directWrite(fd, $0, $1) }
     guard e == EINVAL else { return e }
     _ = ohana_set_direct(fd, 0)
     self.staging = nil
