@@ -105,12 +105,15 @@ enum RadixSort {
       hi += slots.counts[p] - slots.below[p]
     }
     return [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
-      let sides = SortedSides(values: buffer, mid: mid)
+      // The scratch is faulted in by the worker of each side as it sorts.
+      let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+      defer { scratch.deallocate() }
+      let halves = SortHalves(values: buffer, scratch: scratch, mid: mid)
       let (lows, highs) = (lowStart, highStart)
       DispatchQueue.concurrentPerform(iterations: 2) { w in
-        for p in ranges[w] { slots.move(p, split: split, into: sides.values, low: lows[p], high: highs[p]) }
+        for p in ranges[w] { slots.move(p, split: split, into: halves.values, low: lows[p], high: highs[p]) }
       }
-      DispatchQueue.concurrentPerform(iterations: 2) { side in sides.sort(side) }
+      DispatchQueue.concurrentPerform(iterations: 2) { half in halves.sort(half) }
       initialized = n
     }
   }
@@ -236,27 +239,5 @@ private final class PartSlots: @unchecked Sendable {
       }
     }
     parts[p] = []
-  }
-}
-
-/// The two sides of a buffer partitioned at `mid`, each sorted by one
-/// worker with a scratch buffer of its own.
-private final class SortedSides: @unchecked Sendable {
-  // Safe: the sides are disjoint, each is touched by exactly one iteration,
-  // and concurrentPerform returns only when both are done, inside the
-  // caller's buffer scope.
-  let values: UnsafeMutableBufferPointer<UInt64>
-  let mid: Int
-
-  init(values: UnsafeMutableBufferPointer<UInt64>, mid: Int) {
-    self.values = values
-    self.mid = mid
-  }
-
-  func sort(_ side: Int) {
-    let range = side == 0 ? 0..<mid : mid..<values.count
-    let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: range.count)
-    defer { scratch.deallocate() }
-    RadixSort.sort(UnsafeMutableBufferPointer(rebasing: values[range]), scratch: scratch)
   }
 }

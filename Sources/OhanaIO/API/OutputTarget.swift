@@ -286,16 +286,8 @@ public final class OutputTarget {
 
   /// Writes `bytes` through the page cache, with the write-back hints.
   private func writeBuffered(_ bytes: UnsafeRawBufferPointer) throws(ContactIOError) {
-    guard let base = bytes.baseAddress else { return }
-    var off = 0
-    while off < bytes.count {
-      let n = Self.posixWrite(fd, base + off, bytes.count - off)
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw Self.failure(path, errno)
-      }
-      off += n
-    }
+    let e = writeOut(bytes)
+    if e != 0 { throw Self.failure(path, e) }
     guard tempPath != nil else { return }
     written += Int64(bytes.count)
     if written - writebackFrom >= Self.writebackBytes {
@@ -334,7 +326,8 @@ public final class OutputTarget {
     return e
   }
 
-  /// Writes bytes already counted in `written`; returns an `errno`, or 0.
+  /// Writes all of `bytes` (retrying short writes and `EINTR`), counting
+  /// nothing; returns an `errno`, or 0.
   private func writeOut(_ bytes: UnsafeRawBufferPointer) -> Int32 {
     guard let base = bytes.baseAddress else { return 0 }
     var off = 0
