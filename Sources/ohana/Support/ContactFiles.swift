@@ -26,20 +26,11 @@ enum ContactFiles {
     var out: [ContactInput] = []
     var used = Set<String>()
     for arg in options.inputs {
-      var files: [String]
-      var st = stat()
-      if arg == "-" {
-        files = ["-"]
-      } else if stat(arg, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-        files = contactFiles(in: arg)
-        if files.isEmpty {
-          throw CLIError("\(arg): no contact files (.vcf, .csv, .ndjson) in this directory", exitCode: CLIError.noInput)
-        }
-      } else if stat(arg, &st) != 0 && arg.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) {
-        files = globbed(arg)
-        if files.isEmpty { throw CLIError("\(arg): no file matches", exitCode: CLIError.noInput) }
-      } else {
-        files = [arg]
+      let files: [String]
+      do {
+        files = try InputDiscovery.files(arg)
+      } catch {
+        throw CLIError(error.message, exitCode: CLIError.noInput)
       }
       for f in files {
         let name = named[f] ?? named[arg] ?? f
@@ -52,50 +43,6 @@ enum ContactFiles {
       throw CLIError("--source names \(path), which is not one of the inputs", exitCode: CLIError.usage)
     }
     return out
-  }
-
-  /// Contact files under `dir`, recursively, by extension, in name order.
-  /// A directory met again through a link (a loop) is not walked twice.
-  static func contactFiles(in dir: String) -> [String] {
-    var seen = Set<[UInt64]>()
-    return contactFiles(in: dir, seen: &seen)
-  }
-
-  private static func contactFiles(in dir: String, seen: inout Set<[UInt64]>) -> [String] {
-    var out: [String] = []
-    var here = stat()
-    guard stat(dir, &here) == 0, seen.insert([UInt64(here.st_dev), UInt64(here.st_ino)]).inserted else { return [] }
-    guard let d = opendir(dir) else { return [] }
-    var names: [String] = []
-    while let e = readdir(d) {
-      let name = withUnsafePointer(to: e.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
-      if name.hasPrefix(".") { continue }
-      names.append(name)
-    }
-    closedir(d)
-    for name in names.sorted() {
-      let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-      var st = stat()
-      guard stat(path, &st) == 0 else { continue }
-      if (st.st_mode & S_IFMT) == S_IFDIR {
-        out += contactFiles(in: path, seen: &seen)
-      } else if (st.st_mode & S_IFMT) == S_IFREG, ContactFormat(path: path) != nil {
-        out.append(path)
-      }
-    }
-    return out
-  }
-
-  /// Paths matching a glob pattern, sorted (glob(3)).
-  static func globbed(_ pattern: String) -> [String] {
-    var g = glob_t()
-    defer { globfree(&g) }
-    guard glob(pattern, 0, nil, &g) == 0 else { return [] }
-    var out: [String] = []
-    for i in 0..<Int(g.gl_pathc) {
-      if let p = g.gl_pathv[i] { out.append(String(cString: p)) }
-    }
-    return out.sorted()
   }
 
   static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
