@@ -22,6 +22,7 @@ import OhanaProcessors
 /// A dedupe configuration from `key=value;...` text.
 func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration {
   var c = DedupeConfiguration()
+  c.threads = 0
   for part in (text ?? "").split(separator: ";") {
     let kv = part.split(separator: "=", maxSplits: 1).map { String($0.trimmingBlanks) }
     guard kv.count == 2 else { throw FFIError(.argument, "setting \(part) is not key=value") }
@@ -46,10 +47,15 @@ func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration 
       case "em": (c.estimateWeights, c.automaticWeights) = (true, false)
       default: throw FFIError(.argument, "weights must be auto, defaults or em")
       }
+    case "threads":
+      guard let t = Int(kv[1]), t >= 1, t <= 4096 else { throw FFIError(.argument, "threads must be 1 or more") }
+      c.threads = t
     default: throw FFIError(.argument, "unknown setting \(kv[0])")
     }
   }
-  c.threads = 1  // a task is one core; Spark runs one task per core
+  // A Spark task uses the CPUs it was given (`threads`, the job passes
+  // spark.task.cpus), never the host's: one by default.
+  if c.threads == 0 { c.threads = 1 }
   return c
 }
 
@@ -119,7 +125,9 @@ public func ohana_read_bytes(
 /// lowest bit set for the typo-tolerant rules), `neighbourhood` (int64,
 /// 0 none), `name_order` (int64, null without a family name), `class`
 /// (int32: 1 has phones, 2 has e-mails), `tf_family` and `tf_given`
-/// (int64 name hashes, 0 none).
+/// (int64 name hashes, 0 none) and `cmp` (binary: the contact's comparison
+/// record, everything scoring reads, about a quarter of `record`'s bytes;
+/// ``ohana_link_score_records`` scores pairs of them).
 @_cdecl("ohana_link_prepare")
 public func ohana_link_prepare(
   _ p: OpaquePointer?, _ settings: UnsafePointer<CChar>?, _ start: Int64, _ count: Int64, _ withKeys: Int32,
@@ -157,6 +165,8 @@ public func ohana_link_prepare(
       let terms = (0..<n).map { keys.termHashes($0) }
       columns.append(LinkColumns.int64("tf_family", terms.map { Int64(bitPattern: $0.family) }))
       columns.append(LinkColumns.int64("tf_given", terms.map { Int64(bitPattern: $0.given) }))
+      let compact = keys.comparisonRecords(0..<n, threads: 1)
+      columns.append(try LinkColumns.text("cmp", compact.bytes, ends: compact.ends, trimLineEnds: false, format: "z"))
     }
     let node = ArrowNode.recordBatch(columns, length: n)
     node.exportSchema(to: schema)
@@ -242,30 +252,116 @@ public func ohana_link_score(
     }
     let config = try linkConfiguration(settings.map { String(cString: $0) })
     let keys = LinkKeys(table: contacts, configuration: config)
-    let bounded = modelText != nil
-    let scorer = LinkScorer(keys: keys, model: try linkModel(modelText))
-    let rowCount = contacts.rowCount
-    let family = tfFamily.map { p in (0..<rowCount).map { p[$0] } }
-    let given = tfGiven.map { p in (0..<rowCount).map { p[$0] } }
-    guard let a, let b, let vector else { return }
+    try scorePairs(keys, modelText, n, a, b, tfFamily, tfGiven, vector, weight, terms)
+  }
+}
+
+/// Scores `n` pairs of contacts given as comparison records (the `cmp`
+/// column of ``ohana_link_prepare``): `data` holds them end to end, the
+/// i-th from `offsets[i]` to `offsets[i + 1]` (`count + 1` offsets, Arrow's
+/// binary layout); `a[i]`, `b[i]` index them. Outputs as ``ohana_link_score``.
+/// A damaged record is an error, never a crash.
+@_cdecl("ohana_link_score_records")
+public func ohana_link_score_records(
+  _ data: UnsafePointer<UInt8>?, _ offsets: UnsafePointer<Int32>?, _ count: Int64, _ settings: UnsafePointer<CChar>?,
+  _ modelText: UnsafePointer<CChar>?, _ n: Int64, _ a: UnsafePointer<Int32>?, _ b: UnsafePointer<Int32>?,
+  _ tfFamily: UnsafePointer<Float>?, _ tfGiven: UnsafePointer<Float>?, _ vector: UnsafeMutablePointer<Int64>?,
+  _ weight: UnsafeMutablePointer<Float>?, _ terms: UnsafeMutablePointer<Int8>?, _ error: UnsafeMutablePointer<ohana_error>?
+) -> Int32 {
+  call(error) { () throws(FFIError) in
+    guard count >= 0, count == 0 || offsets != nil else { throw FFIError(.argument, "no record offsets") }
+    guard n >= 0, n == 0 || (a != nil && b != nil && vector != nil) else { throw FFIError(.argument, "no pairs") }
+    var ends: [Int] = []
+    ends.reserveCapacity(Int(count))
+    var bytes: [UInt8] = []
+    if let offsets, count > 0 {
+      let first = Int(offsets[0]), last = Int(offsets[Int(count)])
+      guard first == 0, last >= 0, last == 0 || data != nil else { throw FFIError(.argument, "record offsets do not start at 0") }
+      var previous = first
+      for i in 1...Int(count) {
+        let e = Int(offsets[i])
+        guard e >= previous else { throw FFIError(.argument, "record offsets go backwards at \(i)") }
+        ends.append(e)
+        previous = e
+      }
+      if let data, last > 0 { bytes = Array(UnsafeBufferPointer(start: data, count: last)) }
+    }
     for i in 0..<Int(n) {
-      let x = Int(a[i]), y = Int(b[i])
-      if bounded {
-        guard let s = scorer.score(x, y) else {
-          vector[i] = -1
-          weight?[i] = -.infinity
-          continue
-        }
-        vector[i] = Int64(s.vector.rawValue)
-        weight?[i] = scorer.adjustedWeight(x, y, s.vector, family: family, given: given)
-      } else {
-        let v = scorer.vector(x, y)
-        vector[i] = Int64(v.rawValue)
-        let t = scorer.termAgreements(x, y, v)
-        terms?[i] = (t.family ? 1 : 0) | (t.given ? 2 : 0)
-        weight?[i] = scorer.tableWeight(v)
+      guard let a, let b, a[i] >= 0, a[i] < count, b[i] >= 0, b[i] < count else {
+        throw FFIError(.argument, "pair \(i) names a record out of range")
       }
     }
+    let config = try linkConfiguration(settings.map { String(cString: $0) })
+    guard let keys = LinkKeys(records: bytes, ends: ends, configuration: config) else {
+      throw FFIError(.invalidInput, "a comparison record is damaged or of another version")
+    }
+    try scorePairs(keys, modelText, n, a, b, tfFamily, tfGiven, vector, weight, terms)
+  }
+}
+
+/// The scoring loop of ``ohana_link_score`` and ``ohana_link_score_records``
+/// (pairs already checked to lie within the keys' rows).
+private func scorePairs(
+  _ keys: LinkKeys, _ modelText: UnsafePointer<CChar>?, _ n: Int64, _ a: UnsafePointer<Int32>?, _ b: UnsafePointer<Int32>?,
+  _ tfFamily: UnsafePointer<Float>?, _ tfGiven: UnsafePointer<Float>?, _ vector: UnsafeMutablePointer<Int64>?,
+  _ weight: UnsafeMutablePointer<Float>?, _ terms: UnsafeMutablePointer<Int8>?
+) throws(FFIError) {
+  let bounded = modelText != nil
+  let scorer = LinkScorer(keys: keys, model: try linkModel(modelText))
+  let rowCount = keys.count
+  let family = tfFamily.map { p in (0..<rowCount).map { p[$0] } }
+  let given = tfGiven.map { p in (0..<rowCount).map { p[$0] } }
+  guard let a, let b, let vector else { return }
+  for i in 0..<Int(n) {
+    let x = Int(a[i]), y = Int(b[i])
+    if bounded {
+      guard let s = scorer.score(x, y) else {
+        vector[i] = -1
+        weight?[i] = -.infinity
+        continue
+      }
+      vector[i] = Int64(s.vector.rawValue)
+      weight?[i] = scorer.adjustedWeight(x, y, s.vector, family: family, given: given)
+    } else {
+      let v = scorer.vector(x, y)
+      vector[i] = Int64(v.rawValue)
+      let t = scorer.termAgreements(x, y, v)
+      terms?[i] = (t.family ? 1 : 0) | (t.given ? 2 : 0)
+      weight?[i] = scorer.tableWeight(v)
+    }
+  }
+}
+
+/// The contact files that `count` input arguments name, in the order the
+/// command line reads them (``InputDiscovery``: directories walked,
+/// globs expanded), written to `out` as paths each ended by a NUL; `needed`
+/// gets the bytes the whole list takes (call again with a larger buffer
+/// when it exceeds `capacity`: nothing is written then).
+@_cdecl("ohana_list_inputs")
+public func ohana_list_inputs(
+  _ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int64, _ out: UnsafeMutablePointer<CChar>?, _ capacity: Int64,
+  _ needed: UnsafeMutablePointer<Int64>?, _ error: UnsafeMutablePointer<ohana_error>?
+) -> Int32 {
+  call(error) { () throws(FFIError) in
+    guard count >= 0, count == 0 || paths != nil else { throw FFIError(.argument, "no paths") }
+    var bytes: [UInt8] = []
+    for i in 0..<Int(count) {
+      guard let p = paths?[i] else { throw FFIError(.argument, "path \(i) is NULL") }
+      let files: [String]
+      do throws(ContactIOError) {
+        files = try InputDiscovery.files(String(cString: p))
+      } catch {
+        throw FFIError(error)
+      }
+      for f in files {
+        bytes.append(contentsOf: f.utf8)
+        bytes.append(0)
+      }
+    }
+    needed?.pointee = Int64(bytes.count)
+    guard Int64(bytes.count) <= capacity else { return }
+    guard let out else { throw FFIError(.argument, "no buffer (NULL)") }
+    for (i, c) in bytes.enumerated() { out[i] = CChar(bitPattern: c) }
   }
 }
 
@@ -384,7 +480,9 @@ enum LinkColumns {
 
   /// `utf8` of texts laid end to end (`ends` as ``ContactIO/encodeNDJSON(_:rows:)``
   /// gives them), each without its line end when `trimLineEnds`.
-  static func text(_ name: String, _ bytes: [UInt8], ends: [Int], trimLineEnds: Bool) throws(FFIError) -> ArrowNode {
+  static func text(_ name: String, _ bytes: [UInt8], ends: [Int], trimLineEnds: Bool, format: String = "u") throws(FFIError)
+    -> ArrowNode
+  {
     guard bytes.count <= Int(Int32.max) else { throw FFIError(.arrow, "a batch of more than 2 GiB of text: ask for fewer rows") }
     var offsets = [Int32](repeating: 0, count: ends.count + 1)
     var data: [UInt8] = []
@@ -398,7 +496,7 @@ enum LinkColumns {
       start = e
     }
     return ArrowNode(
-      format: "u", name: name, nullable: false, length: ends.count,
+      format: format, name: name, nullable: false, length: ends.count,
       buffers: [nil, offsets.withUnsafeBytes { ArrowBuffer.copy($0) }, data.withUnsafeBytes { ArrowBuffer.copy($0) }])
   }
 }

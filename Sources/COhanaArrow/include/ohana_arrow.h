@@ -119,7 +119,7 @@ int32_t ohana_write(const ohana_table* table, const char* path, const char* form
 
 // The distributed job's pieces (Sources/OhanaFFI/LinkInterface.swift;
 // python/ohana/spark.py). `settings` is `key=value;...` text: region,
-// threshold, max_block, blocking, weights.
+// threshold, max_block, blocking, weights, threads.
 int32_t ohana_read_bytes(const uint8_t* data, int64_t length, const char* format, const char* source,
                          int64_t first_line, int32_t strict, ohana_table** out, ohana_error* error);
 int32_t ohana_link_prepare(const ohana_table* table, const char* settings, int64_t start, int64_t count,
@@ -132,6 +132,12 @@ int32_t ohana_link_model(const char* settings, const int64_t* counts, int64_t n,
 int32_t ohana_link_score(const ohana_table* table, const char* settings, const char* model, int64_t n,
                          const int32_t* a, const int32_t* b, const float* tf_family, const float* tf_given,
                          int64_t* vector, float* weight, int8_t* terms, ohana_error* error);
+int32_t ohana_link_score_records(const uint8_t* data, const int32_t* offsets, int64_t count, const char* settings,
+                                 const char* model, int64_t n, const int32_t* a, const int32_t* b,
+                                 const float* tf_family, const float* tf_given, int64_t* vector, float* weight,
+                                 int8_t* terms, ohana_error* error);
+int32_t ohana_list_inputs(const char* const* paths, int64_t count, char* out, int64_t capacity, int64_t* needed,
+                          ohana_error* error);
 int32_t ohana_link_merge(const ohana_table* table, const char* settings, const char* model, int64_t n,
                          const int32_t* ea, const int32_t* eb, const float* ew, const float* tf_family,
                          const float* tf_given, ohana_table** merged, int32_t* cluster, int64_t* refused,
