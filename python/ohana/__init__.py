@@ -20,6 +20,7 @@ one, for chaining without leaving the engine).
 from __future__ import annotations
 
 import ctypes
+import enum
 import math
 import os
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from . import _ffi
 
 __all__ = [
     "ContactTable",
+    "ErrorCode",
     "OhanaError",
     "Problem",
     "read",
@@ -55,15 +57,33 @@ ADDRESS_COLUMNS = (
 )
 
 
+class ErrorCode(enum.IntEnum):
+    """What went wrong, as the C interface's `ohana_error.code` says it
+    (`Sources/COhanaArrow/include/ohana_arrow.h`), with the exit status the
+    command lines (`ohana`, `python -m ohana.spark`) give for it."""
+
+    IO = 1  # a file that cannot be opened, read or written
+    FORMAT = 2  # an unknown or unsupported format
+    INVALID_INPUT = 3  # input that cannot be read at all
+    CHARSET = 4  # text in an encoding that cannot be decoded
+    ARGUMENT = 5  # a bad setting or argument
+    ARROW = 6  # an Arrow structure that cannot be taken
+
+    @property
+    def exit_status(self) -> int:
+        """sysexits(3): 66 no input, 65 data error, 64 usage, 70 software."""
+        return {ErrorCode.IO: 66, ErrorCode.ARGUMENT: 64, ErrorCode.ARROW: 70}.get(self, 65)
+
+
 class OhanaError(Exception):
     """An error from the engine: `reason` (one line, never a contact value),
     `line` (1-based line of the input, or None when not known) and `code`
-    (the C interface's error code)."""
+    (an :class:`ErrorCode`)."""
 
-    CODES = {1: "io", 2: "format", 3: "invalid input", 4: "charset", 5: "argument", 6: "arrow"}
+    CODES = {c.value: c.name.lower().replace("_", " ") for c in ErrorCode}
 
     def __init__(self, code: int, line: Optional[int], reason: str) -> None:
-        self.code = code
+        self.code = ErrorCode(code) if code in ErrorCode._value2member_map_ else code
         self.line = line
         self.reason = reason
         where = f"line {line}: " if line else ""

@@ -1,0 +1,63 @@
+"""Ohana on Apache Spark: dedupe and normalization past one machine.
+
+The engine does the per-record and per-block work inside Spark tasks;
+Spark moves blobs between them. The contacts stay in the partition that
+read them (their *home*); what crosses the network is compact: blocking
+entries (8 bytes a key), candidate pairs (8 bytes), comparison records
+where a pair's second contact lives in another home, the accepted pairs,
+and the NDJSON records of contacts that have duplicates, once, for the
+merge. Stages, one module each:
+
+- `inputs`: files (the engine's own discovery), splits, line numbers;
+- `home`: the read stage, each home's contacts and keys;
+- `blocking`: candidate pairs as the one machine makes them;
+- `scoring`: each pair scored once, in its first contact's home;
+- `components`: connected components of the accepted pairs;
+- `merge`: the chaining guard and the merge, per component;
+- `output`: part files in input order, put in place at the end;
+- `job`: the stages in order and the report;
+- `normalize`: phones, folded names and sort keys as DataFrame columns.
+
+    python -m ohana.spark dedupe INPUT... OUTPUT_DIR [--region US] [--ndjson]
+    python -m ohana.spark normalize INPUT... OUTPUT_DIR [--region US]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+from .. import ErrorCode, OhanaError
+from ._deps import message as _message
+from ._deps import missing as _missing
+
+_absent = _missing()
+if _absent:
+    raise ImportError(_message(_absent))
+
+from .engine import list_inputs, model  # noqa: E402
+from .job import SparkReport, dedupe  # noqa: E402
+from .normalize import normalize, read  # noqa: E402
+
+__all__ = ["dedupe", "normalize", "read", "session", "list_inputs", "model", "SparkReport", "OhanaError", "ErrorCode"]
+
+# Rows per Arrow batch between Spark and the tasks (normalize, read).
+BATCH_ROWS = 8192
+
+
+def session(master: Optional[str] = None, app: str = "ohana"):
+    """A SparkSession for the job: `master` (default $OHANA_SPARK_MASTER or
+    local[*]); in local mode the Python workers run this interpreter."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app).master(master or os.environ.get("OHANA_SPARK_MASTER", "local[*]"))
+    builder = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
+    # Local mode runs every task in the driver's JVM: give it room
+    # (OHANA_SPARK_DRIVER_MEMORY, default 4g; on a cluster set the
+    # executors' memory as usual).
+    builder = builder.config("spark.driver.memory", os.environ.get("OHANA_SPARK_DRIVER_MEMORY", "4g"))
+    builder = builder.config("spark.ui.enabled", os.environ.get("OHANA_SPARK_UI", "false"))
+    builder = builder.config("spark.sql.shuffle.partitions", os.environ.get("OHANA_SPARK_PARTITIONS", "8"))
+    return builder.getOrCreate()

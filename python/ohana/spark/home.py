@@ -1,0 +1,119 @@
+"""The read stage: each home partition reads its piece of the input with
+the engine and keeps its contacts (the *home state*) for every later
+stage: the NDJSON record (for the merge and the outputs), the comparison
+record (for scoring), the blocking keys and the rest the stages read."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pyarrow as pa
+
+from .. import OhanaError
+from . import engine
+from .inputs import LINE_BITS, Split, read_piece
+
+
+@dataclass
+class Problem:
+    file: int
+    line: int
+    severity: str
+    reason: str
+
+
+@dataclass
+class Home:
+    """One home partition's contacts, in input order (gid order)."""
+
+    split: int
+    gid: np.ndarray  # int64: input index << 40 | line
+    uid: pa.Array  # utf8, null without a uid
+    record: pa.Array  # utf8: the contact as one NDJSON line
+    cmp: pa.Array  # binary: the comparison record
+    key_offsets: np.ndarray  # int32, n + 1
+    keys: np.ndarray  # uint64: block hashes, lowest bit set for the typo-tolerant rules
+    neighbourhood: np.ndarray  # uint64, 0 none
+    name_order: np.ndarray  # uint64
+    has_name_order: np.ndarray  # bool
+    cls: np.ndarray  # int8: 1 has phones, 2 has e-mails
+    tf_family: np.ndarray  # uint64 name hashes, 0 none
+    tf_given: np.ndarray
+    problems: List[Problem] = field(default_factory=list)
+    worker: Tuple[int, str, int] = (0, "", 1)  # pid, ohana's path, engine threads
+
+    @property
+    def count(self) -> int:
+        return len(self.gid)
+
+
+def _u64(a: pa.Array) -> np.ndarray:
+    return np.asarray(a.fill_null(0).to_numpy(zero_copy_only=False)).astype(np.int64).view(np.uint64)
+
+
+def _reason(text: str, line: int) -> str:
+    """A problem's reason without the `source:line: ` its text starts with."""
+    parts = text.split(f":{line}: ", 1)
+    return parts[1] if len(parts) == 2 else text
+
+
+def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: str, source: Optional[str]) -> Home:
+    """Reads `split` with the engine; an input it cannot read raises
+    OhanaError naming the path (`line N: path: reason`)."""
+    import ohana
+
+    data, first = read_piece(split, first_lines)
+    try:
+        table = engine.read_bytes(data, split.format, source, first)
+    except OhanaError as e:
+        raise engine.located(e, split.path) from None
+    n = len(table)
+    p = engine.prepare(table, settings, 0, n)
+    lines = np.asarray(p.column("line").to_numpy(zero_copy_only=False), dtype=np.int64)
+    keys = p.column("keys")
+    order = p.column("name_order")
+    threads = int(dict(kv.split("=", 1) for kv in settings.split(";")).get("threads", "1"))
+    home = Home(
+        split=-1,
+        gid=(np.int64(split.file) << np.int64(LINE_BITS)) + lines,
+        uid=p.column("uid"),
+        record=p.column("record"),
+        cmp=p.column("cmp"),
+        key_offsets=np.asarray(keys.offsets.to_numpy(), dtype=np.int32),
+        keys=np.asarray(keys.values.to_numpy(), dtype=np.int64).view(np.uint64),
+        neighbourhood=_u64(p.column("neighbourhood")),
+        name_order=_u64(order),
+        has_name_order=np.asarray(order.is_valid().to_numpy(zero_copy_only=False), dtype=bool),
+        cls=np.asarray(p.column("class").to_numpy(), dtype=np.int8),
+        tf_family=_u64(p.column("tf_family")),
+        tf_given=_u64(p.column("tf_given")),
+        worker=(os.getpid(), ohana.__file__, threads),
+    )
+    home.problems = [Problem(split.file, pr.line, pr.severity, _reason(pr.text, pr.line)) for pr in table.problems]
+    return home
+
+
+def reader(splits: Sequence[Split], first_lines: Dict[Tuple[int, int], int], settings: str):
+    """The read stage's function over the home partitions (one split each)."""
+    # As `ohana dedupe`: contacts name their input (`source`) when there are several.
+    several = len({s.file for s in splits}) > 1
+
+    def run(items: Iterator[Tuple[int, object]]) -> Iterator[Tuple[int, Tuple[str, Home]]]:
+        for i, _ in items:
+            s = splits[i]
+            home = read_home(s, first_lines, settings, s.path if several else None)
+            home.split = i
+            yield i, ("home", home)
+
+    return run
+
+
+def home_of(items) -> Home:
+    """The home state among a partition's messages."""
+    for _, (kind, payload) in items:
+        if kind == "home":
+            return payload
+    raise RuntimeError("ohana.spark: a partition without its home state")
