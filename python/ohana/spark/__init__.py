@@ -47,17 +47,23 @@ BATCH_ROWS = 8192
 
 
 def session(master: Optional[str] = None, app: str = "ohana"):
-    """A SparkSession for the job: `master` (default $OHANA_SPARK_MASTER or
+    """A SparkSession for the job. Under `spark-submit` (the driver started
+    by Spark's launcher), the session spark-submit configured: its master,
+    memory and archives. Otherwise `master` (default $OHANA_SPARK_MASTER or
     local[*]); in local mode the Python workers run this interpreter."""
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.appName(app).master(master or os.environ.get("OHANA_SPARK_MASTER", "local[*]"))
+    builder = SparkSession.builder.appName(app)
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    if master or not submitted:
+        builder = builder.master(master or os.environ.get("OHANA_SPARK_MASTER", "local[*]"))
+    if not submitted:
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        # Local mode runs every task in the driver's JVM: give it room
+        # (OHANA_SPARK_DRIVER_MEMORY, default 4g; on a cluster set the
+        # executors' memory as usual).
+        builder = builder.config("spark.driver.memory", os.environ.get("OHANA_SPARK_DRIVER_MEMORY", "4g"))
+        builder = builder.config("spark.ui.enabled", os.environ.get("OHANA_SPARK_UI", "false"))
     builder = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
-    # Local mode runs every task in the driver's JVM: give it room
-    # (OHANA_SPARK_DRIVER_MEMORY, default 4g; on a cluster set the
-    # executors' memory as usual).
-    builder = builder.config("spark.driver.memory", os.environ.get("OHANA_SPARK_DRIVER_MEMORY", "4g"))
-    builder = builder.config("spark.ui.enabled", os.environ.get("OHANA_SPARK_UI", "false"))
     builder = builder.config("spark.sql.shuffle.partitions", os.environ.get("OHANA_SPARK_PARTITIONS", "8"))
     return builder.getOrCreate()

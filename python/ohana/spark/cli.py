@@ -22,7 +22,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--max-block", type=int, default=50)
     d.add_argument("--ndjson", action="store_true", help="also write the merged contacts as NDJSON")
     d.add_argument("--master", help="Spark master (default local[*]; under spark-submit, spark-submit's)")
-    d.add_argument("--split-mb", type=int, default=64, help="cut NDJSON files into pieces of this size")
+    d.add_argument("--split-mb", type=float, default=64, help="cut NDJSON files into pieces of this many MiB")
     d.add_argument("--partitions", type=int, help="block partitions (default: the cluster's parallelism)")
     n = sub.add_parser("normalize", help="read contact files and write them with normalized columns (Parquet)")
     n.add_argument("paths", nargs="+", help="INPUT... OUTPUT_DIR")
@@ -46,7 +46,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "dedupe":
             r = dedupe(spark, inputs, output, region=args.region, threshold=args.threshold, weights=args.weights,
-                       blocking=args.blocking, max_block=args.max_block, ndjson=args.ndjson, split_bytes=args.split_mb << 20,
+                       blocking=args.blocking, max_block=args.max_block, ndjson=args.ndjson, split_bytes=max(1, int(args.split_mb * (1 << 20))),
                        partitions=args.partitions)
             print(f"deduped {r.contacts} contacts into {r.merged_contacts} ({r.clusters} clusters); {r.pairs_compared} pairs compared, "
                   f"{r.pairs_accepted} accepted, {r.pairs_refused_by_guard} refused by the chaining guard; {r.problems} problems; "

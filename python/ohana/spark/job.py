@@ -38,7 +38,8 @@ class SparkReport:
     seconds: Dict[str, float] = field(default_factory=dict)
     homes: int = 0
     partitions: int = 0
-    workers: List[Dict[str, Any]] = field(default_factory=list)
+    workers: List[Dict[str, Any]] = field(default_factory=list)  # the read tasks' processes: pid, ohana's path, engine threads
+    driver: Dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, indent=2, sort_keys=True)
@@ -75,7 +76,9 @@ def dedupe(
     `clusters/` (Parquet: `uid`, `cluster_id`, `gid`), `pairs/` (text: one
     `--explain` JSON line per joined pair), `merged-ndjson/` with `ndjson`,
     and `report.json`. Settings as `ohana dedupe`'s."""
-    report = SparkReport()
+    import ohana
+
+    report = SparkReport(driver={"pid": os.getpid(), "ohana": ohana.__file__})
     sc = spark.sparkContext
     clock = time.monotonic()
     t0 = clock
