@@ -127,8 +127,16 @@ def test_many_inputs_cut_ndjson_capped_blocks_and_bad_lines(cli, spark, tmp_path
     # Cut the NDJSON into pieces of 16 KiB (about 20 pieces, cut mid-line),
     # and cap blocks at 3 so that capped blocks take the neighbourhood path.
     report, one_report = check_equal(cli, spark, tmp_path, [vcf, csv_path, nd], "--max-block", "3",
-                                     max_block=3, split_bytes=16 << 10)
+                                     max_block=3, split_bytes=16 << 10, homes=4)
     assert report.blocking["capped_blocks"] > 0
+    # The guard split components whose clusters start in another home than
+    # the component: those rows were moved there and put in order.
+    assert report.moved_after_guard > 0
+    # One home per piece (37): every pair crosses homes more often, same answer.
+    (tmp_path / "many").mkdir()
+    many, _ = check_equal(cli, spark, tmp_path / "many", [vcf, csv_path, nd], "--max-block", "3",
+                          max_block=3, split_bytes=16 << 10, homes=1000)
+    assert many.homes > 30
     # The broken lines are reported with their lines in the whole file, as the command line reports them.
     want = [(p["source"], p["line"], p["severity"], p["reason"]) for p in one_report["problems"]]
     got = [(p["source"], p["line"], p["severity"], p["reason"]) for p in report.problem_lines]

@@ -64,6 +64,7 @@ def session(master: Optional[str] = None, app: str = "ohana"):
         # executors' memory as usual).
         builder = builder.config("spark.driver.memory", os.environ.get("OHANA_SPARK_DRIVER_MEMORY", "4g"))
         builder = builder.config("spark.ui.enabled", os.environ.get("OHANA_SPARK_UI", "false"))
+        builder = builder.config("spark.ui.showConsoleProgress", "false")
     builder = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
     builder = builder.config("spark.sql.shuffle.partitions", os.environ.get("OHANA_SPARK_PARTITIONS", "8"))
     return builder.getOrCreate()

@@ -45,11 +45,51 @@ def local_forest(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return nodes[moved], nodes[roots[moved]]
 
 
-def reduced_edges(items) -> Iterator[Tuple[int, int]]:
+def reduced_edges(items) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
+    """A home's accepted pairs as a forest (node, local root)."""
     for _, (kind, s) in items:
         if kind == "scored" and s.accepted is not None:
-            u, v = local_forest(s.a[s.accepted], s.b[s.accepted])
-            yield from zip(u.tolist(), v.tolist())
+            yield local_forest(s.a[s.accepted], s.b[s.accepted])
+
+
+def on_driver(u: np.ndarray, v: np.ndarray) -> Tuple[np.ndarray, np.ndarray, int]:
+    """Connected components of edges (u, v), vectorized: each node's label
+    is lowered to the smallest label of its edges' ends, then labels jump
+    to their label's label, until nothing moves. (node, comp = the
+    smallest row of its component, rounds)."""
+    if len(u) == 0:
+        e = np.zeros(0, dtype=np.int64)
+        return e, e, 0
+    nodes, inverse = np.unique(np.concatenate([u, v]), return_inverse=True)
+    m = len(u)
+    iu, iv = inverse[:m], inverse[m:]
+    label = np.arange(len(nodes))
+    rounds = 0
+    while True:
+        rounds += 1
+        before = label.copy()
+        low = np.minimum(label[iu], label[iv])
+        np.minimum.at(label, iu, low)
+        np.minimum.at(label, iv, low)
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+        if np.array_equal(before, label):
+            break
+    return nodes, nodes[label], rounds
+
+
+def by_home(layout: Layout, node: np.ndarray, comp: np.ndarray) -> Iterator[Message]:
+    """(node, comp) packed per home of the node."""
+    homes = layout.home(node)
+    order = np.argsort(homes, kind="stable")
+    node, comp, homes = node[order], comp[order], homes[order]
+    cuts = np.flatnonzero(np.diff(homes)) + 1
+    for part in np.split(np.arange(len(node)), cuts):
+        if len(part):
+            yield int(homes[part[0]]), ("comp", np.stack([node[part], comp[part]], axis=1))
 
 
 def components(spark, edges, max_rounds: int = 64):

@@ -50,7 +50,8 @@ def by_kind(items: Iterable[Message]) -> Dict[str, List[Any]]:
     """A partition's messages grouped by their kind."""
     out: Dict[str, List[Any]] = {}
     for _, (kind, payload) in items:
-        out.setdefault(kind, []).append(payload)
+        # A home's views ("home:keys", ...) are its "home" to the stage given it.
+        out.setdefault("home" if kind.startswith("home:") else kind, []).append(payload)
     return out
 
 

@@ -27,9 +27,13 @@ class Problem:
 
 @dataclass
 class Home:
-    """One home partition's contacts, in input order (gid order)."""
+    """One home partition's contacts, in input order (gid order). The read
+    stage keeps three views of it, each holding only what its stages read
+    (``views``), so a stage does not load the NDJSON records to block or
+    score."""
 
     split: int
+    n: int
     gid: np.ndarray  # int64: input index << 40 | line
     uid: pa.Array  # utf8, null without a uid
     record: pa.Array  # utf8: the contact as one NDJSON line
@@ -47,7 +51,21 @@ class Home:
 
     @property
     def count(self) -> int:
-        return len(self.gid)
+        return self.n
+
+    def views(self) -> List[Tuple[str, "Home"]]:
+        """("keys", blocking's view), ("score", scoring's), ("full", the merge's)."""
+        empty_u64 = np.zeros(0, dtype=np.uint64)
+        base = dict(split=self.split, n=self.n, gid=np.zeros(0, dtype=np.int64), uid=pa.nulls(0, pa.string()),
+                    record=pa.nulls(0, pa.string()), cmp=pa.nulls(0, pa.binary()), key_offsets=np.zeros(1, dtype=np.int32),
+                    keys=empty_u64, neighbourhood=empty_u64, name_order=empty_u64, has_name_order=np.zeros(0, dtype=bool),
+                    cls=np.zeros(0, dtype=np.int8), tf_family=empty_u64, tf_given=empty_u64)
+        keys = Home(**dict(base, key_offsets=self.key_offsets, keys=self.keys, neighbourhood=self.neighbourhood,
+                           name_order=self.name_order, has_name_order=self.has_name_order, cls=self.cls))
+        score = Home(**dict(base, cmp=self.cmp, cls=self.cls, tf_family=self.tf_family, tf_given=self.tf_given))
+        full = Home(**dict(base, gid=self.gid, uid=self.uid, record=self.record, tf_family=self.tf_family, tf_given=self.tf_given),
+                    problems=self.problems, worker=self.worker)
+        return [("keys", keys), ("score", score), ("full", full)]
 
 
 def _u64(a: pa.Array) -> np.ndarray:
@@ -78,6 +96,7 @@ def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: s
     threads = int(dict(kv.split("=", 1) for kv in settings.split(";")).get("threads", "1"))
     home = Home(
         split=-1,
+        n=n,
         gid=(np.int64(split.file) << np.int64(LINE_BITS)) + lines,
         uid=p.column("uid"),
         record=p.column("record"),
@@ -96,17 +115,48 @@ def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: s
     return home
 
 
-def reader(splits: Sequence[Split], first_lines: Dict[Tuple[int, int], int], settings: str):
-    """The read stage's function over the home partitions (one split each)."""
+def concat(parts: List[Home]) -> Home:
+    """Homes of consecutive splits as one (their contacts stay in input order)."""
+    if len(parts) == 1:
+        return parts[0]
+    key_offsets = [np.zeros(1, dtype=np.int64)]
+    base = 0
+    for p in parts:
+        key_offsets.append(p.key_offsets[1:].astype(np.int64) + base)
+        base += int(p.key_offsets[-1])
+    out = Home(
+        split=parts[0].split, n=sum(p.n for p in parts),
+        gid=np.concatenate([p.gid for p in parts]),
+        uid=pa.concat_arrays([p.uid.cast(pa.string()) for p in parts]),
+        record=pa.concat_arrays([p.record for p in parts]),
+        cmp=pa.concat_arrays([p.cmp for p in parts]),
+        key_offsets=np.concatenate(key_offsets).astype(np.int32),
+        keys=np.concatenate([p.keys for p in parts]),
+        neighbourhood=np.concatenate([p.neighbourhood for p in parts]),
+        name_order=np.concatenate([p.name_order for p in parts]),
+        has_name_order=np.concatenate([p.has_name_order for p in parts]),
+        cls=np.concatenate([p.cls for p in parts]),
+        tf_family=np.concatenate([p.tf_family for p in parts]),
+        tf_given=np.concatenate([p.tf_given for p in parts]),
+        worker=parts[0].worker,
+    )
+    out.problems = [q for p in parts for q in p.problems]
+    return out
+
+
+def reader(splits: Sequence[Split], groups: Sequence[Sequence[int]], first_lines: Dict[Tuple[int, int], int], settings: str):
+    """The read stage's function over the home partitions: home i reads the
+    consecutive splits `groups[i]` and keeps three views of its contacts."""
     # As `ohana dedupe`: contacts name their input (`source`) when there are several.
     several = len({s.file for s in splits}) > 1
 
     def run(items: Iterator[Tuple[int, object]]) -> Iterator[Tuple[int, Tuple[str, Home]]]:
         for i, _ in items:
-            s = splits[i]
-            home = read_home(s, first_lines, settings, s.path if several else None)
+            parts = [read_home(splits[k], first_lines, settings, splits[k].path if several else None) for k in groups[i]]
+            home = concat(parts)
             home.split = i
-            yield i, ("home", home)
+            for view, part in home.views():
+                yield i, (f"home:{view}", part)
 
     return run
 

@@ -40,6 +40,7 @@ class SparkReport:
     partitions: int = 0
     workers: List[Dict[str, Any]] = field(default_factory=list)  # the read tasks' processes: pid, ohana's path, engine threads
     driver: Dict[str, Any] = field(default_factory=dict)
+    moved_after_guard: int = 0  # pieces of output rows placed in another home than their component's (the guard split it)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, indent=2, sort_keys=True)
@@ -56,6 +57,23 @@ def task_error(e: Exception) -> Exception:
     return OhanaError(ErrorCode.FORMAT, int(m.group(1)) if m.group(1) else None, m.group(2).strip())
 
 
+def group_splits(splits, homes: int) -> List[List[int]]:
+    """At most `homes` groups of consecutive splits, of about equal bytes."""
+    sizes = [max(1, s.end - s.start) for s in splits]
+    total = sum(sizes)
+    count = max(1, min(homes, len(splits)))
+    groups: List[List[int]] = [[]]
+    running = 0
+    for i, size in enumerate(sizes):
+        # Start a new group once this one holds its share, leaving one
+        # split at least for each group still to come.
+        if groups[-1] and running >= total * len(groups) / count and len(groups) < count:
+            groups.append([])
+        groups[-1].append(i)
+        running += size
+    return groups
+
+
 def task_cpus(spark) -> int:
     """The CPUs each Spark task is given: the engine's threads inside it."""
     try:
@@ -67,7 +85,7 @@ def task_cpus(spark) -> int:
 def dedupe(
     spark, inputs: Sequence[str], output_dir: str, *, region: str = "US", threshold: Optional[float] = None,
     weights: str = "auto", blocking: str = "all", max_block: int = 50, ndjson: bool = False,
-    split_bytes: int = 64 << 20, partitions: Optional[int] = None, max_problem_lines: int = 1000,
+    split_bytes: int = 64 << 20, partitions: Optional[int] = None, homes: Optional[int] = None, max_problem_lines: int = 1000,
 ) -> SparkReport:
     """Dedupes the contact files `inputs` (files or directories) on `spark`
     and writes under `output_dir`: `merged/` (Parquet, one merged contact a
@@ -75,7 +93,14 @@ def dedupe(
     `sources`, `reason`, `record` = the contact as an NDJSON line),
     `clusters/` (Parquet: `uid`, `cluster_id`, `gid`), `pairs/` (text: one
     `--explain` JSON line per joined pair), `merged-ndjson/` with `ndjson`,
-    and `report.json`. Settings as `ohana dedupe`'s."""
+    and `report.json`. Settings as `ohana dedupe`'s.
+
+    `homes`: how many partitions hold the contacts (default twice the
+    cluster's parallelism, at most one per split). Each pair is scored in
+    the home of its first contact, so a contact's comparison record
+    travels to at most `homes - 1` others: fewer homes, less shuffle;
+    more, more parallel tasks. `partitions`: block partitions (default the
+    parallelism, at least the homes)."""
     import ohana
 
     report = SparkReport(driver={"pid": os.getpid(), "ohana": ohana.__file__})
@@ -100,26 +125,33 @@ def dedupe(
     report.inputs = files
     splits = plan_splits(files, split_bytes)
     first_lines = line_numbers(spark, splits)
-    homes_n = len(splits)
+    groups = group_splits(splits, homes or 2 * sc.defaultParallelism)
+    homes_n = len(groups)
     parts = max(homes_n, partitions or sc.defaultParallelism)
     report.homes, report.partitions = homes_n, parts
 
-    # Read: the home RDD, partition i holding split i's contacts.
+    # Read: the home RDD, partition i holding the contacts of its splits.
     seeds = route(sc.parallelize([(i, None) for i in range(homes_n)], homes_n), homes_n)
-    homes = keep(seeds.mapPartitions(home.reader(splits, first_lines, settings), preservesPartitioning=True))
+    read = keep(seeds.mapPartitions(home.reader(splits, groups, first_lines, settings), preservesPartitioning=True))
+    # Each stage reads only the view of the homes it needs.
+    homes = keep(read.filter(lambda kv: kv[1][0] == "home:keys"))
+    scoring_homes = keep(read.filter(lambda kv: kv[1][0] == "home:score"))
+    full_homes = keep(read.filter(lambda kv: kv[1][0] == "home:full"))
     try:
-        counts = homes.map(lambda kv: (kv[0], kv[1][1].count, int((kv[1][1].cls != 0).sum()),
-                                       [p.__dict__ for p in kv[1][1].problems], kv[1][1].worker)).collect()
+        counts = full_homes.map(lambda kv: (kv[0], kv[1][1].count, [p.__dict__ for p in kv[1][1].problems], kv[1][1].worker)).collect()
+        classes = dict(homes.map(lambda kv: (kv[0], int((kv[1][1].cls != 0).sum()))).collect())
+        scoring_homes.count()
     except Exception as e:  # an input that cannot be read at all: nothing is written
         raise task_error(e) from None
+    read.unpersist()
     counts.sort()
     sizes = np.zeros(homes_n, dtype=np.int64)
     with_pe = 0
     problems: List[Dict[str, Any]] = []
     seen_workers = set()
-    for i, n_i, pe, probs, worker in counts:
+    for i, n_i, probs, worker in counts:
         sizes[i] = n_i
-        with_pe += pe
+        with_pe += classes[i]
         problems += probs
         seen_workers.add(worker)
     report.workers = [{"pid": p, "ohana": f, "threads": t} for p, f, t in sorted(seen_workers)]
@@ -129,7 +161,8 @@ def dedupe(
     problems.sort(key=lambda p: (p["file"], p["line"]))
     report.problem_lines = [{"source": files[p["file"]], "line": p["line"], "severity": p["severity"], "reason": p["reason"]}
                             for p in problems[:max_problem_lines]]
-    gid_starts = np.array([(s.file << LINE_BITS) | (1 if s.whole else first_lines[(s.file, s.start)]) for s in splits], dtype=np.int64)
+    gid_starts = np.array([(s.file << LINE_BITS) | (1 if s.whole else first_lines[(s.file, s.start)])
+                           for s in (splits[g[0]] for g in groups)], dtype=np.int64)
     layout = Layout(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), gid_starts)
     if n >= 1 << 31:
         raise OhanaError(ErrorCode.ARGUMENT, None, "more than 2^31 contacts in one job")
@@ -171,11 +204,11 @@ def dedupe(
 
     # Scoring where the records are.
     wants = found.filter(lambda kv: kv[1][0] == "want")
-    shipped = route(together(homes, wants).mapPartitions(scoring.ship_records(layout)), homes_n)
+    shipped = route(together(scoring_homes, wants).mapPartitions(scoring.ship_records(layout)), homes_n)
     pairs = found.filter(lambda kv: kv[1][0] == "pairs")
     model_text = None if plan.estimates else builtin_text
     th32 = np.float32(plan.threshold)
-    scored = keep(together(homes, pairs, shipped).mapPartitions(scoring.score(layout, settings, model_text, th32, plan.skip),
+    scored = keep(together(scoring_homes, pairs, shipped).mapPartitions(scoring.score(layout, settings, model_text, th32, plan.skip),
                                                                preservesPartitioning=True))
     summaries = scored.mapPartitions(scoring.summary).collect()
     report.pairs_compared = sum(s[0] for s in summaries)
@@ -189,11 +222,11 @@ def dedupe(
         report.weights = "estimated (EM)" if plausible else "built-in defaults (EM's fit was not plausible)"
         with_tf = plausible
         if with_tf:
-            counted = homes.mapPartitions(scoring.name_counts).reduceByKey(lambda x, y: x + y).collect()
+            counted = scoring_homes.mapPartitions(scoring.name_counts).reduceByKey(lambda x, y: x + y).collect()
             fam = {h: c for (w, h), c in counted if w == 0}
             giv = {h: c for (w, h), c in counted if w == 1}
             tf = scoring.TermAdjustments(scoring.adjustments(fam), scoring.adjustments(giv))
-        accepted = keep(together(homes, scored).mapPartitions(scoring.accept(layout, weight_table, tf, th32), preservesPartitioning=True))
+        accepted = keep(together(scoring_homes, scored).mapPartitions(scoring.accept(layout, weight_table, tf, th32), preservesPartitioning=True))
         scored.unpersist()
         scored = accepted
         report.pairs_accepted = sum(s[1] for s in scored.mapPartitions(scoring.summary).collect())
@@ -202,25 +235,41 @@ def dedupe(
         report.pairs_accepted = sum(s[1] for s in summaries)
     lap("scoring", "components")
 
-    # Clusters.
-    from pyspark.sql.types import LongType, StructField, StructType
+    # Clusters: each home's accepted pairs reduced to a forest by a union-find;
+    # the forests' components on the driver when they are small enough
+    # (OHANA_SPARK_DRIVER_EDGES, default 50 million edges: 800 MB), else in
+    # Spark (large-star / small-star).
+    forest = scored.mapPartitions(components.reduced_edges)
+    edge_count = forest.map(lambda e: len(e[0])).sum()
+    if edge_count <= int(os.environ.get("OHANA_SPARK_DRIVER_EDGES", 50_000_000)):
+        parts_uv = forest.collect()
+        u = np.concatenate([p[0] for p in parts_uv]) if parts_uv else np.zeros(0, dtype=np.int64)
+        v = np.concatenate([p[1] for p in parts_uv]) if parts_uv else np.zeros(0, dtype=np.int64)
+        node, comp_of_node, report.component_rounds = components.on_driver(u, v)
+        comp_messages = route(sc.parallelize(list(components.by_home(layout, node, comp_of_node)), max(1, homes_n)), homes_n)
+    else:
+        from pyspark.sql.types import LongType, StructField, StructType
 
-    edge_schema = StructType([StructField("u", LongType(), False), StructField("v", LongType(), False)])
-    edges = spark.createDataFrame(scored.mapPartitions(components.reduced_edges), edge_schema)
-    comp, report.component_rounds = components.components(spark, edges)
-    comp_messages = route(comp.mapInArrow(components.send_components(layout), "home int, blob binary").rdd.map(components.as_messages), homes_n)
+        edge_schema = StructType([StructField("u", LongType(), False), StructField("v", LongType(), False)])
+        edges = spark.createDataFrame(forest.flatMap(lambda e: zip(e[0].tolist(), e[1].tolist())), edge_schema)
+        comp, report.component_rounds = components.components(spark, edges)
+        comp_messages = route(comp.mapInArrow(components.send_components(layout), "home int, blob binary").rdd.map(components.as_messages), homes_n)
     comp_messages = keep(comp_messages)
     lap("components", "merge")
 
     # Merge and write.
-    members = route(together(homes, scored, comp_messages).mapPartitions(merge.send_members(layout, tf)), homes_n)
-    merged = keep(together(homes, comp_messages, members).mapPartitions(
-        merge.merge_home(layout, settings, model_text or builtin_text, with_tf, tf), preservesPartitioning=True))
-    here = merged.filter(lambda kv: kv[1][0] == "out")
-    moved = route(merged.filter(lambda kv: kv[1][0] == "moved"), homes_n)
+    members = route(together(full_homes, scored, comp_messages).mapPartitions(merge.send_members(layout, tf)), homes_n)
     staging = output.new_staging()
     try:
-        written = together(here, moved).mapPartitions(output.write_home(output_dir, staging, ndjson)).collect()
+        merged = keep(together(full_homes, comp_messages, members).mapPartitions(
+            merge.merge_home(layout, settings, model_text or builtin_text, with_tf, tf, output_dir, staging, ndjson)))
+        written = merged.filter(lambda kv: kv[1][0] == "written").map(lambda kv: kv[1][1]).collect()
+        # The rare cluster whose first contact lives in another home than its
+        # component's first: its rows go into that home's part, in order.
+        moved = merged.filter(lambda kv: kv[1][0] == "moved")
+        report.moved_after_guard = moved.count()
+        if report.moved_after_guard:
+            written += route(moved, homes_n).mapPartitions(output.fix_up(output_dir, staging, ndjson)).collect()
         output.commit(output_dir, staging, ndjson)
     except BaseException:
         output.discard(output_dir, staging)
@@ -235,6 +284,6 @@ def dedupe(
     fs, root = output.filesystem(output_dir)
     with fs.open_output_stream(f"{root}/report.json") as f:
         f.write((report.to_json() + "\n").encode())
-    for rdd in (homes, from_blocks, scored, comp_messages, merged):
+    for rdd in (homes, scoring_homes, full_homes, from_blocks, scored, comp_messages, merged):
         rdd.unpersist()
     return report

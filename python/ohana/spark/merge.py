@@ -126,7 +126,7 @@ def merge_batch(settings: str, model_text: str, with_tf: bool, rows: np.ndarray,
                 uid: pa.Array, record: pa.Array, tff: np.ndarray, tfg: np.ndarray, edges: List[Edges]) -> Out:
     """Whole components (members in (component, row) order) through the guard and the merge."""
     n = len(rows)
-    table = engine.records_table(record.cast(pa.string()).to_pylist())
+    table = engine.records_table(record)
     if len(table) != n:
         raise RuntimeError("ohana.spark: a record did not read back as one contact")
     ea = np.concatenate([e.a for e in edges]) if edges else np.zeros(0, dtype=np.int64)
@@ -166,10 +166,13 @@ def merge_batch(settings: str, model_text: str, with_tf: bool, rows: np.ndarray,
     return out
 
 
-def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf: Optional[TermAdjustments]):
+def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf: Optional[TermAdjustments],
+               output_dir: str, staging: str, ndjson: bool):
     """Home: its components (those whose first contact lives here) and its
-    lone contacts, merged; output rows for this home kept (`out`), those
-    placed in another home moved there (`moved`)."""
+    lone contacts, merged, and its part of the outputs written (`written`,
+    to the driver); rows whose place is in another home's part are sent
+    there (`moved`)."""
+    from . import output
 
     def run(items) -> Iterator[Message]:
         got = by_kind(items)
@@ -226,14 +229,14 @@ def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf
         clusters = pa.concat_tables([o.clusters for o in outs]) if outs else None
         pairs = [p for o in outs for p in o.pairs]
         refused = sum(o.refused for o in outs)
-        summary = Out(refused=refused, pairs=pairs)
+        own_merged = own_clusters = None
         # Rows that belong in another home's part of the outputs.
         if merged is not None:
             where = layout.home_of_gid(np.asarray(merged.column("_gid").to_numpy(), dtype=np.int64))
             for t in np.unique(where).tolist():
                 part = merged.filter(pa.array(where == t))
                 if t == home.split:
-                    summary.merged = part
+                    own_merged = part
                 else:
                     yield t, ("moved", Out(merged=part))
         if clusters is not None:
@@ -241,9 +244,14 @@ def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf
             for t in np.unique(where).tolist():
                 part = clusters.filter(pa.array(where == t))
                 if t == home.split:
-                    summary.clusters = part
+                    own_clusters = part
                 else:
                     yield t, ("moved", Out(clusters=part))
-        yield home.split, ("out", summary)
+        fs, root = output.filesystem(output_dir)
+        output.write_part(fs, root, staging, home.split, own_merged, own_clusters, pairs, ndjson)
+        written = output._stats(own_merged)
+        written.refused = refused
+        written.explained = len(pairs)
+        yield -1, ("written", written)
 
     return run

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -43,52 +43,77 @@ class Written:
     explained: int = 0
 
 
-def write_home(output_dir: str, staging: str, ndjson: bool):
-    """Home: its outputs, in input order, into the staging folder."""
+def _stats(m: Optional[pa.Table]) -> Written:
+    w = Written()
+    if m is not None and m.num_rows:
+        size = np.asarray(m.column("size").to_numpy(), dtype=np.int64)
+        w.merged = len(size)
+        w.clusters = int((size > 1).sum())
+        w.contacts_in_clusters = int(size[size > 1].sum())
+        w.largest_cluster = int(size.max())
+    return w
+
+
+def write_part(fs: pafs.FileSystem, root: str, staging: str, index: int, merged: Optional[pa.Table],
+               clusters: Optional[pa.Table], pairs: List[str], ndjson: bool) -> None:
+    """Home `index`'s part of every output, each in input order: merged
+    contacts by their cluster's first contact (`_gid`, kept beside in
+    `_gids/` for a fix-up), cluster rows by gid."""
+    base = f"{root}/{staging}"
+    name = f"part-{index:05d}"
+    if merged is not None:
+        order = np.argsort(np.asarray(merged.column("_gid").to_numpy(), dtype=np.int64), kind="stable")
+        merged = merged.take(pa.array(order))
+        for d in ("merged", "_gids") + (("merged-ndjson",) if ndjson else ()):
+            fs.create_dir(f"{base}/{d}", recursive=True)
+        with fs.open_output_stream(f"{base}/_gids/{name}.bin") as f:
+            f.write(np.asarray(merged.column("_gid").to_numpy(), dtype=np.int64).tobytes())
+        pq.write_table(merged.drop_columns(["_gid"]), f"{base}/merged/{name}.parquet", filesystem=fs)
+        if ndjson:
+            _text(fs, f"{base}/merged-ndjson/{name}.txt", merged.column("record").to_pylist())
+    if clusters is not None:
+        order = np.argsort(np.asarray(clusters.column("gid").to_numpy(), dtype=np.int64), kind="stable")
+        fs.create_dir(f"{base}/clusters", recursive=True)
+        pq.write_table(clusters.take(pa.array(order)), f"{base}/clusters/{name}.parquet", filesystem=fs)
+    if pairs:
+        fs.create_dir(f"{base}/pairs", recursive=True)
+        _text(fs, f"{base}/pairs/{name}.txt", pairs)
+
+
+def fix_up(output_dir: str, staging: str, ndjson: bool):
+    """Home: rows moved to it from another home's merge, put in place in
+    its part files (read back, joined, sorted, written again)."""
 
     def run(items) -> Iterator[Written]:
         items = list(items)
         if not items:
             return
         index = items[0][0]
-        got = by_kind(items)
-        parts: List[Out] = got.get("out", []) + got.get("moved", [])
+        moved: List[Out] = by_kind(items).get("moved", [])
         fs, root = filesystem(output_dir)
-        yield from _write(fs, root, staging, parts, ndjson, index)
+        base = f"{root}/{staging}"
+        name = f"part-{index:05d}"
+        new_merged = [o.merged for o in moved if o.merged is not None]
+        new_clusters = [o.clusters for o in moved if o.clusters is not None]
+        merged = clusters = None
+        if new_merged:
+            tables = list(new_merged)
+            if fs.get_file_info(f"{base}/merged/{name}.parquet").type != pafs.FileType.NotFound:
+                old = pq.read_table(f"{base}/merged/{name}.parquet", filesystem=fs)
+                with fs.open_input_stream(f"{base}/_gids/{name}.bin") as f:
+                    gids = np.frombuffer(f.read(), dtype=np.int64)
+                tables.insert(0, old.append_column("_gid", pa.array(gids)))
+            names = new_merged[0].column_names
+            merged = pa.concat_tables([t.select(names) for t in tables])
+        if new_clusters:
+            tables = list(new_clusters)
+            if fs.get_file_info(f"{base}/clusters/{name}.parquet").type != pafs.FileType.NotFound:
+                tables.insert(0, pq.read_table(f"{base}/clusters/{name}.parquet", filesystem=fs))
+            clusters = pa.concat_tables(tables)
+        write_part(fs, root, staging, index, merged, clusters, [], ndjson)
+        yield _stats(pa.concat_tables(new_merged) if new_merged else None)
 
     return run
-
-
-def _write(fs: pafs.FileSystem, root: str, staging: str, parts: List[Out], ndjson: bool, index: int) -> Iterator[Written]:
-    merged = [p.merged for p in parts if p.merged is not None]
-    clusters = [p.clusters for p in parts if p.clusters is not None]
-    m = pa.concat_tables(merged) if merged else None
-    c = pa.concat_tables(clusters) if clusters else None
-    w = Written(refused=sum(p.refused for p in parts))
-    base = f"{root}/{staging}"
-    name = f"part-{index:05d}"
-    if m is not None:
-        order = np.argsort(np.asarray(m.column("_gid").to_numpy(), dtype=np.int64), kind="stable")
-        m = m.take(pa.array(order)).drop_columns(["_gid"])
-        fs.create_dir(f"{base}/merged", recursive=True)
-        pq.write_table(m, f"{base}/merged/{name}.parquet", filesystem=fs)
-        size = np.asarray(m.column("size").to_numpy(), dtype=np.int64)
-        w.merged = len(size)
-        w.clusters = int((size > 1).sum())
-        w.contacts_in_clusters = int(size[size > 1].sum())
-        w.largest_cluster = int(size.max()) if len(size) else 0
-        if ndjson:
-            fs.create_dir(f"{base}/merged-ndjson", recursive=True)
-            _text(fs, f"{base}/merged-ndjson/{name}.txt", m.column("record").to_pylist())
-    if c is not None:
-        order = np.argsort(np.asarray(c.column("gid").to_numpy(), dtype=np.int64), kind="stable")
-        fs.create_dir(f"{base}/clusters", recursive=True)
-        pq.write_table(c.take(pa.array(order)), f"{base}/clusters/{name}.parquet", filesystem=fs)
-    lines = [line for p in parts for line in p.pairs]
-    w.explained = len(lines)
-    fs.create_dir(f"{base}/pairs", recursive=True)
-    _text(fs, f"{base}/pairs/{name}.txt", lines)
-    yield w
 
 
 def _text(fs: pafs.FileSystem, path: str, lines: List[str]) -> None:

@@ -97,9 +97,12 @@ def score(layout: Layout, settings: str, model_text: Optional[str], threshold32:
             kept = unconditional | ~skip_table[cls[la].astype(np.int64) * 4 + cls[lb].astype(np.int64)]
             a, b, la, lb = a[kept], b[kept], la[kept], lb[kept]
         s = engine.score_records(cmp, settings, model_text, la, lb)
-        out = Scored(a, b, s.vector, s.weight, s.terms, compared=len(a))
         if model_text is not None:
-            out.accepted = (s.vector >= 0) & (s.weight >= threshold32)
+            # Only the accepted pairs are kept (and their count of all).
+            ok = (s.vector >= 0) & (s.weight >= threshold32)
+            out = Scored(a[ok], b[ok], s.vector[ok], s.weight[ok], s.terms[ok], compared=len(a), accepted=np.ones(int(ok.sum()), dtype=bool))
+        else:
+            out = Scored(a, b, s.vector, s.weight, s.terms, compared=len(a))
         yield home.split, ("scored", out)
 
     return run
