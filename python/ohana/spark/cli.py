@@ -24,6 +24,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--master", help="Spark master (default local[*]; under spark-submit, spark-submit's)")
     d.add_argument("--split-mb", type=float, default=64, help="cut NDJSON files into pieces of this many MiB")
     d.add_argument("--partitions", type=int, help="block partitions (default: the cluster's parallelism)")
+    d.add_argument("--homes", type=int, help="partitions that hold the contacts (default: twice the parallelism)")
     n = sub.add_parser("normalize", help="read contact files and write them with normalized columns (Parquet)")
     n.add_argument("paths", nargs="+", help="INPUT... OUTPUT_DIR")
     n.add_argument("--region", default="US")
@@ -47,7 +48,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "dedupe":
             r = dedupe(spark, inputs, output, region=args.region, threshold=args.threshold, weights=args.weights,
                        blocking=args.blocking, max_block=args.max_block, ndjson=args.ndjson, split_bytes=max(1, int(args.split_mb * (1 << 20))),
-                       partitions=args.partitions)
+                       partitions=args.partitions, homes=args.homes)
             print(f"deduped {r.contacts} contacts into {r.merged_contacts} ({r.clusters} clusters); {r.pairs_compared} pairs compared, "
                   f"{r.pairs_accepted} accepted, {r.pairs_refused_by_guard} refused by the chaining guard; {r.problems} problems; "
                   f"total {r.seconds.get('total')} s; report in {os.path.join(output, 'report.json')}", file=sys.stderr)
