@@ -12,7 +12,7 @@ partition by partition)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from pyspark import RDD, StorageLevel
 
@@ -53,6 +53,17 @@ def by_kind(items: Iterable[Message]) -> Dict[str, List[Any]]:
         # A home's views ("home:keys", ...) are its "home" to the stage given it.
         out.setdefault("home" if kind.startswith("home:") else kind, []).append(payload)
     return out
+
+
+def at_home(items: Iterable[Message], offsets) -> Optional[Tuple[Dict[str, List[Any]], Any, int]]:
+    """A home stage's partition: its messages by kind, its home (None for a
+    partition without one) and the home's first row (`offsets[home]`)."""
+    got = by_kind(items)
+    homes = got.get("home", [])
+    if not homes:
+        return None
+    home = homes[0]
+    return got, home, int(offsets[home.split])
 
 
 def keep(rdd: RDD) -> RDD:

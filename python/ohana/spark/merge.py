@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from . import engine
 from .blocking import Layout
 from .components import comp_of
-from .exchange import Message, by_kind
+from .exchange import Message, at_home, by_kind
 from .home import Home
 from .inputs import LINE_BITS
 from .scoring import TermAdjustments
@@ -55,12 +55,10 @@ def send_members(layout: Layout, tf: Optional[TermAdjustments]):
     pairs, to the home of the component."""
 
     def run(items) -> Iterator[Message]:
-        got = by_kind(items)
-        homes = got.get("home", [])
-        if not homes:
+        here = at_home(items, layout.offsets)
+        if here is None:
             return
-        home: Home = homes[0]
-        first = int(layout.offsets[home.split])
+        got, home, first = here
         comps = comp_of(got)
         if not comps:
             return
@@ -175,12 +173,10 @@ def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf
     from . import output
 
     def run(items) -> Iterator[Message]:
-        got = by_kind(items)
-        homes = got.get("home", [])
-        if not homes:
+        here = at_home(items, layout.offsets)
+        if here is None:
             return
-        home: Home = homes[0]
-        first = int(layout.offsets[home.split])
+        got, home, first = here
         own_comp = comp_of(got)
         members: List[Members] = got.get("member", [])
         edges: List[Edges] = got.get("edge", [])
@@ -231,22 +227,16 @@ def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf
         refused = sum(o.refused for o in outs)
         own_merged = own_clusters = None
         # Rows that belong in another home's part of the outputs.
-        if merged is not None:
-            where = layout.home_of_gid(np.asarray(merged.column("_gid").to_numpy(), dtype=np.int64))
-            for t in np.unique(where).tolist():
-                part = merged.filter(pa.array(where == t))
-                if t == home.split:
-                    own_merged = part
-                else:
-                    yield t, ("moved", Out(merged=part))
-        if clusters is not None:
-            where = layout.home_of_gid(np.asarray(clusters.column("gid").to_numpy(), dtype=np.int64))
-            for t in np.unique(where).tolist():
-                part = clusters.filter(pa.array(where == t))
-                if t == home.split:
-                    own_clusters = part
-                else:
-                    yield t, ("moved", Out(clusters=part))
+        for t, part in _by_home(layout, merged, "_gid"):
+            if t == home.split:
+                own_merged = part
+            else:
+                yield t, ("moved", Out(merged=part))
+        for t, part in _by_home(layout, clusters, "gid"):
+            if t == home.split:
+                own_clusters = part
+            else:
+                yield t, ("moved", Out(clusters=part))
         fs, root = output.filesystem(output_dir)
         output.write_part(fs, root, staging, home.split, own_merged, own_clusters, pairs, ndjson)
         written = output._stats(own_merged)
@@ -255,3 +245,12 @@ def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf
         yield -1, ("written", written)
 
     return run
+
+
+def _by_home(layout: Layout, table: Optional[pa.Table], gid_column: str) -> Iterator[Tuple[int, pa.Table]]:
+    """`table`'s rows grouped by the home their gid falls in."""
+    if table is None:
+        return
+    where = layout.home_of_gid(np.asarray(table.column(gid_column).to_numpy(), dtype=np.int64))
+    for t in np.unique(where).tolist():
+        yield t, table.filter(pa.array(where == t))

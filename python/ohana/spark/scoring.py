@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from . import engine
 from .blocking import Layout, U64, unique_pairs
-from .exchange import Message, by_kind
+from .exchange import Message, at_home, by_kind
 from .home import Home
 
 
@@ -32,16 +32,13 @@ def ship_records(layout: Layout):
     """Home: the comparison records other homes asked for (`want`)."""
 
     def run(items) -> Iterator[Message]:
-        got = by_kind(items)
-        homes = got.get("home", [])
-        wants = got.get("want", [])
-        if not homes or not wants:
+        here = at_home(items, layout.offsets)
+        if here is None or not here[0].get("want"):
             return
-        home: Home = homes[0]
-        w = np.unique(np.concatenate(wants))
+        got, home, first = here
+        w = np.unique(np.concatenate(got["want"]))
         b = (w >> U64(32)).astype(np.int64)
         target = (w & U64(0xFFFFFFFF)).astype(np.int64)
-        first = int(layout.offsets[home.split])
         order = np.lexsort((b, target))
         b, target = b[order], target[order]
         cuts = np.flatnonzero(np.diff(target)) + 1
@@ -73,12 +70,10 @@ def score(layout: Layout, settings: str, model_text: Optional[str], threshold32:
     skip_table = np.array(skip, dtype=bool)
 
     def run(items) -> Iterator[Message]:
-        got = by_kind(items)
-        homes = got.get("home", [])
-        if not homes:
+        here = at_home(items, layout.offsets)
+        if here is None:
             return
-        home: Home = homes[0]
-        first = int(layout.offsets[home.split])
+        got, home, first = here
         parts = got.get("pairs", [])
         p = unique_pairs(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
         a = (p >> U64(32)).astype(np.int64)
@@ -174,13 +169,14 @@ def accept(layout: Layout, weights: np.ndarray, tf: Optional[TermAdjustments], t
     sums them) against the threshold."""
 
     def run(items) -> Iterator[Message]:
-        got = by_kind(items)
-        homes = got.get("home", [])
+        here = at_home(items, layout.offsets)
+        if here is None:
+            return
+        got, home, first = here
         for s in got.get("scored", []):
-            home: Home = homes[0]
             adj = np.zeros(len(s.a), dtype=np.float32)
             if tf is not None and len(s.a):
-                f, g = tf.of(home, s.a - int(layout.offsets[home.split]))
+                f, g = tf.of(home, s.a - first)
                 adj = np.where(s.terms & 1, adj + f, adj).astype(np.float32)
                 adj = np.where(s.terms & 2, adj + g, adj).astype(np.float32)
             w = (weights[s.vector] + adj).astype(np.float32)
