@@ -24,7 +24,7 @@ self="$repo/python/tests/wheel_check.sh"
 
 # The checks run inside the namespace, in this order (all are reported, the
 # ones not reached as failed).
-inner_checks=(sandbox install read phones-dedupe collation ldd-icu licence)
+inner_checks=(sandbox install read phones-dedupe collation ldd-icu licence spark-extras)
 
 pass() { echo "PASS $1" | tee -a "$results"; }
 fail() { echo "FAIL $1${2:+: $2}" | tee -a "$results"; }
@@ -182,6 +182,20 @@ text = files[0].locate().read_text(encoding="utf-8")
 assert "UNICODE, INC. LICENSE AGREEMENT" in text and "ICU" in text, text[:200]
 print(f"{files[0]}: {len(text)} characters")
 '
+
+  # The wheel alone has no PySpark: the Spark job names what is missing
+  # and the command that installs it, and exits 2, without a traceback.
+  spark_extras() {
+    local out rc
+    out=$("$venv/bin/python" -m ohana.spark dedupe in.vcf out 2>&1)
+    rc=$?
+    echo "exit $rc: $out"
+    [ "$rc" -eq 2 ] || return 1
+    echo "$out" | grep -q "pyspark" || return 1
+    echo "$out" | grep -q "pip install 'ohana\[spark\]'" || return 1
+    ! echo "$out" | grep -q "Traceback" || return 1
+  }
+  check spark-extras spark_extras
   exit 0
 fi
 

@@ -26,31 +26,38 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 from .. import ErrorCode, OhanaError
 from ._deps import message as _message
 from ._deps import missing as _missing
 
+__all__ = ["dedupe", "normalize", "read", "session", "list_inputs", "model", "SparkReport", "OhanaError", "ErrorCode"]
+
 _absent = _missing()
 if _absent:
-    raise ImportError(_message(_absent))
-
-from .engine import list_inputs, model  # noqa: E402
-from .job import SparkReport, dedupe  # noqa: E402
-from .normalize import normalize, read  # noqa: E402
-
-__all__ = ["dedupe", "normalize", "read", "session", "list_inputs", "model", "SparkReport", "OhanaError", "ErrorCode"]
+    # Importing the package works (`python -m ohana.spark` then says what is
+    # missing, exit 2); using it raises ImportError naming the packages.
+    def __getattr__(name: str) -> Any:
+        if name in __all__ and name not in ("OhanaError", "ErrorCode"):
+            raise ImportError(_message(_absent))
+        raise AttributeError(name)
+else:
+    from .engine import list_inputs, model  # noqa: F401
+    from .job import SparkReport, dedupe  # noqa: F401
+    from .normalize import normalize, read  # noqa: F401
 
 # Rows per Arrow batch between Spark and the tasks (normalize, read).
 BATCH_ROWS = 8192
 
 
-def session(master: Optional[str] = None, app: str = "ohana"):
+def session(master: Optional[str] = None, app: str = "ohana") -> Any:
     """A SparkSession for the job. Under `spark-submit` (the driver started
     by Spark's launcher), the session spark-submit configured: its master,
     memory and archives. Otherwise `master` (default $OHANA_SPARK_MASTER or
     local[*]); in local mode the Python workers run this interpreter."""
+    if _absent:
+        raise ImportError(_message(_absent))
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app)

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from .exchange import Message, by_kind
+from .exchange import Message, Stage, by_kind
 from .home import Home
 
 U64 = np.uint64
@@ -82,7 +82,7 @@ def entries_of(home: Home, layout: Layout) -> np.ndarray:
     return (k & keep) | np.where(k & U64(1), rule_flag, U64(0)) | rows
 
 
-def send_entries(layout: Layout, partitions: int):
+def send_entries(layout: Layout, partitions: int) -> Stage:
     """Home → block partitions: each home's entries, one blob per partition."""
 
     def run(items) -> Iterator[Message]:
@@ -169,7 +169,7 @@ class BlockStats:
         self.rows_in_capped_blocks += other.rows_in_capped_blocks
 
 
-def block_pairs(layout: Layout, cap: int):
+def block_pairs(layout: Layout, cap: int) -> Stage:
     """Block partition: the pairs of its blocks of 2 to `cap` entries (to
     the homes), the keys of its capped blocks and its statistics (to the
     driver, as `capped` and `stats` messages to partition -1)."""
@@ -202,7 +202,7 @@ def block_pairs(layout: Layout, cap: int):
     return run
 
 
-def send_capped(layout: Layout, capped_keys: np.ndarray, partitions: int):
+def send_capped(layout: Layout, capped_keys: np.ndarray, partitions: int) -> Stage:
     """Home → block partitions: for each entry in a capped block of a row
     with a neighbourhood key, (block entry, neighbourhood key)."""
     row_mask = U64(layout.row_mask)
@@ -218,7 +218,9 @@ def send_capped(layout: Layout, capped_keys: np.ndarray, partitions: int):
             nb = home.neighbourhood[rows - first]
             with_key = nb != U64(0)
             sel_e, sel_nb = e[hit][with_key], nb[with_key]
-            targets = block_partition(sel_e, partitions)
+            # By block and neighbourhood key together: a hot block (a common
+            # name) is spread over the partitions, one neighbourhood each.
+            targets = block_partition((sel_e & ~row_mask) ^ sel_nb, partitions)
             both = np.stack([sel_e, sel_nb], axis=1)
             for t, (kind, chunk) in _split_by(np.arange(len(sel_e)), targets, "capped"):
                 yield t, (kind, both[chunk])
@@ -226,7 +228,7 @@ def send_capped(layout: Layout, capped_keys: np.ndarray, partitions: int):
     return run
 
 
-def capped_pairs(layout: Layout):
+def capped_pairs(layout: Layout) -> Stage:
     """Block partition: inside each capped block, rows that share the
     neighbourhood key paired with their next 4 in row order (the one
     machine's sorted neighbourhood inside a capped block)."""
@@ -263,7 +265,7 @@ def name_entries(home: Home, layout: Layout) -> np.ndarray:
     return (home.name_order[have] & ~row_mask) | rows[have]
 
 
-def sample_names(layout: Layout, per_home: int):
+def sample_names(layout: Layout, per_home: int) -> Stage:
     def run(items) -> Iterator[np.ndarray]:
         for home in by_kind(items).get("home", []):
             e = name_entries(home, layout)
@@ -274,7 +276,7 @@ def sample_names(layout: Layout, per_home: int):
     return run
 
 
-def send_names(layout: Layout, bounds: np.ndarray):
+def send_names(layout: Layout, bounds: np.ndarray) -> Stage:
     """Home → window partitions (ranges of the name order)."""
 
     def run(items) -> Iterator[Message]:
@@ -307,7 +309,7 @@ def following(heads: Dict[int, np.ndarray], partitions: int) -> Dict[int, np.nda
     return out
 
 
-def window_pairs(layout: Layout, after: Dict[int, np.ndarray]):
+def window_pairs(layout: Layout, after: Dict[int, np.ndarray]) -> Stage:
     """Window partition: each entry paired with the next 3 in name order
     (those of the following partitions included)."""
     row_mask = U64(layout.row_mask)

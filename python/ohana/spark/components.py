@@ -7,12 +7,12 @@ component is named by its smallest row."""
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
 from .blocking import Layout
-from .exchange import Message, by_kind
+from .exchange import Message, Stage, by_kind
 
 
 def local_forest(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -92,7 +92,7 @@ def by_home(layout: Layout, node: np.ndarray, comp: np.ndarray) -> Iterator[Mess
             yield int(homes[part[0]]), ("comp", np.stack([node[part], comp[part]], axis=1))
 
 
-def components(spark, edges, max_rounds: int = 64):
+def components(spark: Any, edges: Any, max_rounds: int = 64) -> Tuple[Any, int]:
     """Connected components of `edges` (a DataFrame `u, v` of rows):
     (node, comp) with comp the smallest row of its component, for every
     node with an edge; and the number of rounds."""
@@ -130,7 +130,7 @@ def components(spark, edges, max_rounds: int = 64):
     return comp.union(roots).distinct(), rounds
 
 
-def send_components(layout: Layout):
+def send_components(layout: Layout) -> Stage:
     """mapInArrow over (node, comp) batches: packed per home of the node."""
     import pyarrow as pa
 

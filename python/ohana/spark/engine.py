@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 import pyarrow as pa
 
-from .. import ContactTable, OhanaError, _check, _ffi
+from .. import ContactTable, ErrorCode, OhanaError, _check, _ffi
 
 # The comparison vector's space (ComparisonVector.space): EM's counts and
 # the weight table have one entry per vector.
@@ -52,6 +52,8 @@ def read_bytes(data: bytes, fmt: str, source: Optional[str], first_line: int) ->
     rc = _ffi.lib.ohana_read_bytes(
         data, len(data), fmt.encode(), None if source is None else source.encode(), first_line, 0, ctypes.byref(out), ctypes.byref(err))
     _check(rc, err)
+    if out.value is None:
+        raise OhanaError(ErrorCode.ARROW, None, "the engine returned no table")
     return ContactTable(out.value)
 
 
@@ -179,6 +181,8 @@ def merge(table: ContactTable, settings: str, model_text: str, ea: np.ndarray, e
         table._handle, settings.encode(), model_text.encode(), len(ea), _ptr(ea), _ptr(eb), _ptr(ew), _ptr(tff), _ptr(tfg),
         ctypes.byref(merged), _ptr(cluster), ctypes.byref(refused), joined.schema_ptr, joined.array_ptr, ctypes.byref(err))
     _check(rc, err)
+    if merged.value is None:
+        raise OhanaError(ErrorCode.ARROW, None, "the engine returned no merged table")
     return Merged(ContactTable(merged.value), cluster, int(refused.value),
                   pa.RecordBatch._import_from_c(joined.array_ptr, joined.schema_ptr))
 

@@ -12,11 +12,13 @@ partition by partition)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from pyspark import RDD, StorageLevel
 
 Message = Tuple[int, Tuple[str, Any]]
+# A stage: the function Spark runs over one partition's items.
+Stage = Callable[[Iterable[Any]], Iterator[Any]]
 
 
 def partition_of(key: int) -> int:
@@ -34,7 +36,7 @@ def route(messages: RDD, partitions: int) -> RDD:
     return messages.mapPartitions(_same, preservesPartitioning=False).partitionBy(partitions, partition_of)
 
 
-def _same(items):
+def _same(items: Iterable[Any]) -> Iterable[Any]:
     return items
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -144,13 +144,13 @@ def concat(parts: List[Home]) -> Home:
     return out
 
 
-def reader(splits: Sequence[Split], groups: Sequence[Sequence[int]], first_lines: Dict[Tuple[int, int], int], settings: str):
+def reader(splits: Sequence[Split], groups: Sequence[Sequence[int]], first_lines: Dict[Tuple[int, int], int], settings: str) -> Callable[[Iterable[Any]], Iterator[Tuple[int, Tuple[str, Home]]]]:
     """The read stage's function over the home partitions: home i reads the
     consecutive splits `groups[i]` and keeps three views of its contacts."""
     # As `ohana dedupe`: contacts name their input (`source`) when there are several.
     several = len({s.file for s in splits}) > 1
 
-    def run(items: Iterator[Tuple[int, object]]) -> Iterator[Tuple[int, Tuple[str, Home]]]:
+    def run(items: Iterable[Any]) -> Iterator[Tuple[int, Tuple[str, Home]]]:
         for i, _ in items:
             parts = [read_home(splits[k], first_lines, settings, splits[k].path if several else None) for k in groups[i]]
             home = concat(parts)

@@ -134,12 +134,12 @@ def dedupe(
     seeds = route(sc.parallelize([(i, None) for i in range(homes_n)], homes_n), homes_n)
     read = keep(seeds.mapPartitions(home.reader(splits, groups, first_lines, settings), preservesPartitioning=True))
     # Each stage reads only the view of the homes it needs.
-    homes = keep(read.filter(lambda kv: kv[1][0] == "home:keys"))
+    key_homes = keep(read.filter(lambda kv: kv[1][0] == "home:keys"))
     scoring_homes = keep(read.filter(lambda kv: kv[1][0] == "home:score"))
     full_homes = keep(read.filter(lambda kv: kv[1][0] == "home:full"))
     try:
         counts = full_homes.map(lambda kv: (kv[0], kv[1][1].count, [p.__dict__ for p in kv[1][1].problems], kv[1][1].worker)).collect()
-        classes = dict(homes.map(lambda kv: (kv[0], int((kv[1][1].cls != 0).sum()))).collect())
+        classes = dict(key_homes.map(lambda kv: (kv[0], int((kv[1][1].cls != 0).sum()))).collect())
         scoring_homes.count()
     except Exception as e:  # an input that cannot be read at all: nothing is written
         raise task_error(e) from None
@@ -172,7 +172,7 @@ def dedupe(
     builtin_text = engine.model(settings)[0]
 
     # Blocks: entries to block partitions; blocks of 2..max_block give their pairs.
-    entries = route(homes.mapPartitions(blocks.send_entries(layout, parts)), parts)
+    entries = route(key_homes.mapPartitions(blocks.send_entries(layout, parts)), parts)
     from_blocks = keep(entries.mapPartitions(blocks.block_pairs(layout, max_block)))
     to_driver = from_blocks.filter(lambda kv: kv[0] == -1).map(lambda kv: kv[1]).collect()
     stats = BlockStats()
@@ -188,14 +188,15 @@ def dedupe(
     # Capped blocks: the neighbourhood inside them.
     if capped_keys:
         keys = np.unique(np.concatenate(capped_keys))
-        capped = route(homes.mapPartitions(blocks.send_capped(layout, keys, parts)), parts)
+        capped = route(key_homes.mapPartitions(blocks.send_capped(layout, keys, parts)), parts)
         messages.append(capped.mapPartitions(blocks.capped_pairs(layout)))
     # Sorted neighbourhood over names.
-    sample = np.sort(np.concatenate(homes.mapPartitions(blocks.sample_names(layout, 200)).collect() or [np.zeros(0, np.uint64)]))
+    samples: List[np.ndarray] = key_homes.mapPartitions(blocks.sample_names(layout, 200)).collect()
+    sample = np.sort(np.concatenate(samples or [np.zeros(0, np.uint64)]))
     if len(sample):
         window_parts = max(1, min(parts, len(sample)))
         bounds = np.unique(sample[np.linspace(0, len(sample) - 1, window_parts + 1).astype(np.int64)[1:-1]])
-        names = keep(route(homes.mapPartitions(blocks.send_names(layout, bounds)), len(bounds) + 1).mapPartitions(blocks.sort_names))
+        names = keep(route(key_homes.mapPartitions(blocks.send_names(layout, bounds)), len(bounds) + 1).mapPartitions(blocks.sort_names))
         heads = dict(names.map(lambda kv: (kv[0], kv[1][: blocks.WINDOW_NEIGHBOURS])).collect())
         after = blocks.following(heads, len(bounds) + 1)
         messages.append(names.mapPartitions(blocks.window_pairs(layout, after)))
@@ -216,8 +217,9 @@ def dedupe(
     with_tf = False
     if plan.estimates:
         vc = np.zeros(engine.SPACE, dtype=np.int64)
-        for _, _, (v, c) in summaries:
-            np.add.at(vc, v, c)
+        for _, _, counted_vectors in summaries:
+            if counted_vectors is not None:  # without a model every home counts its vectors
+                np.add.at(vc, counted_vectors[0], counted_vectors[1])
         model_text, weight_table, plausible = engine.model(settings, vc)
         report.weights = "estimated (EM)" if plausible else "built-in defaults (EM's fit was not plausible)"
         with_tf = plausible
@@ -284,6 +286,6 @@ def dedupe(
     fs, root = output.filesystem(output_dir)
     with fs.open_output_stream(f"{root}/report.json") as f:
         f.write((report.to_json() + "\n").encode())
-    for rdd in (homes, scoring_homes, full_homes, from_blocks, scored, comp_messages, merged):
+    for rdd in (key_homes, scoring_homes, full_homes, from_blocks, scored, comp_messages, merged):
         rdd.unpersist()
     return report

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from . import engine
 from .blocking import Layout
 from .components import comp_of
-from .exchange import Message, at_home, by_kind
+from .exchange import Message, Stage, at_home, by_kind
 from .home import Home
 from .inputs import LINE_BITS
 from .scoring import TermAdjustments
@@ -50,7 +50,7 @@ class Edges:
     comp: np.ndarray
 
 
-def send_members(layout: Layout, tf: Optional[TermAdjustments]):
+def send_members(layout: Layout, tf: Optional[TermAdjustments]) -> Stage:
     """Home: its contacts that belong to a component, and its accepted
     pairs, to the home of the component."""
 
@@ -165,7 +165,7 @@ def merge_batch(settings: str, model_text: str, with_tf: bool, rows: np.ndarray,
 
 
 def merge_home(layout: Layout, settings: str, model_text: str, with_tf: bool, tf: Optional[TermAdjustments],
-               output_dir: str, staging: str, ndjson: bool):
+               output_dir: str, staging: str, ndjson: bool) -> Stage:
     """Home: its components (those whose first contact lives here) and its
     lone contacts, merged, and its part of the outputs written (`written`,
     to the driver); rows whose place is in another home's part are sent

@@ -3,7 +3,7 @@ for, names folded as dedupe folds them, and ICU sort keys."""
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -16,7 +16,7 @@ from .inputs import LINE_BITS, line_numbers, list_inputs, plan_splits, read_piec
 NAME_COLUMNS = ("uid", "fullName", "givenName", "middleName", "familyName", "prefix", "suffix", "nickname", "organization", "birthday")
 
 
-def normalize(df, *, region: str = "US", formats: Sequence[str] = ("e164",), sort_by: str = "family", locale: str = "root"):
+def normalize(df: Any, *, region: str = "US", formats: Sequence[str] = ("e164",), sort_by: str = "family", locale: str = "root") -> Any:
     """A DataFrame of contacts (columns named as `ohana.read`'s: `uid`,
     `givenName`, `familyName`, `fullName`, ..., and `phones` (a string or
     an array of strings)) with new columns: `phone_<format>` (an array
@@ -60,7 +60,7 @@ def normalize(df, *, region: str = "US", formats: Sequence[str] = ("e164",), sor
     return df.mapInArrow(run, schema)
 
 
-def read(spark, inputs: Sequence[str], split_bytes: int = 64 << 20):
+def read(spark: Any, inputs: Sequence[str], split_bytes: int = 64 << 20) -> Any:
     """The contacts of `inputs` as a DataFrame (`gid`, `source`, `line`,
     the name columns, `phones`, `emails`, `record`), read by the engine in
     parallel."""

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from .exchange import by_kind
+from .exchange import Stage, by_kind
 from .merge import Out
 
 OUTPUTS = ("merged", "clusters", "pairs", "merged-ndjson")
@@ -80,7 +80,7 @@ def write_part(fs: pafs.FileSystem, root: str, staging: str, index: int, merged:
         _text(fs, f"{base}/pairs/{name}.txt", pairs)
 
 
-def fix_up(output_dir: str, staging: str, ndjson: bool):
+def fix_up(output_dir: str, staging: str, ndjson: bool) -> Stage:
     """Home: rows moved to it from another home's merge, put in place in
     its part files (read back, joined, sorted, written again)."""
 

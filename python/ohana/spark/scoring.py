@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from . import engine
 from .blocking import Layout, U64, unique_pairs
-from .exchange import Message, at_home, by_kind
+from .exchange import Message, Stage, at_home, by_kind
 from .home import Home
 
 
@@ -28,7 +28,7 @@ class Records:
     cls: np.ndarray  # int8
 
 
-def ship_records(layout: Layout):
+def ship_records(layout: Layout) -> Stage:
     """Home: the comparison records other homes asked for (`want`)."""
 
     def run(items) -> Iterator[Message]:
@@ -63,7 +63,7 @@ class Scored:
     accepted: Optional[np.ndarray] = None  # bool, once the weights are known
 
 
-def score(layout: Layout, settings: str, model_text: Optional[str], threshold32: np.float32, skip: Sequence[bool]):
+def score(layout: Layout, settings: str, model_text: Optional[str], threshold32: np.float32, skip: Sequence[bool]) -> Stage:
     """Home: its pairs deduplicated, those every finder may skip dropped
     (contact classes), then scored. With a model the accepted pairs are
     marked; without (EM) every vector is kept for the counts."""
@@ -163,7 +163,7 @@ def adjustments(counts: Dict[int, int]) -> Tuple[np.ndarray, np.ndarray]:
     return keys, values
 
 
-def accept(layout: Layout, weights: np.ndarray, tf: Optional[TermAdjustments], threshold32: np.float32):
+def accept(layout: Layout, weights: np.ndarray, tf: Optional[TermAdjustments], threshold32: np.float32) -> Stage:
     """Home, with EM: the weight of each pair (the fitted table, plus the
     first contact's term-frequency adjustments, in float32 as the engine
     sums them) against the threshold."""
