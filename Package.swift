@@ -52,7 +52,7 @@ let package = Package(
     .target(name: "COhanaCore"),
     .target(name: "OhanaCore", dependencies: ["COhanaCore"], swiftSettings: swiftSettings),
     .target(name: "OhanaPhone", swiftSettings: swiftSettings),
-    .target(name: "OhanaText", dependencies: ["COhanaICU"], swiftSettings: swiftSettings),
+    .target(name: "OhanaText", dependencies: ["COhanaICU", "OhanaCore"], swiftSettings: swiftSettings),
 
     // MARK: L2 — passes and formats
     .target(

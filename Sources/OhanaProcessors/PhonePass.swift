@@ -36,7 +36,7 @@ enum PhonePass {
   /// be a mask and a shift, so the per-value tables of all parts together
   /// take one entry per pool id whatever the number of parts.
   static func partitionCount() -> Int {
-    powerOfTwoParts(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    powerOfTwoParts(Workers.count)
   }
 
   /// `requested` clamped to 1...64 and rounded down to a power of two.

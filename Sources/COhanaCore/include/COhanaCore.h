@@ -29,4 +29,9 @@ int ohana_set_direct(int fd, int on);
 /// 1 when descriptor `fd` has direct I/O on, else 0.
 int ohana_is_direct(int fd);
 
+/// The number of CPUs this process may run on (its affinity mask, as
+/// `sched_getaffinity` gives it; `taskset` sets it), or 0 where the system
+/// does not say.
+int ohana_affinity_cpus(void);
+
 #endif

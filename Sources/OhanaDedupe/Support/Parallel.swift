@@ -1,4 +1,5 @@
 import Dispatch
+import OhanaCore
 
 #if canImport(Glibc)
   import Glibc
@@ -23,7 +24,7 @@ enum ProcessCPU {
 enum Parallel {
   static func workerCount(_ threads: Int) -> Int {
     if threads > 0 { return threads }
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    return Workers.count
   }
 
   static func map<R: Sendable>(

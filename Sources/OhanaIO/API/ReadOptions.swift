@@ -183,14 +183,8 @@ public struct ReadResult: Sendable {
 }
 
 enum ProcessorInfo {
-  static var activeCores: Int {
-    #if canImport(Glibc)
-      let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-      return n > 0 ? n : 1
-    #else
-      return 1
-    #endif
-  }
+  /// The worker count (``Workers/count``).
+  static var activeCores: Int { Workers.count }
 }
 
 #if canImport(Glibc)

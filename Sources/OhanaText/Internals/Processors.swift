@@ -1,16 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import OhanaCore
 
-/// The number of online processors (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
-func activeProcessorCount() -> Int {
-  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-  #else
-    return 1
-  #endif
-}
+/// The worker count (``Workers/count``: `--threads`, `OHANA_THREADS`, else
+/// the CPUs this process may use), at least 1.
+func activeProcessorCount() -> Int { Workers.count }
