@@ -1,3 +1,4 @@
+import OhanaCore
 import Dispatch
 import Synchronization
 
@@ -25,7 +26,7 @@ extension ByteStrings {
     count: Int, parallel: Bool, fill: @Sendable (Range<Int>, inout ByteChunk) -> Void
   ) -> ByteStrings {
     if count == 0 { return ByteStrings() }
-    let workers = parallel ? activeProcessorCount() : 1
+    let workers = parallel ? Workers.count : 1
     // Chunks are small enough to balance, large enough to amortize a clone checkout.
     let chunkSize = Swift.max(512, Swift.min(16_384, count / Swift.max(1, workers * 8)))
     let chunkCount = (count + chunkSize - 1) / chunkSize

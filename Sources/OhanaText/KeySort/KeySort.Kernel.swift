@@ -1,3 +1,4 @@
+import OhanaCore
 import Dispatch
 import Synchronization
 
@@ -138,7 +139,7 @@ extension KeySort {
         (items + i).initialize(to: Item(prefix: loadPrefix(i, depth: 0), index: UInt32(i)))
       }
       (scratch).initialize(repeating: Item(prefix: 0, index: 0), count: count)
-      let workers = parallel ? activeProcessorCount() : 1
+      let workers = parallel ? Workers.count : 1
       var tasks = [Task(lo: 0, hi: count, bytePos: 0, depth: 0)]
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
         guard let counts = counts.baseAddress else { return }
