@@ -1,5 +1,6 @@
 import ArgumentParser
 import Ohana
+import OhanaCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -35,6 +36,15 @@ extension OhanaCommand.Dedupe {
       // place when done, so a run killed half-way leaves no store behind;
       // a later run is one SQLite transaction.
       let partial = storePath + ".partial-\(getpid())"
+      // Removed if Ctrl-C or SIGTERM stops the run (with SQLite's journal),
+      // and a partial store of a run killed outright is removed once its
+      // process is gone.
+      var slots: [Int32] = []
+      if !exists {
+        StoreLeftovers.remove(for: storePath)
+        slots = [partial, partial + "-journal"].map { Interrupts.register($0) }
+      }
+      defer { slots.forEach { Interrupts.forget($0) } }
       let entityStore: EntityStore
       let run: StoreRun
       do {
@@ -205,5 +215,27 @@ extension OhanaCommand.Dedupe {
     }
     if c.evidence != "[]" { buf.append(contentsOf: ",\"evidence\":\(c.evidence)".utf8) }
     buf.append(contentsOf: "}\n".utf8)
+  }
+}
+
+
+/// Partial stores (`STORE.partial-PID`) left by first runs killed outright.
+enum StoreLeftovers {
+  static func remove(for storePath: String) {
+    let slash = storePath.lastIndex(of: "/")
+    let dir = slash.map { String(storePath[...$0]) } ?? ""
+    let stem = (slash.map { String(storePath[storePath.index(after: $0)...]) } ?? storePath) + ".partial-"
+    guard let d = opendir(dir.isEmpty ? "." : dir) else { return }
+    defer { closedir(d) }
+    while let e = readdir(d) {
+      let name = withUnsafePointer(to: e.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      guard name.hasPrefix(stem) else { continue }
+      let rest = name.dropFirst(stem.count)
+      let digits = rest.prefix(while: { $0.isNumber })
+      guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) == -1 && errno == ESRCH { unlink(dir + name) }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Ohana
+import OhanaCore
 
 #if canImport(Glibc)
   import Glibc
@@ -28,6 +29,9 @@ struct OhanaCommand: ParsableCommand {
   /// measure the difference).
   static func main() {
     if getenv("OHANA_DYNAMIC_MMAP") == nil { ProcessMemory.fixMmapThreshold() }
+    // Ctrl-C and SIGTERM leave nothing behind: temporary outputs and a
+    // store being built are removed, exit 130 or 143 (Interrupts).
+    Interrupts.install()
     Self.main(nil)
   }
 }

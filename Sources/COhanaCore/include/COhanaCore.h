@@ -34,4 +34,21 @@ int ohana_is_direct(int fd);
 /// does not say.
 int ohana_affinity_cpus(void);
 
+/// Registers `path` to be removed if SIGINT or SIGTERM stops the process
+/// (once ``ohana_cleanup_install`` ran). Returns a slot for
+/// ``ohana_cleanup_remove``, or -1 when the registry is full.
+int ohana_cleanup_add(const char *path);
+
+/// Forgets a registered path (its file was renamed into place or removed).
+void ohana_cleanup_remove(int slot);
+
+/// Whether a progress line is on the terminal (cleared on a signal).
+void ohana_cleanup_progress_line(int shown);
+
+/// Installs the SIGINT and SIGTERM handlers: every registered path is
+/// removed, a progress line cleared, and the process exits with 128 plus
+/// the signal's number (130, 143). For programs (the `ohana` tool), not
+/// libraries.
+void ohana_cleanup_install(void);
+
 #endif

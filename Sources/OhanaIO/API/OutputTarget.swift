@@ -84,6 +84,9 @@ public final class OutputTarget {
 
   private var fd: Int32
   private let tempPath: String?
+  /// The temporary file's slot in the interrupt cleanup (``ohana_cleanup_add``):
+  /// removed if SIGINT or SIGTERM stops the process first; -1 none.
+  private var cleanupSlot: Int32 = -1
   private var finished = false
   /// Bytes written so far, and where the write-back not yet started begins
   /// (a temporary file only).
@@ -210,6 +213,7 @@ public final class OutputTarget {
     }
     // Keep the temporary name under NAME_MAX (255 bytes) whatever the name.
     let shortName = String(String.UnicodeScalarView(name.unicodeScalars.prefix(48)))
+    Self.removeLeftovers(in: prefix, named: "." + shortName + ".ohana-tmp-")
     let stem = prefix + "." + shortName + ".ohana-tmp-" + String(getpid()) + "-"
     // An existing file's content is not readable by others before its mode is
     // copied; a new file is created 0666 and the umask applies as usual.
@@ -238,6 +242,7 @@ public final class OutputTarget {
     fd = opened
     tempPath = temp
     method = .replace(existed: exists)
+    cleanupSlot = ohana_cleanup_add(temp)
   }
 
   deinit { discard() }
@@ -378,6 +383,7 @@ public final class OutputTarget {
       guard close(fd) == 0 else { throw Self.failure(path, errno) }
     case .replace:
       guard let tempPath else { return }
+      defer { forgetCleanup() }  // renamed into place or removed, whatever happens below
       endDirectIO()  // a failure is in earlierFlushError
       var flushError: Int32
       if let started = pendingFlush {
@@ -436,6 +442,29 @@ public final class OutputTarget {
       staging = nil
       close(fd)
       if let tempPath { unlink(tempPath) }
+      forgetCleanup()
+    }
+  }
+
+  private func forgetCleanup() {
+    ohana_cleanup_remove(cleanupSlot)
+    cleanupSlot = -1
+  }
+
+  /// Removes the temporary files of earlier runs for the same destination
+  /// (`.NAME.ohana-tmp-PID-...` in `directory`) whose process is gone: a run
+  /// killed outright (SIGKILL, power loss) left them.
+  static func removeLeftovers(in directory: String, named stem: String) {
+    guard let d = opendir(directory.isEmpty ? "." : directory) else { return }
+    defer { closedir(d) }
+    while let e = readdir(d) {
+      let name = withUnsafePointer(to: e.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      guard name.hasPrefix(stem) else { continue }
+      let rest = name.dropFirst(stem.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) == -1 && errno == ESRCH { unlink(directory + name) }
     }
   }
 

@@ -1,3 +1,4 @@
+import OhanaCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -64,12 +65,14 @@ final class ProgressBar: Sendable {
     let width = 30
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    Interrupts.progressLine(true)
     StandardError.write("\r\(label) [\(bar)] \(Int(fraction * 100))%")
   }
 
   func finish() {
     guard enabled, state.withLock({ $0.drawn }) else { return }
     StandardError.write("\r\u{1B}[K")
+    Interrupts.progressLine(false)
   }
 }
 
