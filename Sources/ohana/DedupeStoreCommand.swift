@@ -41,7 +41,10 @@ extension OhanaCommand.Dedupe {
       // process is gone.
       var slots: [Int32] = []
       if !exists {
-        StoreLeftovers.remove(for: storePath)
+        let slash = storePath.lastIndex(of: "/")
+        Interrupts.removeLeftovers(
+          in: slash.map { String(storePath[...$0]) } ?? "",
+          stem: (slash.map { String(storePath[storePath.index(after: $0)...]) } ?? storePath) + ".partial-")
         slots = [partial, partial + "-journal"].map { Interrupts.register($0) }
       }
       defer { slots.forEach { Interrupts.forget($0) } }
@@ -218,24 +221,3 @@ extension OhanaCommand.Dedupe {
   }
 }
 
-
-/// Partial stores (`STORE.partial-PID`) left by first runs killed outright.
-enum StoreLeftovers {
-  static func remove(for storePath: String) {
-    let slash = storePath.lastIndex(of: "/")
-    let dir = slash.map { String(storePath[...$0]) } ?? ""
-    let stem = (slash.map { String(storePath[storePath.index(after: $0)...]) } ?? storePath) + ".partial-"
-    guard let d = opendir(dir.isEmpty ? "." : dir) else { return }
-    defer { closedir(d) }
-    while let e = readdir(d) {
-      let name = withUnsafePointer(to: e.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
-      guard name.hasPrefix(stem) else { continue }
-      let rest = name.dropFirst(stem.count)
-      let digits = rest.prefix(while: { $0.isNumber })
-      guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
-      if kill(pid, 0) == -1 && errno == ESRCH { unlink(dir + name) }
-    }
-  }
-}

@@ -1,4 +1,5 @@
 import COhanaCore
+import OhanaCore
 
 #if canImport(Glibc)
   import Glibc
@@ -213,7 +214,8 @@ public final class OutputTarget {
     }
     // Keep the temporary name under NAME_MAX (255 bytes) whatever the name.
     let shortName = String(String.UnicodeScalarView(name.unicodeScalars.prefix(48)))
-    Self.removeLeftovers(in: prefix, named: "." + shortName + ".ohana-tmp-")
+    // Temporary files of runs killed outright (their process is gone).
+    Interrupts.removeLeftovers(in: prefix, stem: "." + shortName + ".ohana-tmp-")
     let stem = prefix + "." + shortName + ".ohana-tmp-" + String(getpid()) + "-"
     // An existing file's content is not readable by others before its mode is
     // copied; a new file is created 0666 and the umask applies as usual.
@@ -449,23 +451,6 @@ public final class OutputTarget {
   private func forgetCleanup() {
     ohana_cleanup_remove(cleanupSlot)
     cleanupSlot = -1
-  }
-
-  /// Removes the temporary files of earlier runs for the same destination
-  /// (`.NAME.ohana-tmp-PID-...` in `directory`) whose process is gone: a run
-  /// killed outright (SIGKILL, power loss) left them.
-  static func removeLeftovers(in directory: String, named stem: String) {
-    guard let d = opendir(directory.isEmpty ? "." : directory) else { return }
-    defer { closedir(d) }
-    while let e = readdir(d) {
-      let name = withUnsafePointer(to: e.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
-      guard name.hasPrefix(stem) else { continue }
-      let rest = name.dropFirst(stem.count)
-      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
-      if kill(pid, 0) == -1 && errno == ESRCH { unlink(directory + name) }
-    }
   }
 
   // MARK: Helpers
