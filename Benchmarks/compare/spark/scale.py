@@ -75,6 +75,7 @@ def main():
     ap.add_argument("--sizes", default="250000,500000,1000000,2000000")
     ap.add_argument("--work", default="/tmp/spk")
     ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--homes", type=int, help="ohana.spark.dedupe(homes=...): partitions holding the contacts (default: twice the parallelism)")
     args = ap.parse_args()
     work = pathlib.Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -97,12 +98,13 @@ def main():
         code = (
             "import sys; from ohana import spark as s; sp = s.session(sys.argv[1]);"
             "sp.sparkContext.setLogLevel('ERROR');"
-            "r = s.dedupe(sp, [sys.argv[2]], sys.argv[3]); print(r.to_json())"
+            "h = int(sys.argv[4]) if len(sys.argv) > 4 else None;"
+            "r = s.dedupe(sp, [sys.argv[2]], sys.argv[3], homes=h); print(r.to_json())"
         )
         env["PYSPARK_SUBMIT_ARGS"] = (
             f"--conf spark.eventLog.enabled=true --conf spark.eventLog.dir=file://{events} "
             "--conf spark.eventLog.rolling.enabled=false --conf spark.eventLog.compress=false pyspark-shell")
-        sp_wall, sp_peak, _ = timed([sys.executable, "-c", code, args.master, str(nd), str(out)], env=env)
+        sp_wall, sp_peak, _ = timed([sys.executable, "-c", code, args.master, str(nd), str(out)] + ([str(args.homes)] if args.homes else []), env=env)
         report = json.loads((out / "report.json").read_text())
         with open(one_csv) as f:
             one = {r["uid"]: r["cluster_id"] for r in csv.DictReader(f)}
