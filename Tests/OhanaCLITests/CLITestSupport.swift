@@ -63,6 +63,27 @@ enum CLI {
       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
   }
 
+  /// Starts `ohana args`, sends `signal` after `seconds` if it still runs,
+  /// and waits: how it ended (by exiting or by a signal) and its status.
+  static func runSignalled(_ args: [String], signal: Int32, after seconds: Double) throws
+    -> (reason: Process.TerminationReason, status: Int32)
+  {
+    guard let binary else {
+      Issue.record("the ohana binary was not found; build it with `swift build --product ohana`")
+      return (.exit, -1)
+    }
+    let p = Process()
+    p.executableURL = binary
+    p.arguments = args
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    usleep(UInt32(max(0, seconds) * 1_000_000))
+    if p.isRunning { kill(p.processIdentifier, signal) }
+    p.waitUntilExit()
+    return (p.terminationReason, p.terminationStatus)
+  }
+
   static func json(_ data: Data) throws -> [String: Any] {
     guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
       throw TestFailure("not a JSON object")

@@ -29,19 +29,11 @@ struct InterruptTests {
 
   /// Starts `ohana args`, sends `signal` after `delay` seconds, returns the exit status.
   func interrupted(_ args: [String], signal: Int32, after delay: Double) throws -> Int32 {
-    let binary = try #require(CLI.binary)
-    let p = Process()
-    p.executableURL = binary
-    p.arguments = args
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    usleep(useconds_t(delay * 1_000_000))
-    kill(p.processIdentifier, signal)
-    p.waitUntilExit()
-    #expect(p.terminationReason == .exit, "the process was killed by the signal instead of exiting")
-    return p.terminationStatus
+    let r = try CLI.runSignalled(args, signal: signal, after: delay)
+    #expect(r.reason == .exit, "the process was killed by the signal instead of exiting")
+    return r.status
   }
+
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func convertStoppedLeavesTheOutputAsItWas(signal: Int32, status: Int32) throws {

@@ -165,19 +165,8 @@ import Testing
   /// Runs `ohana args` and SIGKILLs it after `seconds`; returns the signal
   /// that ended it (0 when it exited by itself first).
   static func runKilled(_ args: [String], after seconds: Double) throws -> Int32 {
-    guard let binary = CLI.binary else {
-      Issue.record("the ohana binary was not found")
-      return 0
-    }
-    let p = Process()
-    p.executableURL = binary
-    p.arguments = args
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    usleep(UInt32(max(0, seconds) * 1_000_000))
-    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-    p.waitUntilExit()
-    return p.terminationReason == .uncaughtSignal ? p.terminationStatus : 0
+    let r = try CLI.runSignalled(args, signal: SIGKILL, after: seconds)
+    return r.reason == .uncaughtSignal ? r.status : 0
   }
+
 }
