@@ -47,7 +47,18 @@ static void on_signal(int sig) {
   _exit(128 + sig);
 }
 
+// A run that ends on an error exits through exit(3) while an output may
+// still be held by a worker thread (whose release would have removed it):
+// whatever is still registered then is a temporary file never committed.
+static void on_exit_remove(void) {
+  for (int i = 0; i < OHANA_CLEANUP_SLOTS; i++) {
+    char *p = atomic_exchange(&slots[i], NULL);
+    if (p != NULL) unlink(p);
+  }
+}
+
 void ohana_cleanup_install(void) {
+  atexit(on_exit_remove);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

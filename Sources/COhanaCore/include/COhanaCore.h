@@ -47,8 +47,10 @@ void ohana_cleanup_progress_line(int shown);
 
 /// Installs the SIGINT and SIGTERM handlers: every registered path is
 /// removed, a progress line cleared, and the process exits with 128 plus
-/// the signal's number (130, 143). For programs (the `ohana` tool), not
-/// libraries.
+/// the signal's number (130, 143). Also removes, at exit(3), every path
+/// still registered (an output abandoned by a run that ends on an error
+/// while a worker thread still holds it). For programs (the `ohana` tool),
+/// not libraries.
 void ohana_cleanup_install(void);
 
 #endif
