@@ -90,7 +90,7 @@ let package = Package(
     ),
 
     // MARK: Dataset generator (stdlib only; used by `ohana generate`)
-    .target(name: "OhanaDatasets", path: "datasets/Generator", swiftSettings: swiftSettings),
+    .target(name: "OhanaDatasets", dependencies: ["OhanaCore"], path: "datasets/Generator", swiftSettings: swiftSettings),
 
     // MARK: L4 — command line
     .executableTarget(

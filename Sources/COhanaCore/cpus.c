@@ -25,3 +25,9 @@ int ohana_affinity_cpus(void) {
 #else
 int ohana_affinity_cpus(void) { return 0; }
 #endif
+
+// How deep the calling thread is in the worker pool's pieces (a piece that
+// runs a nested job's pieces is still one busy thread).
+static _Thread_local int pool_depth = 0;
+int ohana_pool_enter(void) { return pool_depth++; }
+void ohana_pool_leave(void) { pool_depth--; }

@@ -108,14 +108,18 @@ struct TableExport {
     case .fieldOffsets, .addressOffsets:
       rows = 0
     }
-    let uidResult = JobResult<Result<ArrowNode, FFIError>>()
-    let results = jobs.map { _ in JobResult<ArrowNode>() }
+    let uidResult = ResultSlots<Result<ArrowNode, FFIError>>(count: 1)
+    let results = ResultSlots<ArrowNode>(count: jobs.count)
     let builders = jobs
-    var work: [@Sendable () -> Void] = builders.indices.map { i in { results[i].value = builders[i]() } }
-    if let uid { work.append { uidResult.value = uid() } }
-    ColumnOps.run(work)
-    var columns = results.compactMap(\.value)
-    if let r = uidResult.value { columns.insert(try r.get(), at: 0) }
+    Parallel.forEach(builders.count + (uid == nil ? 0 : 1)) { i in
+      if i < builders.count {
+        results.set(i, builders[i]())
+      } else if let uid {
+        uidResult.set(0, uid())
+      }
+    }
+    var columns = results.values()
+    if let r = uidResult.value(0) { columns.insert(try r.get(), at: 0) }
     return .recordBatch(columns, length: rows)
   }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import OhanaCore
 import OhanaPhone
 import Synchronization
@@ -47,13 +46,7 @@ enum PhonePass {
 
   /// Runs `body(0..<n)` on all cores and returns the results in order.
   static func parallel<R: Sendable>(_ n: Int, _ body: @Sendable (Int) -> R) -> [R] {
-    if n == 1 { return [body(0)] }
-    let slots = Mutex<[R?]>(Array(repeating: nil, count: n))
-    DispatchQueue.concurrentPerform(iterations: n) { i in
-      let r = body(i)
-      slots.withLock { $0[i] = r }
-    }
-    return slots.withLock { $0.compactMap { $0 } }
+    Parallel.map(n, body)
   }
 
   /// The high 32 bits of `hash` mapped onto `0..<parts` with a multiply

@@ -27,15 +27,15 @@ public struct Statistics: PostProcessor {
     // Two halves of the rows on two cores, each into its own arrays; joined
     // after (appending arrays is a copy at memory speed).
     let parts = n >= 1 << 16 ? 2 : 1
-    let results = (0..<parts).map { _ in JobResult<Counts>() }
+    let results = (0..<parts).map { _ in ResultSlots<Counts>(count: 1) }
     let source = table
     // Part boundaries on multiples of 64, so the mobile bitmaps' words join.
     let bounds = (0...parts).map { p in p == parts ? n : (n * p / parts) & ~63 }
     ColumnOps.run((0..<parts).map { p in
-      { results[p].value = Self.counts(source, rows: bounds[p]..<bounds[p + 1]) }
+      { results[p].set(0, Self.counts(source, rows: bounds[p]..<bounds[p + 1])) }
     })
     var all = Counts()
-    for r in results { if let v = r.value { all.append(v) } }
+    for r in results { if let v = r.value(0) { all.append(v) } }
     let valid = Bitmap(count: n, allSet: true)
     table.setColumn(Self.fieldCount, .int(all.fields, valid: valid))
     table.setColumn(Self.phoneCount, .int(all.phones, valid: valid))

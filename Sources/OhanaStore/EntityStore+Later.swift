@@ -99,7 +99,7 @@ extension EntityStore {
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
     // Encoded and read back on the other core while this one looks up the
     // batch's uids (a row left out as unchanged is then dropped from both).
-    let prepared = Background { () -> Result<(Cards, ContactTable), StoreError> in
+    let prepared = BackgroundTask { () -> Result<(Cards, ContactTable), StoreError> in
       let encoded = EntityStore.encode(kept, rows: Array(0..<kept.rowCount), threads: 1)
       do throws(StoreError) {
         return .success((encoded, try EntityStore.table(of: [], extra: encoded.bytes, extraCount: kept.rowCount)))
@@ -593,7 +593,7 @@ extension EntityStore {
     let mergeAlone = Deduplicator(configuration: oneThread, model: model)
     let wantedRows = wanted.map(\.row)
     let (storedCards, newRows, mergeConfig) = (subCards, subNew, oneThread)
-    let mergedLater = Background { () -> Result<Cards, StoreError> in
+    let mergedLater = BackgroundTask { () -> Result<Cards, StoreError> in
       do throws(StoreError) {
         let sub = ContactTable.concatenate([try EntityStore.table(of: storedCards), batch.gathering(rows: newRows)])
         let merged = mergeAlone.merge(sub, result, linkKeys: LinkKeys(table: sub, configuration: mergeConfig))

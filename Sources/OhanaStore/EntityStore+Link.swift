@@ -1,4 +1,3 @@
-import Dispatch
 import OhanaCore
 import OhanaDedupe
 import OhanaIO
@@ -218,12 +217,10 @@ extension EntityStore {
   static func encode(_ table: ContactTable, rows: [Int], threads: Int = 0) -> Cards {
     let n = rows.count
     let chunks = threads == 1 ? 1 : max(1, min(64, n / 8192))
-    let out = Slots<Cards>(count: chunks)
-    DispatchQueue.concurrentPerform(iterations: chunks) { c in
-      let one = ContactIO.encodeVCards(table, rows: rows[(n * c / chunks)..<(n * (c + 1) / chunks)])
-      out.set(c, Cards(bytes: one.bytes, ends: one.ends))
+    let parts = Parallel.map(chunks, workers: threads) { c in
+      let one = ContactIO.encodeVCards(table, rows: rows[Parallel.piece(c, of: chunks, count: n)])
+      return Cards(bytes: one.bytes, ends: one.ends)
     }
-    let parts = out.values
     if parts.count == 1, let only = parts.first { return only }
     // Laid end to end in room reserved once (grown by doubling instead,
     // 400 MB of text was copied twice over and faulted in again).
@@ -264,8 +261,7 @@ extension EntityStore {
     typealias E = (key: UInt64, row: Int32, cls: UInt8)
     let n = rows.count
     let chunks = max(1, min(64, n / 16384))
-    let out = Slots<[E]>(count: chunks)
-    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+    let parts = Parallel.map(chunks) { c in
       var part: [E] = []
       part.reserveCapacity(n / chunks * 12)
       let lo = rows.lowerBound + n * c / chunks, hi = rows.lowerBound + n * (c + 1) / chunks
@@ -275,9 +271,8 @@ extension EntityStore {
         if nb != 0 { part.append((neighbourhoodPosting(nb), Int32(r), UInt8(keys.contactClass(r)))) }
         if let u = uids?[r - rows.lowerBound], u != 0 { part.append((u, Int32(r), UInt8(keys.contactClass(r)))) }
       }
-      out.set(c, part)
+      return part
     }
-    let parts = out.values
     let total = parts.reduce(0) { $0 + $1.count }
     let shift = UInt64(64 - KeyPostings.sortBits)
     var starts = [Int](repeating: 0, count: (1 << KeyPostings.sortBits) + 1)
@@ -506,7 +501,7 @@ extension EntityStore {
     // The comparison records, uid postings, key buckets and name order on
     // the other core while this one writes the contact rows.
     let bits = bucketBits
-    let prepared = Background { () -> (records: Cards, buckets: [(Int64, [UInt8])], names: [(Int64, Int64, Int)]) in
+    let prepared = BackgroundTask { () -> (records: Cards, buckets: [(Int64, [UInt8])], names: [(Int64, Int64, Int)]) in
       let records = keys.comparisonRecords(0..<n, threads: 1)
       let uidKeys = EntityStore.uidPostings(table)
       return (
@@ -529,7 +524,7 @@ extension EntityStore {
     var oneThread = config
     oneThread.threads = 1
     let mergeAlone = Deduplicator(configuration: oneThread, model: fitted)
-    let mergedLater = Background { mergeAlone.merge(table, result, linkKeys: keys) }
+    let mergedLater = BackgroundTask { mergeAlone.merge(table, result, linkKeys: keys) }
     let addBucket = try db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
     var entryCount = 0
     for (b, blob) in buckets {
@@ -749,35 +744,6 @@ extension EntityStore {
   }
 }
 
-/// Results of parallel jobs, one slot each (written once, by one job).
-final class Slots<T>: @unchecked Sendable {
-  private var items: [T?]
-  private let lock = NSLockLike()
-  init(count: Int) { items = Array(repeating: nil, count: count) }
-  func set(_ i: Int, _ v: T) {
-    lock.lock()
-    items[i] = v
-    lock.unlock()
-  }
-  var values: [T] { items.compactMap { $0 } }
-}
-
-/// A pthread mutex (Foundation is not used by the engine).
-final class NSLockLike: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-  func lock() { pthread_mutex_lock(mutex) }
-  func unlock() { pthread_mutex_unlock(mutex) }
-}
-
 /// Wall time per stage (``StoreRun/timings``, `--verbose`).
 struct StageClock {
   private let clock = ContinuousClock()
@@ -790,26 +756,5 @@ struct StageClock {
     let now = clock.now
     timings[name, default: 0] += EntityStore.seconds(now - last)
     last = now
-  }
-}
-
-/// Work on another thread while this one goes on (the first run's SQLite
-/// writes overlap with preparing what they write next).
-final class Background<T>: @unchecked Sendable {
-  private var value: T?
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ work: @escaping @Sendable () -> T) {
-    DispatchQueue.global().async {
-      self.value = work()
-      self.done.signal()
-    }
-  }
-
-  /// The work's result (waits for it; call once).
-  func wait() -> T {
-    done.wait()
-    guard let v = value else { fatalError("Background.wait: no value after the work signalled") }
-    return v
   }
 }

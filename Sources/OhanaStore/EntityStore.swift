@@ -1,4 +1,3 @@
-import Dispatch
 import OhanaCore
 import OhanaDedupe
 import OhanaIO

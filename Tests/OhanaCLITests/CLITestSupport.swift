@@ -30,8 +30,14 @@ enum CLI {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }()
 
-  /// Runs `ohana args...` in `directory`, with `stdin` as standard input.
-  static func run(_ args: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
+  /// Runs `ohana args...` in `directory`, with `stdin` as standard input,
+  /// `environment` added to this process's, and started through
+  /// `launcher` (a program and its arguments, such as `taskset -c 0`)
+  /// when one is given.
+  static func run(
+    _ args: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:],
+    launcher: [String] = []
+  ) throws -> Result {
     guard let binary else {
       Issue.record("the ohana binary was not found; build it with `swift build --product ohana`")
       return Result(status: -1, stdout: Data(), stderr: "")
@@ -44,8 +50,16 @@ enum CLI {
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
     let p = Process()
-    p.executableURL = binary
-    p.arguments = args
+    if let program = launcher.first {
+      p.executableURL = URL(fileURLWithPath: program)
+      p.arguments = Array(launcher.dropFirst()) + [binary.path] + args
+    } else {
+      p.executableURL = binary
+      p.arguments = args
+    }
+    if !environment.isEmpty {
+      p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     if let directory { p.currentDirectoryURL = directory }
     let outHandle = try FileHandle(forWritingTo: outURL)
     let errHandle = try FileHandle(forWritingTo: errURL)

@@ -32,4 +32,58 @@ struct ThreadsTests {
     #expect(outputs.allSatisfy { $0 == outputs[0] })
     #expect(clusters.allSatisfy { $0 == clusters[0] })
   }
+
+  /// The first CPU this process may run on (`Cpus_allowed_list` of
+  /// `/proc/self/status`).
+  static func firstAllowedCPU() throws -> String {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+    let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+    return String(list.prefix { $0.isNumber })
+  }
+
+  /// The phase lines' `busy-peak` and `threads` (OHANA_TRACE_PHASES).
+  static func traced(_ stderr: String) -> (peak: Int, threads: Int, lines: Int) {
+    var peak = 0, threads = 0, lines = 0
+    for line in stderr.split(separator: "\n") where line.hasPrefix("phase ") {
+      let words = line.split(separator: " ")
+      func after(_ key: String) -> Int { words.firstIndex(of: Substring(key)).flatMap { Int(words[$0 + 1]) } ?? -1 }
+      peak = max(peak, after("busy-peak"))
+      threads = max(threads, after("threads"))
+      lines += 1
+    }
+    return (peak, threads, lines)
+  }
+
+  /// Under an affinity mask of one CPU, the engine runs one worker and
+  /// starts no pool thread; with `--threads 3` on that CPU, at most three
+  /// threads ever run pieces at once and the pool has at most two threads
+  /// (the process: the main thread, those two, and at most one thread
+  /// flushing an output to disk). The counts come from the process itself
+  /// (`/proc/self/task`, read at every phase mark), the clusters from a
+  /// run without the mask.
+  @Test func oneCPUMeansOneWorkerAndThreadsThreeMeansAtMostThree() throws {
+    let dir = try TempDir()
+    let book = dir.path("book.vcf")
+    let g = try CLI.run(["generate", "--contacts", "20000", "--seed", "9", "--dup-rate", "0.2", "-o", book, "-q"])
+    #expect(g.status == 0)
+    let free = try CLI.run(["dedupe", book, "-o", dir.path("m.vcf"), "--clusters", dir.path("c.csv"), "-q"])
+    #expect(free.status == 0, "stderr: \(free.stderr)")
+    let cpu = try Self.firstAllowedCPU()
+    let taskset = ["/usr/bin/taskset", "-c", cpu]
+    try #require(FileManager.default.isExecutableFile(atPath: taskset[0]), "taskset (util-linux) is needed for this test")
+    let trace = ["OHANA_TRACE_PHASES": "1"]
+    for (extra, maxPeak, maxThreads) in [([String](), 1, 2), (["--threads", "3"], 3, 4)] {
+      let name = extra.isEmpty ? "one" : "three"
+      let r = try CLI.run(
+        ["dedupe", book, "-o", dir.path("\(name).vcf"), "--clusters", dir.path("\(name).csv"), "-q"] + extra,
+        environment: trace, launcher: taskset)
+      #expect(r.status == 0, "stderr: \(r.stderr)")
+      let seen = Self.traced(r.stderr)
+      #expect(seen.lines >= 5, "no phase lines: \(r.stderr)")
+      #expect(seen.peak >= 1 && seen.peak <= maxPeak, "\(name): busy-peak \(seen.peak)")
+      #expect(seen.threads >= 1 && seen.threads <= maxThreads, "\(name): \(seen.threads) threads")
+      #expect(try dir.read("\(name).csv") == (try dir.read("c.csv")))
+    }
+  }
 }

@@ -18,9 +18,9 @@ import Testing
   }
 
   @Test func jobsAllRunAndKeepTheirOwnResults() {
-    let results = (0..<40).map { _ in JobResult<Int>() }
-    ColumnOps.run(results.indices.map { i in { results[i].value = i * i } })
-    #expect(results.map { $0.value ?? -1 } == (0..<40).map { $0 * $0 })
+    let results = (0..<40).map { _ in ResultSlots<Int>(count: 1) }
+    ColumnOps.run(results.indices.map { i in { results[i].set(0, i * i) } })
+    #expect(results.map { $0.value(0) ?? -1 } == (0..<40).map { $0 * $0 })
   }
 
   /// Small buffers come from the allocator, big ones (2 MiB and up) from a

@@ -34,6 +34,13 @@ int ohana_is_direct(int fd);
 /// does not say.
 int ohana_affinity_cpus(void);
 
+/// Marks the calling thread as running a piece of the worker pool; returns
+/// how many pieces it was already running (0: it just became busy).
+int ohana_pool_enter(void);
+
+/// Ends what ``ohana_pool_enter`` began.
+void ohana_pool_leave(void);
+
 /// Registers `path` to be removed if SIGINT or SIGTERM stops the process
 /// (once ``ohana_cleanup_install`` ran). Returns a slot for
 /// ``ohana_cleanup_remove``, or -1 when the registry is full.

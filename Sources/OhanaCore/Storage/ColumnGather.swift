@@ -1,4 +1,3 @@
-import Dispatch
 
 /// Column passes shared by the row-changing operations (gather, split):
 /// gathering one column through a row list, and running independent column
@@ -61,21 +60,9 @@ package enum ColumnOps {
     }
   }
 
-  /// Runs `jobs` (independent, each writing only its own result) on all
-  /// cores, or in order when there is one job.
+  /// Runs `jobs` (independent, each writing only its own result) on the
+  /// worker pool, or in order when there is one job.
   package static func run(_ jobs: [@Sendable () -> Void]) {
-    if jobs.count <= 1 {
-      jobs.forEach { $0() }
-      return
-    }
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { jobs[$0]() }
+    Parallel.forEach(jobs.count) { jobs[$0]() }
   }
-}
-
-/// A result written by one parallel job and read after all have finished.
-package final class JobResult<T>: @unchecked Sendable {
-  // Safe: written by exactly one job, read only after ColumnOps.run returns
-  // (concurrentPerform orders the write before the read).
-  package var value: T?
-  package init() {}
 }

@@ -50,24 +50,24 @@ public struct FieldTable: Sendable {
 
   package func gathering(_ rows: [UInt32], parallel: Bool) -> FieldTable {
     let source = self
-    let k = JobResult<[FieldKind]>(), l = JobResult<StringColumn>(), v = JobResult<StringColumn>()
-    let g = JobResult<StringColumn>(), p = JobResult<StringColumn>(), a = JobResult<Annotations>()
+    let k = ResultSlots<[FieldKind]>(count: 1), l = ResultSlots<StringColumn>(count: 1), v = ResultSlots<StringColumn>(count: 1)
+    let g = ResultSlots<StringColumn>(count: 1), p = ResultSlots<StringColumn>(count: 1), a = ResultSlots<Annotations>(count: 1)
     let jobs: [@Sendable () -> Void] = [
-      { k.value = ColumnOps.gather(source.kind, rows) },
-      { l.value = source.label.gathering(rows) },
-      { v.value = source.value.gathering(rows) },
-      { g.value = source.group.gathering(rows) },
-      { p.value = source.parameters.gathering(rows) },
-      { a.value = source.annotations.gathering(rows) },
+      { k.set(0, ColumnOps.gather(source.kind, rows)) },
+      { l.set(0, source.label.gathering(rows)) },
+      { v.set(0, source.value.gathering(rows)) },
+      { g.set(0, source.group.gathering(rows)) },
+      { p.set(0, source.parameters.gathering(rows)) },
+      { a.set(0, source.annotations.gathering(rows)) },
     ]
     if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = FieldTable()
-    t.kind = k.value ?? []
-    t.label = l.value ?? StringColumn()
-    t.value = v.value ?? StringColumn()
-    t.group = g.value ?? StringColumn()
-    t.parameters = p.value ?? StringColumn()
-    t.annotations = a.value ?? Annotations()
+    t.kind = k.value(0) ?? []
+    t.label = l.value(0) ?? StringColumn()
+    t.value = v.value(0) ?? StringColumn()
+    t.group = g.value(0) ?? StringColumn()
+    t.parameters = p.value(0) ?? StringColumn()
+    t.annotations = a.value(0) ?? Annotations()
     return t
   }
 }
@@ -97,14 +97,14 @@ public struct AddressTable: Sendable {
 
   package func gathering(_ rows: [UInt32], parallel: Bool) -> AddressTable {
     let source = self
-    let cols = columns.indices.map { _ in JobResult<StringColumn>() }
-    let a = JobResult<Annotations>()
-    var jobs: [@Sendable () -> Void] = cols.indices.map { i in { cols[i].value = source.columns[i].gathering(rows) } }
-    jobs.append { a.value = source.annotations.gathering(rows) }
+    let cols = columns.indices.map { _ in ResultSlots<StringColumn>(count: 1) }
+    let a = ResultSlots<Annotations>(count: 1)
+    var jobs: [@Sendable () -> Void] = cols.indices.map { i in { cols[i].set(0, source.columns[i].gathering(rows)) } }
+    jobs.append { a.set(0, source.annotations.gathering(rows)) }
     if parallel { ColumnOps.run(jobs) } else { jobs.forEach { $0() } }
     var t = AddressTable()
-    t.columns = cols.map { $0.value ?? StringColumn() }
-    t.annotations = a.value ?? Annotations()
+    t.columns = cols.map { $0.value(0) ?? StringColumn() }
+    t.annotations = a.value(0) ?? Annotations()
     return t
   }
 }

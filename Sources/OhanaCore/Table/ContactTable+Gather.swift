@@ -13,53 +13,53 @@ extension ContactTable {
   /// column is gathered by one job; the jobs run on all cores.
   package func gathering(rows: [UInt32], includeFields: Bool) -> ContactTable {
     let source = self
-    let fieldRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
-    let addressRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
-    let extraRows = JobResult<(offsets: [UInt32], rows: [UInt32])>()
+    let fieldRows = ResultSlots<(offsets: [UInt32], rows: [UInt32])>(count: 1)
+    let addressRows = ResultSlots<(offsets: [UInt32], rows: [UInt32])>(count: 1)
+    let extraRows = ResultSlots<(offsets: [UInt32], rows: [UInt32])>(count: 1)
     ColumnOps.run([
-      { fieldRows.value = includeFields ? ColumnOps.childRows(source.fieldOffsets, rows) : nil },
-      { addressRows.value = ColumnOps.childRows(source.addressOffsets, rows) },
-      { extraRows.value = ColumnOps.childRows(source.extraOffsets, rows) },
+      { if includeFields { fieldRows.set(0, ColumnOps.childRows(source.fieldOffsets, rows)) } },
+      { addressRows.set(0, ColumnOps.childRows(source.addressOffsets, rows)) },
+      { extraRows.set(0, ColumnOps.childRows(source.extraOffsets, rows)) },
     ])
-    let f = fieldRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
-    let a = addressRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
-    let x = extraRows.value ?? (Array(repeating: 0, count: rows.count + 1), [])
+    let f = fieldRows.value(0) ?? (Array(repeating: 0, count: rows.count + 1), [])
+    let a = addressRows.value(0) ?? (Array(repeating: 0, count: rows.count + 1), [])
+    let x = extraRows.value(0) ?? (Array(repeating: 0, count: rows.count + 1), [])
 
-    let attributes = (0..<source.attributes.count).map { _ in JobResult<StringColumn>() }
-    let photo = JobResult<[BlobID]>(), sourceLine = JobResult<[UInt32]>(), kinds = JobResult<[UInt8]>()
-    let uuids = JobResult<UUIDColumn>()
-    let annotations = JobResult<Annotations>()
-    let fields = JobResult<FieldTable>(), addresses = JobResult<AddressTable>(), extras = JobResult<ExtraTable>()
+    let attributes = (0..<source.attributes.count).map { _ in ResultSlots<StringColumn>(count: 1) }
+    let photo = ResultSlots<[BlobID]>(count: 1), sourceLine = ResultSlots<[UInt32]>(count: 1), kinds = ResultSlots<[UInt8]>(count: 1)
+    let uuids = ResultSlots<UUIDColumn>(count: 1)
+    let annotations = ResultSlots<Annotations>(count: 1)
+    let fields = ResultSlots<FieldTable>(count: 1), addresses = ResultSlots<AddressTable>(count: 1), extras = ResultSlots<ExtraTable>(count: 1)
     var jobs: [@Sendable () -> Void] = attributes.indices.map { i in
-      { attributes[i].value = source.attributes[i].gathering(rows) }
+      { attributes[i].set(0, source.attributes[i].gathering(rows)) }
     }
     jobs += [
-      { photo.value = ColumnOps.gather(source.photo, rows) },
-      { uuids.value = source.uuids.gathering(rows) },
-      { sourceLine.value = ColumnOps.gather(source.sourceLine, rows) },
-      { kinds.value = includeFields ? ColumnOps.gather(source.fieldKinds, rows) : nil },
-      { annotations.value = source.annotations.gathering(rows) },
-      { fields.value = includeFields ? source.fields.gathering(f.rows, parallel: false) : nil },
-      { addresses.value = source.addresses.gathering(a.rows, parallel: false) },
-      { extras.value = source.extras.gathering(x.rows, parallel: false) },
+      { photo.set(0, ColumnOps.gather(source.photo, rows)) },
+      { uuids.set(0, source.uuids.gathering(rows)) },
+      { sourceLine.set(0, ColumnOps.gather(source.sourceLine, rows)) },
+      { if includeFields { kinds.set(0, ColumnOps.gather(source.fieldKinds, rows)) } },
+      { annotations.set(0, source.annotations.gathering(rows)) },
+      { if includeFields { fields.set(0, source.fields.gathering(f.rows, parallel: false)) } },
+      { addresses.set(0, source.addresses.gathering(a.rows, parallel: false)) },
+      { extras.set(0, source.extras.gathering(x.rows, parallel: false)) },
     ]
     ColumnOps.run(jobs)
 
     var t = ContactTable(pool: pool)
     t.blobs = blobs
-    t.attributes = attributes.map { $0.value ?? StringColumn() }
-    t.uuids = uuids.value ?? UUIDColumn()
-    t.photo = photo.value ?? []
-    t.sourceLine = sourceLine.value ?? []
-    t.annotations = annotations.value ?? Annotations()
+    t.attributes = attributes.map { $0.value(0) ?? StringColumn() }
+    t.uuids = uuids.value(0) ?? UUIDColumn()
+    t.photo = photo.value(0) ?? []
+    t.sourceLine = sourceLine.value(0) ?? []
+    t.annotations = annotations.value(0) ?? Annotations()
     t.addressOffsets = a.offsets
-    t.addresses = addresses.value ?? AddressTable()
+    t.addresses = addresses.value(0) ?? AddressTable()
     t.extraOffsets = x.offsets
-    t.extras = extras.value ?? ExtraTable()
+    t.extras = extras.value(0) ?? ExtraTable()
     if includeFields {
       t.fieldOffsets = f.offsets
-      t.fields = fields.value ?? FieldTable()
-      t.fieldKinds = kinds.value ?? []
+      t.fields = fields.value(0) ?? FieldTable()
+      t.fieldKinds = kinds.value(0) ?? []
     } else {
       t.fieldOffsets = Array(repeating: 0, count: rows.count + 1)
       t.fieldKinds = Array(repeating: 0, count: rows.count)

@@ -1,4 +1,4 @@
-import Dispatch
+import OhanaCore
 
 /// In-place LSD radix sort of `UInt64` values, 16 bits a pass, skipping
 /// passes where every value has the same digit. Owns its scratch buffer and
@@ -16,112 +16,73 @@ enum RadixSort {
     }
   }
 
-  /// Sorts `values` on two workers, partitioned around the median of an
-  /// evenly spaced sample of them (see ``sort(_:split:threads:)``), so that
-  /// the two sides are about equal whatever the values' spread. (Candidate
-  /// pairs, `low row << 32 | high row`, crowd the low rows: split at the
-  /// middle of their range, one side held three quarters of them and the
-  /// sort ran at 1.3 cores of 2.)
+  /// Sorts `values` on the workers: a sample sort (see
+  /// ``sorted(_:threads:)``), the same result as ``sort(_:)``.
   static func sort(_ values: inout [UInt64], threads: Int) {
-    let n = values.count
-    if n < 1 << 16 || Parallel.workerCount(threads) < 2 { sort(&values); return }
-    sort(&values, split: sampledMedian(values), threads: threads)
-  }
-
-  /// The median of 1,024 values taken at even steps through `values`
-  /// (not empty).
-  static func sampledMedian(_ values: [UInt64]) -> UInt64 {
-    let k = min(1024, values.count)
-    var sample = (0..<k).map { values[$0 * values.count / k] }
-    sample.sort()
-    return sample[k / 2]
-  }
-
-  /// Sorts `values` on two workers: the values are first partitioned
-  /// around `split` (those below it first), then each side is sorted on
-  /// its own. The result is the same as ``sort(_:)``'s; `split` only
-  /// balances the work (for values spread evenly, the middle of their range).
-  static func sort(_ values: inout [UInt64], split: UInt64, threads: Int) {
-    let n = values.count
-    if n < 1 << 16 || Parallel.workerCount(threads) < 2 { sort(&values); return }
-    var scratch = [UInt64](repeating: 0, count: n)
+    let buckets = bucketCount(values.count, threads: threads)
+    if buckets < 2 { sort(&values); return }
+    let splitters = sampledSplitters([values], total: values.count, buckets: buckets)
+    var scratch = [UInt64](repeating: 0, count: values.count)
     values.withUnsafeMutableBufferPointer { v in
       scratch.withUnsafeMutableBufferPointer { s in
-        // Hoare partition: [0, mid) < split <= [mid, n).
-        var i = 0, j = n - 1
-        while true {
-          while i <= j && v[i] < split { i += 1 }
-          while i <= j && v[j] >= split { j -= 1 }
-          if i >= j { break }
-          v.swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-        let halves = SortHalves(values: v, scratch: s, mid: i)
-        DispatchQueue.concurrentPerform(iterations: 2) { half in halves.sort(half) }
+        // Pieces of the input spread into the scratch by bucket, each
+        // bucket sorted in its place with the input's span as its scratch,
+        // then copied back.
+        let input = SlicedInput(
+          base: UnsafeBufferPointer(v), pieces: Parallel.pieces(v.count, workers: threads, perWorker: 4, minimumPiece: 1 << 14))
+        let plan = BucketPlan(input, splitters: splitters, threads: threads)
+        plan.scatter(input, into: s, threads: threads, free: nil)
+        plan.sortBuckets(s, scratch: v, threads: threads, copyBack: true)
       }
     }
   }
 
   /// `parts` laid end to end and sorted: equal to sorting their
-  /// concatenation. On two workers, one pass moves every value straight
-  /// from its part to its side of a sampled median (the lay-out and the
-  /// partition at once; each worker takes about half of the values, whole
-  /// parts, and frees each part once it is moved), then each side is sorted
-  /// on its own. (Laid out first and then partitioned, the two copies ran
-  /// on one core: at 1,000,000 contacts 0.07-0.1 s of the blocking keys'
-  /// sort and 0.07 s of the pairs'.)
+  /// concatenation. A sample sort on every worker: splitters from an even
+  /// sample cut the values into many more buckets than workers; each part
+  /// is counted by bucket, then moved straight to its buckets' places in
+  /// the output (and freed), then each bucket is sorted on its own (LSD
+  /// radix). Every step is cut into pieces taken by whichever worker is
+  /// free, so an uneven part or bucket holds up only its own worker.
   static func sorted(_ parts: consuming [[UInt64]], threads: Int) -> [UInt64] {
     let n = parts.reduce(0) { $0 + $1.count }
-    if n < 1 << 16 || parts.count < 2 || Parallel.workerCount(threads) < 2 {
+    let buckets = bucketCount(n, threads: threads)
+    if buckets < 2 {
       var all: [UInt64] = []
       all.reserveCapacity(n)
       for i in parts.indices {
         all.append(contentsOf: parts[i])
         parts[i] = []
       }
-      sort(&all, threads: threads)
+      sort(&all)
       return all
     }
-    let split = sampledMedian(parts, total: n)
-    let slots = PartSlots(parts)
-    // Worker 0 moves parts [0, cut), worker 1 the rest: about half each.
-    var cut = 0, before = 0
-    while cut < slots.counts.count - 1 && before + slots.counts[cut] / 2 < n / 2 {
-      before += slots.counts[cut]
-      cut += 1
-    }
-    let ranges = [0..<cut, cut..<slots.counts.count]
-    // Each part's values below the split, counted by its worker.
-    DispatchQueue.concurrentPerform(iterations: 2) { w in slots.countBelow(split, parts: ranges[w]) }
-    var lowStart = [Int](repeating: 0, count: slots.counts.count)
-    var highStart = lowStart
-    let mid = slots.below.reduce(0, +)
-    var lo = 0, hi = mid
-    for p in 0..<slots.counts.count {
-      lowStart[p] = lo
-      highStart[p] = hi
-      lo += slots.below[p]
-      hi += slots.counts[p] - slots.below[p]
-    }
+    let splitters = sampledSplitters(parts, total: n, buckets: buckets)
+    let owned = OwnedParts(parts)
     return [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
-      // The scratch is faulted in by the worker of each side as it sorts.
       let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
       defer { scratch.deallocate() }
-      let halves = SortHalves(values: buffer, scratch: scratch, mid: mid)
-      let (lows, highs) = (lowStart, highStart)
-      DispatchQueue.concurrentPerform(iterations: 2) { w in
-        for p in ranges[w] { slots.move(p, split: split, into: halves.values, low: lows[p], high: highs[p]) }
-      }
-      DispatchQueue.concurrentPerform(iterations: 2) { half in halves.sort(half) }
+      let plan = BucketPlan(owned, splitters: splitters, threads: threads)
+      plan.scatter(owned, into: buffer, threads: threads, free: owned)
+      plan.sortBuckets(buffer, scratch: scratch, threads: threads, copyBack: false)
       initialized = n
     }
   }
 
-  /// The median of 1,024 values taken at even steps through `parts` laid
-  /// end to end (`total` values, at least one).
-  static func sampledMedian(_ parts: [[UInt64]], total: Int) -> UInt64 {
-    let k = min(1024, total)
+  /// Buckets for a parallel sort of `n` values: four a worker, none under
+  /// 2^15 values (each bucket's LSD sort clears a 65,536-entry histogram a
+  /// pass); below 2, sort on one thread.
+  static func bucketCount(_ n: Int, threads: Int) -> Int {
+    let workers = Parallel.workerCount(threads)
+    if workers < 2 || n < 1 << 16 { return 1 }
+    return min(workers * 4, n >> 15)
+  }
+
+  /// `buckets - 1` ascending splitters: the quantiles of an even sample of
+  /// `parts` laid end to end (`total` values, at least one). Bucket `b`
+  /// holds the values `v` with `splitters[b - 1] <= v < splitters[b]`.
+  static func sampledSplitters(_ parts: [[UInt64]], total: Int, buckets: Int) -> [UInt64] {
+    let k = min(total, buckets * 64)
     var sample: [UInt64] = []
     sample.reserveCapacity(k)
     var part = 0, start = 0
@@ -134,7 +95,13 @@ enum RadixSort {
       sample.append(parts[part][at - start])
     }
     sample.sort()
-    return sample[k / 2]
+    return (1..<buckets).map { sample[$0 * k / buckets] }
+  }
+
+  /// The median of 1,024 values taken at even steps through `values`
+  /// (not empty).
+  static func sampledMedian(_ values: [UInt64]) -> UInt64 {
+    sampledSplitters([values], total: values.count, buckets: 2)[0]
   }
 
   /// Sorts `v` using `scratch` (at least as long) as the other buffer.
@@ -170,74 +137,130 @@ enum RadixSort {
   }
 }
 
-/// The two sides of a partitioned buffer, each sorted by one worker.
-private final class SortHalves: @unchecked Sendable {
-  // Safe: the two halves (and their scratch) are disjoint, each is touched
-  // by exactly one iteration, and concurrentPerform returns only when both
-  // are done, inside the callers' buffer scopes.
-  let values: UnsafeMutableBufferPointer<UInt64>
-  let scratch: UnsafeMutableBufferPointer<UInt64>
-  let mid: Int
+/// The bucket of every value and the place of every part's share of each
+/// bucket: counted in parallel by part, laid out by bucket then part.
+private final class BucketPlan: @unchecked Sendable {
+  // Safe: `counts` rows are written by one piece each (its part) before
+  // the pool returns; afterwards only read. The scatter writes disjoint
+  // ranges of the output (part p's share of bucket b), and each bucket's
+  // sort touches only its own range.
+  let splitters: [UInt64]
+  let buckets: Int
+  /// counts[p * buckets + b]: values of part p in bucket b; then, after
+  /// `layout`, the place of part p's first value of bucket b.
+  private var starts: [Int]
+  /// Bucket b's range of the output: bounds[b]..<bounds[b + 1].
+  private(set) var bounds: [Int]
 
-  init(values: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>, mid: Int) {
-    self.values = values
-    self.scratch = scratch
-    self.mid = mid
+  init(_ parts: some SortInput, splitters: [UInt64], threads: Int) {
+    self.splitters = splitters
+    buckets = splitters.count + 1
+    let b = buckets
+    let rows = Parallel.map(parts.count, workers: threads) { p -> [Int] in
+      var c = [Int](repeating: 0, count: b)
+      parts.withPart(p) { for x in $0 { c[Self.bucket(x, splitters)] += 1 } }
+      return c
+    }
+    // Laid out bucket by bucket, each bucket's shares in part order.
+    starts = [Int](repeating: 0, count: parts.count * b)
+    bounds = [Int](repeating: 0, count: b + 1)
+    var at = 0
+    for bucket in 0..<b {
+      bounds[bucket] = at
+      for p in 0..<parts.count {
+        starts[p * b + bucket] = at
+        at += rows[p][bucket]
+      }
+    }
+    bounds[b] = at
   }
 
-  func sort(_ half: Int) {
-    let range = half == 0 ? 0..<mid : mid..<values.count
-    RadixSort.sort(
-      UnsafeMutableBufferPointer(rebasing: values[range]), scratch: UnsafeMutableBufferPointer(rebasing: scratch[range]))
+  /// The bucket of `x`: how many splitters are at most `x` (binary search).
+  @inline(__always)
+  static func bucket(_ x: UInt64, _ splitters: [UInt64]) -> Int {
+    var lo = 0, hi = splitters.count
+    while lo < hi {
+      let mid = (lo + hi) >> 1
+      if splitters[mid] <= x { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// Moves every part's values to their bucket's places in `output`, in
+  /// parallel by part; `free` releases each part once moved.
+  func scatter(
+    _ parts: some SortInput, into output: UnsafeMutableBufferPointer<UInt64>, threads: Int,
+    free: OwnedParts?
+  ) {
+    let b = buckets
+    Parallel.forEach(parts.count, workers: threads) { p in
+      var place = Array(starts[(p * b)..<((p + 1) * b)])
+      parts.withPart(p) {
+        for x in $0 {
+          let k = Self.bucket(x, splitters)
+          output[place[k]] = x
+          place[k] &+= 1
+        }
+      }
+      free?.release(p)
+    }
+  }
+
+  /// Sorts each bucket of `values` in place with the same range of
+  /// `scratch`, largest buckets first; with `copyBack`, the sorted values
+  /// end in `scratch` instead.
+  func sortBuckets(
+    _ values: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>, threads: Int,
+    copyBack: Bool
+  ) {
+    let sizes: [Int] = (0..<buckets).map { b in bounds[b + 1] - bounds[b] }
+    let order: [Int] = (0..<buckets).sorted { x, y in sizes[x] > sizes[y] }
+    Parallel.forEach(buckets, workers: threads) { i in
+      let b = order[i]
+      let range = bounds[b]..<bounds[b + 1]
+      let v = UnsafeMutableBufferPointer(rebasing: values[range])
+      let s = UnsafeMutableBufferPointer(rebasing: scratch[range])
+      RadixSort.sort(v, scratch: s)
+      if copyBack { _ = s.update(fromContentsOf: v) }
+    }
   }
 }
 
-/// The parts of ``RadixSort/sorted(_:threads:)``, each taken by one
-/// worker: counted, then moved to its places and freed.
-private final class PartSlots: @unchecked Sendable {
-  // Safe: worker w touches only the parts (and `below` entries) of its own
-  // range, the two ranges are disjoint, and each concurrentPerform returns
-  // only when both workers are done.
+/// What a sample sort reads: numbered parts of values.
+private protocol SortInput: Sendable {
+  var count: Int { get }
+  func withPart<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R
+}
+
+/// A buffer read in `pieces` contiguous pieces.
+private struct SlicedInput: SortInput, @unchecked Sendable {
+  // Safe: only read, within the caller's buffer scope.
+  let base: UnsafeBufferPointer<UInt64>
+  let pieces: Int
+  var count: Int { pieces }
+  func withPart<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+    body(UnsafeBufferPointer(rebasing: base[Parallel.piece(p, of: pieces, count: base.count)]))
+  }
+}
+
+/// The parts of ``RadixSort/sorted(_:threads:)``, owned here so that each
+/// can be freed as soon as it is moved.
+private final class OwnedParts: SortInput, @unchecked Sendable {
+  // Safe: part p is read and then released by one piece only, and the
+  // pool returns only when every piece is done.
   private let parts: UnsafeMutableBufferPointer<[UInt64]>
-  let counts: [Int]
-  private let belowSlots: UnsafeMutableBufferPointer<Int>
 
   init(_ values: consuming [[UInt64]]) {
-    counts = values.map(\.count)
     parts = .allocate(capacity: values.count)
     _ = parts.initialize(fromContentsOf: values)
-    belowSlots = .allocate(capacity: values.count)
-    belowSlots.initialize(repeating: 0)
   }
 
   deinit {
     parts.deinitialize()
     parts.deallocate()
-    belowSlots.deallocate()
   }
 
-  var below: [Int] { Array(belowSlots) }
-
-  func countBelow(_ split: UInt64, parts range: Range<Int>) {
-    for p in range {
-      var k = 0
-      for x in parts[p] where x < split { k += 1 }
-      belowSlots[p] = k
-    }
-  }
-
-  /// Moves part `p`'s values below `split` to `values[low...]` and the
-  /// others to `values[high...]`, in order, then frees the part.
-  func move(_ p: Int, split: UInt64, into values: UnsafeMutableBufferPointer<UInt64>, low: Int, high: Int) {
-    var lo = low, hi = high
-    parts[p].withUnsafeBufferPointer { src in
-      for x in src {
-        let below = x < split
-        values[below ? lo : hi] = x
-        lo &+= below ? 1 : 0
-        hi &+= below ? 0 : 1
-      }
-    }
-    parts[p] = []
-  }
+  var count: Int { parts.count }
+  func withPart<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R { parts[p].withUnsafeBufferPointer(body) }
+  func release(_ p: Int) { parts[p] = [] }
 }

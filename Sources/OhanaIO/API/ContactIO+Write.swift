@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import OhanaCore
 
@@ -102,8 +101,8 @@ extension ContactIO {
 
   /// Encodes the frame in blocks of rows, in parallel, handing each block's
   /// bytes to `sink` in row order on the calling thread. Encoding runs
-  /// ahead on one thread per core (`WorkerThreads`; at most `cores + 2`
-  /// blocks not yet sunk), so the sink
+  /// ahead on the worker pool (at most `workers + 2` blocks not yet
+  /// sunk), so the sink
   /// (a `write(2)` or a copy) overlaps the encoding of later blocks instead
   /// of waiting for a whole batch; block buffers are reused, so their pages
   /// are faulted in once.
@@ -123,40 +122,29 @@ extension ContactIO {
     }
     let blockCount = (rows.count + rowsPerTask - 1) / rowsPerTask
     if blockCount == 0 { return }
-    let encoders = ProcessorInfo.activeCores
-    let outputs = BlockOutputs(count: blockCount)
-    let room = DispatchSemaphore(value: encoders + 2)  // blocks encoded or being encoded, not yet sunk
-    let nextBlock = Atomic<Int>(0)
     let csvLayout = layout
-    let threads = WorkerThreads.start(encoders) { _ in
-      while true {
-        room.wait()
-        let block = nextBlock.wrappingAdd(1, ordering: .relaxed).oldValue
-        if block >= blockCount {
-          room.signal()
-          return
-        }
-        let range = (block * rowsPerTask)..<min(rows.count, (block + 1) * rowsPerTask)
-        var out = outputs.takeBuffer()
-        // Room for cards a quarter longer than the generated ones' 400
-        // bytes: a block that outgrows its buffer moves to a new one, whose
-        // pages fault in afresh (with room for 400 bytes a card, 1M
-        // generated cards faulted in about 45,000 pages more).
-        out.reserveCapacity(range.count * 512)
-        encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
-        outputs.set(block, out)
-      }
-    }
-    for b in 0..<blockCount {
-      let bytes = outputs.wait(b)
+    let spare = SpareBuffers()
+    // Pool threads encode ahead; this thread sinks the blocks in order
+    // (and encodes one itself when the next is not ready).
+    Parallel.ordered(blockCount) { block in
+      let range = (block * rowsPerTask)..<min(rows.count, (block + 1) * rowsPerTask)
+      var out = spare.take()
+      // Room for cards a quarter longer than the generated ones' 400
+      // bytes: a block that outgrows its buffer moves to a new one, whose
+      // pages fault in afresh (with room for 400 bytes a card, 1M
+      // generated cards faulted in about 45,000 pages more).
+      out.reserveCapacity(range.count * 512)
+      encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
+      return out
+    } consume: { b, bytes in
       sink(bytes)
-      // Handed over, not copied: a buffer still referenced here would be
+      // Moved out, not copied: a buffer still referenced here would be
       // emptied into a new allocation (copy on write), not kept.
-      outputs.recycle(consume bytes)
-      room.signal()
+      var done: [UInt8] = []
+      swap(&done, &bytes)
+      spare.recycle(consume done)
       progress?(min(rows.count, (b + 1) * rowsPerTask), rows.count)
     }
-    threads.join()
   }
 
   static func encodeRows(
@@ -186,41 +174,17 @@ extension ContactIO {
   }
 }
 
-/// Encoded blocks waiting for the sink, and spare buffers for new ones.
-private final class BlockOutputs: @unchecked Sendable {
-  private let condition = PThreadLock()
-  private var items: [[UInt8]?]
-  private var spare: [[UInt8]] = []
-  init(count: Int) { items = Array(repeating: nil, count: count) }
+/// Buffers of blocks already sunk, reused for new ones (their pages are
+/// faulted in once).
+private final class SpareBuffers: Sendable {
+  private let spare = Mutex<[[UInt8]]>([])
 
-  func set(_ i: Int, _ v: [UInt8]) {
-    condition.lock()
-    items[i] = v
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  /// Waits until block `i` is encoded and takes it.
-  func wait(_ i: Int) -> [UInt8] {
-    condition.lock()
-    defer { condition.unlock() }
-    while items[i] == nil { condition.wait() }
-    let v = items[i] ?? []
-    items[i] = nil
-    return v
-  }
-
-  func takeBuffer() -> [UInt8] {
-    condition.lock()
-    defer { condition.unlock() }
-    return spare.popLast() ?? []
-  }
+  func take() -> [UInt8] { spare.withLock { $0.popLast() } ?? [] }
 
   func recycle(_ buffer: consuming [UInt8]) {
-    buffer.removeAll(keepingCapacity: true)
-    condition.lock()
-    spare.append(buffer)
-    condition.unlock()
+    var kept = consume buffer
+    kept.removeAll(keepingCapacity: true)
+    spare.withLock { $0.append(kept) }
   }
 }
 

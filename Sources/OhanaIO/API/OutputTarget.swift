@@ -565,28 +565,46 @@ public final class OutputTarget {
   }
 }
 
-/// An `fsync` of one descriptor running on a thread of its own (not a
-/// Dispatch worker: blocked in the flush, it would take one of the workers
-/// that encode the next output); ``wait()`` gives its `errno` (0 when it
-/// succeeded).
-private final class PendingFlush: @unchecked Sendable {
-  // Safe: `error` is written once by the flushing thread, and read only
-  // after `join()` has seen that thread finish.
-  private var error: Int32 = 0
-  private var thread: WorkerThreads?
-  private var waited = false
+/// An `fsync` of one descriptor running on a thread of its own, not a
+/// worker of the pool: blocked in the kernel, it uses no CPU, and as a
+/// worker it would keep one from encoding the next output. ``wait()``
+/// gives its `errno` (0 when it succeeded). Where no thread can be
+/// started, the flush runs in ``wait()``.
+private final class PendingFlush {
+  /// What the flushing thread hands back.
+  private final class Outcome: @unchecked Sendable {
+    // Safe: `error` and `done` are touched only under `monitor`.
+    let monitor = Monitor()
+    var error: Int32 = 0
+    var done = false
+
+    func finish(_ e: Int32) {
+      monitor.withLock {
+        error = e
+        done = true
+      }
+      monitor.broadcast()
+    }
+  }
+
+  private let outcome: Outcome
+  private let fd: Int32
+  private let started: Bool
 
   init(fd: Int32) {
-    thread = WorkerThreads.start(1) { _ in self.error = fsync(fd) == 0 ? 0 : errno }
+    let outcome = Outcome()
+    self.outcome = outcome
+    self.fd = fd
+    started = ThreadStart.detached { outcome.finish(fsync(fd) == 0 ? 0 : errno) }
   }
 
   /// Waits for the flush (once; later calls give the same result).
   func wait() -> Int32 {
-    if !waited {
-      thread?.join()
-      waited = true
-    }
-    return error
+    if !started && !outcome.monitor.withLock({ outcome.done }) { outcome.finish(fsync(fd) == 0 ? 0 : errno) }
+    outcome.monitor.lock()
+    defer { outcome.monitor.unlock() }
+    while !outcome.done { outcome.monitor.wait() }
+    return outcome.error
   }
 }
 

@@ -26,7 +26,7 @@ struct PartialResult: Sendable {
 /// finishes the part that is next: it merges that one and every following
 /// part that is ready, outside the lock, while the other tasks go on parsing.
 private final class Merger: @unchecked Sendable {
-  private let lock = PThreadLock()
+  private let lock = Monitor()
   private var ready: [Int: PartialResult] = [:]
   private var next = 0
   private var merging = false
@@ -122,7 +122,7 @@ private final class Merger: @unchecked Sendable {
 
 /// The input, read by one worker at a time.
 private final class SharedInput: @unchecked Sendable {
-  private let lock = PThreadLock()
+  private let lock = Monitor()
   private var reader: ChunkedReader
   private var sequence = 0
   private var done = false
@@ -170,8 +170,8 @@ private final class SharedInput: @unchecked Sendable {
   }
 }
 
-/// Parses the input on `workers` threads (the calling one and `workers - 1`
-/// started for the read), one ``ContactTableBuilder`` per chunk. Each
+/// Parses the input on `workers` threads of the worker pool (the calling
+/// one included), one ``ContactTableBuilder`` per chunk. Each
 /// worker reads the next chunk (one at a time), parses it and hands the part
 /// to the `Merger`, which merges parts in input order on the worker that
 /// finished the one that was next; so reading, parsing and merging overlap
@@ -198,9 +198,8 @@ enum ParallelReader {
         merger.finished(number, part)
       }
     }
-    let threads = WorkerThreads.start(workers - 1, work)
-    work(0)
-    threads.join()
+    // One reading loop per worker on the pool (the calling thread's too).
+    Parallel.forEach(workers, workers: workers, work)
     PhaseTrace.mark("read.parsed")
     if let failure = input.failure { throw failure }
     if options.strict, let first = merger.errors.first {

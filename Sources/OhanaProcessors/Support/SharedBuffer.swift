@@ -1,6 +1,6 @@
 /// A fixed-size buffer of values that concurrent workers fill at
 /// disjoint indices: each index is written by at most one worker, and read
-/// only after the workers have joined (`DispatchQueue.concurrentPerform`
+/// only after the workers have joined (`Parallel.forEach`
 /// returning orders their writes before the reads).
 ///
 /// The only unsafe code of the phone pass lives here. Indices are checked

@@ -1,6 +1,4 @@
 import OhanaCore
-import Dispatch
-import Synchronization
 
 /// One worker's output: a local arena with offsets from 0.
 struct ByteChunk: Sendable {
@@ -37,20 +35,14 @@ extension ByteStrings {
       precondition(chunk.offsets.count == count + 1, "one output per input")
       return ByteStrings(bytes: chunk.bytes, offsets: chunk.offsets)
     }
-    let results = Mutex<[ByteChunk?]>(Array(repeating: nil, count: chunkCount))
-    DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+    let chunks = Parallel.map(chunkCount, workers: workers) { c -> ByteChunk? in
       let lower = c * chunkSize
       let range = lower..<Swift.min(count, lower + chunkSize)
       var chunk = ByteChunk()
       chunk.offsets.reserveCapacity(range.count + 1)
       fill(range, &chunk)
       precondition(chunk.offsets.count == range.count + 1, "one output per input")
-      results.withLock { $0[c] = chunk }
-    }
-    let chunks = results.withLock { list in
-      let taken = list
-      list = []
-      return taken
+      return chunk
     }
     var totalBytes = 0
     for chunk in chunks { totalBytes += chunk?.bytes.count ?? 0 }

@@ -1,5 +1,4 @@
 import OhanaCore
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -164,7 +163,7 @@ extension KeySort {
 
     private func runInParallel(_ ready: [Task], workers: Int) {
       let next = Atomic<Int>(0)
-      DispatchQueue.concurrentPerform(iterations: min(workers, ready.count)) { _ in
+      Parallel.forEach(min(workers, ready.count), workers: workers) { _ in
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
           guard let counts = counts.baseAddress else { return }
           var stack: [Task] = []

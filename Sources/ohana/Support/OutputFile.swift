@@ -1,5 +1,5 @@
-import Dispatch
 import Ohana
+import OhanaCore
 
 #if canImport(Glibc)
   import Glibc
@@ -64,34 +64,35 @@ final class OutputFile {
   }
 }
 
-/// An output written on a Dispatch worker while the command writes
+/// An output written on a worker of the pool while the command writes
 /// another: the two encodings fill each other's idle moments (a file's
 /// writes wait on the page cache between its rounds of encoding). Only for
 /// an output written to a temporary file of its own (``OutputTarget``'s
-/// `.replace`), which nothing else can interleave with.
-final class WrittenBeside: @unchecked Sendable {
-  // Safe: the worker alone touches `file` and `failure` until it signals
-  // `done`; the caller reads them only after `wait()`.
+/// `.replace`), which nothing else can interleave with. With one worker it
+/// is written when waited for.
+struct WrittenBeside {
+  private let task: BackgroundTask<Result<Void, any Error>>
   private let file: OutputFile
-  private var failure: (any Error)?
-  private let done = DispatchSemaphore(value: 0)
 
-  /// Starts `write(file)` on a worker, or returns nil when `file` is not
+  /// Starts `write(file)` on the pool, or returns nil when `file` is not
   /// written to a temporary file of its own.
   init?(_ file: OutputFile, _ write: @escaping @Sendable (OutputFile) throws -> Void) {
     guard case .replace = file.target.method else { return nil }
     self.file = file
-    DispatchQueue.global().async {
-      do { try write(self.file) } catch { self.failure = error }
-      self.done.signal()
-    }
+    let shared = SendableOutput(file)
+    task = BackgroundTask { Result { try write(shared.file) } }
   }
 
   /// Waits for the write; rethrows its error.
   func wait() throws -> OutputFile {
-    done.wait()
-    done.signal()
-    if let failure { throw failure }
+    try task.wait().get()
     return file
   }
+}
+
+/// An output handed to the one task that writes it.
+private struct SendableOutput: @unchecked Sendable {
+  // Safe: only the task touches the file until it is waited for.
+  let file: OutputFile
+  init(_ file: OutputFile) { self.file = file }
 }

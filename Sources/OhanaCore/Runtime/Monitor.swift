@@ -1,23 +1,25 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
 /// A mutex with separate `lock()` and `unlock()`, and a condition to wait
-/// on under it, for the readers' and writers' shared state whose critical
-/// sections are not one closure (the reader's merger drops the lock in the
-/// middle of its loop; the writer waits for blocks in order).
+/// on under it: the state of the worker pool and of the readers' and
+/// writers' pipelines, whose critical sections are not one closure (a
+/// worker drops the lock while it runs a piece of work; the writer waits
+/// for blocks in order). Everything else locks with the standard `Mutex`.
 ///
-/// OhanaIO does not link Foundation (about 9 MB of resident memory in every
-/// process that loads it), so this wraps `pthread_mutex_t` and
-/// `pthread_cond_t` directly; both live in memory this class owns, at
+/// It wraps `pthread_mutex_t` and `pthread_cond_t` directly (the engine
+/// does not link Foundation); both live in memory this class owns, at
 /// addresses that never move.
-final class PThreadLock: @unchecked Sendable {
+package final class Monitor: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-  init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -35,19 +37,19 @@ final class PThreadLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func lock() { pthread_mutex_lock(mutex) }
-  func unlock() { pthread_mutex_unlock(mutex) }
+  package func lock() { pthread_mutex_lock(mutex) }
+  package func unlock() { pthread_mutex_unlock(mutex) }
 
   /// Waits for a ``broadcast()``; call it holding the lock (it is released
   /// while waiting and held again on return). Wake-ups can be spurious:
   /// wait in a loop on the awaited state.
-  func wait() { pthread_cond_wait(condition, mutex) }
+  package func wait() { pthread_cond_wait(condition, mutex) }
 
   /// Wakes every thread waiting in ``wait()``.
-  func broadcast() { pthread_cond_broadcast(condition) }
+  package func broadcast() { pthread_cond_broadcast(condition) }
 
   /// Runs `body` holding the lock.
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+  package func withLock<R>(_ body: () throws -> R) rethrows -> R {
     lock()
     defer { unlock() }
     return try body()

@@ -1,29 +1,29 @@
 import Testing
 
-@testable import OhanaIO
+@testable import OhanaCore
 
-/// The reader's and writer's own lock, condition and threads (OhanaIO does
-/// not link Foundation).
-@Suite struct PThreadLockTests {
+/// The pool's, readers' and writers' lock and condition, with work started
+/// on the pool.
+@Suite struct MonitorTests {
   final class Counter: @unchecked Sendable {
-    let lock = PThreadLock()
+    let lock = Monitor()
     var value = 0
     var ready: [Int] = []
   }
 
   /// Eight threads add 20,000 each under the lock: no update is lost, and
-  /// every thread's body ran before `join` returned.
+  /// every piece ran before `wait` returned.
   @Test func lockSerializesUpdatesAndJoinWaitsForAll() {
     let counter = Counter()
-    let threads = WorkerThreads.start(8) { i in
+    let threads = WorkerPool.shared.start(8) { i in
       for _ in 0..<20_000 {
         counter.lock.lock()
         counter.value += 1
         counter.lock.unlock()
       }
-      counter.lock.withLock { counter.ready.append(i) }
+      counter.lock.withLock { counter.ready.append(i + 1) }
     }
-    threads.join()
+    threads.wait()
     #expect(counter.value == 8 * 20_000)
     #expect(counter.ready.sorted() == Array(1...8))
   }
@@ -31,7 +31,7 @@ import Testing
   /// A consumer waits on the condition for values handed over one by one.
   @Test func waitReturnsAfterBroadcast() {
     let box = Counter()
-    let consumer = WorkerThreads.start(1) { _ in
+    let consumer = WorkerPool.shared.start(1) { _ in
       var seen = 0
       box.lock.lock()
       while seen < 100 {
@@ -48,7 +48,7 @@ import Testing
       box.lock.broadcast()
       box.lock.unlock()
     }
-    consumer.join()
+    consumer.wait()
     #expect(box.value == 5050)
   }
 }
