@@ -70,6 +70,21 @@ public func ohana_version() -> UnsafePointer<CChar> {
   return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
+/// Sets the worker threads of every later call in the process (as
+/// `ohana --threads`): `n` of 1 or more, or 0 for the default
+/// (`OHANA_THREADS`, else the CPUs the process may run on).
+@_cdecl("ohana_set_threads")
+public func ohana_set_threads(_ n: Int64, _ error: UnsafeMutablePointer<ohana_error>?) -> Int32 {
+  call(error) { () throws(FFIError) in
+    guard n >= 0, n <= 1 << 16 else { throw FFIError(.argument, "threads must be 1 or more (0: the default)") }
+    if n == 0 { Workers.reset() } else { Workers.set(Int(n)) }
+  }
+}
+
+/// The worker threads calls use now.
+@_cdecl("ohana_threads")
+public func ohana_threads() -> Int64 { Int64(Workers.count) }
+
 /// Reads `count` files (`format` NULL: each from its extension, else from
 /// its content) and concatenates them.
 @_cdecl("ohana_read")

@@ -13,24 +13,57 @@ struct ThreadsTests {
     }
   }
 
-  @Test func dedupeGivesTheSameBytesAtEveryThreadCount() throws {
+  static let counts = ["1", "2", "3", "4", "7"]
+
+  /// The generator, dedupe, process and the store's first and later runs
+  /// give the same bytes at 1, 2, 3, 4 and 7 threads (the oracle: the run
+  /// at one thread, the engine's serial path).
+  @Test func everyVerbGivesTheSameBytesAtEveryThreadCount() throws {
     let dir = try TempDir()
-    let book = dir.path("book.vcf")
-    let g = try CLI.run(["generate", "--contacts", "3000", "--seed", "5", "--dup-rate", "0.2", "-o", book, "-q"])
-    #expect(g.status == 0)
-    var outputs: [Data] = []
-    var clusters: [Data] = []
-    for threads in ["1", "2", "3", "7"] {
-      let r = try CLI.run([
-        "dedupe", book, "-o", dir.path("m\(threads).vcf"), "--clusters", dir.path("c\(threads).csv"), "--threads", threads, "-q",
+    var books: [Data] = []
+    for t in Self.counts {
+      let g = try CLI.run([
+        "generate", "--contacts", "4000", "--seed", "5", "--dup-rate", "0.2", "-o", dir.path("book\(t).vcf"),
+        "--truth", dir.path("truth\(t).csv"), "--threads", t, "-q",
       ])
-      #expect(r.status == 0, "stderr: \(r.stderr)")
-      outputs.append(try dir.read("m\(threads).vcf"))
-      clusters.append(try dir.read("c\(threads).csv"))
+      #expect(g.status == 0, "stderr: \(g.stderr)")
+      books.append(try dir.read("book\(t).vcf") + (try dir.read("truth\(t).csv")))
     }
-    #expect(outputs[0].count > 100_000)
-    #expect(outputs.allSatisfy { $0 == outputs[0] })
-    #expect(clusters.allSatisfy { $0 == clusters[0] })
+    #expect(books[0].count > 800_000)
+    #expect(books.allSatisfy { $0 == books[0] }, "generate differs between thread counts")
+    let book = dir.path("book1.vcf")
+    // A second day: the first 2,000 cards of another seed.
+    let g2 = try CLI.run(["generate", "--contacts", "2000", "--seed", "6", "--dup-rate", "0.2", "-o", dir.path("day2.vcf"), "-q"])
+    #expect(g2.status == 0)
+
+    var outputs: [String: [Data]] = [:]
+    for t in Self.counts {
+      let runs: [(String, [String], [String])] = [
+        ("dedupe", ["dedupe", book, "-o", dir.path("m\(t).vcf"), "--clusters", dir.path("c\(t).csv")], ["m\(t).vcf", "c\(t).csv"]),
+        (
+          "process",
+          ["process", book, "-o", dir.path("p\(t).ndjson"), "--format-phones", "e164", "--dedupe", "--sort", "family"],
+          ["p\(t).ndjson"]
+        ),
+        ("store first", ["dedupe", book, "--store", dir.path("s\(t).sqlite"), "-o", dir.path("s1-\(t).vcf")], ["s1-\(t).vcf"]),
+        (
+          "store later",
+          ["dedupe", dir.path("day2.vcf"), "--store", dir.path("s\(t).sqlite"), "-o", dir.path("s2-\(t).vcf"), "--changes",
+           dir.path("ch\(t).ndjson")],
+          ["s2-\(t).vcf", "ch\(t).ndjson"]
+        ),
+      ]
+      for (name, args, files) in runs {
+        let r = try CLI.run(args + ["--threads", t, "-q"])
+        #expect(r.status == 0, "\(name) at \(t) threads: \(r.stderr)")
+        outputs[name, default: []].append(try files.reduce(Data()) { $0 + (try dir.read($1)) })
+      }
+    }
+    for (name, all) in outputs {
+      #expect(all.count == Self.counts.count)
+      #expect(all[0].count > 10_000, "\(name): \(all[0].count) bytes")
+      #expect(all.allSatisfy { $0 == all[0] }, "\(name) differs between thread counts")
+    }
   }
 
   /// The first CPU this process may run on (`Cpus_allowed_list` of

@@ -43,6 +43,8 @@ __all__ = [
     "dedupe",
     "write",
     "engine_version",
+    "set_threads",
+    "threads",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -108,6 +110,25 @@ def _check(rc: int, err: _ffi._Error) -> None:
 def engine_version() -> str:
     """The version string of the engine library."""
     return _ffi.lib.ohana_version().decode()
+
+
+def set_threads(n: Optional[int]) -> None:
+    """Sets the worker threads of every later engine call in this process.
+
+    `n` of 1 or more, or None for the default: `OHANA_THREADS`, else the
+    CPUs this process may run on (its affinity mask, capped by its cgroup's
+    CPU quota), as the `ohana` tool's `--threads`. Outputs are the same
+    whatever the count; only the speed changes.
+    """
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise ValueError(f"threads must be a whole number, 1 or more (or None for the default), not {n!r}")
+    err = _ffi.new_error()
+    _check(_ffi.lib.ohana_set_threads(0 if n is None else n, ctypes.byref(err)), err)
+
+
+def threads() -> int:
+    """The worker threads engine calls use now."""
+    return int(_ffi.lib.ohana_threads())
 
 
 class ContactTable:

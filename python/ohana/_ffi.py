@@ -57,6 +57,8 @@ def _load() -> ctypes.CDLL:
     out = ctypes.POINTER(ctypes.c_void_p)
     sigs = {
         "ohana_version": (s, []),
+        "ohana_set_threads": (i32, [i64, err]),
+        "ohana_threads": (i64, []),
         "ohana_read": (i32, [ctypes.POINTER(s), i64, s, i32, out, err]),
         "ohana_table_free": (None, [p]),
         "ohana_table_rows": (i64, [p]),

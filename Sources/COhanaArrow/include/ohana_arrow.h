@@ -95,6 +95,11 @@ enum {
 typedef struct ohana_table ohana_table;
 
 const char* ohana_version(void);
+/* The worker threads every later call uses (the process's one setting,
+   as `ohana --threads`): n >= 1, or 0 for the default (OHANA_THREADS, else
+   the CPUs the process may run on, capped by its cgroup quota). */
+int32_t ohana_set_threads(int64_t n, ohana_error* error);
+int64_t ohana_threads(void);
 int32_t ohana_read(const char* const* paths, int64_t count, const char* format, int32_t strict,
                    ohana_table** out, ohana_error* error);
 void ohana_table_free(ohana_table* table);

@@ -13,7 +13,7 @@
 /// workers running pieces) and `serial` seconds (at most one), the most
 /// threads that ever ran pieces at once (`busy-peak`), the threads the
 /// process has (`threads`, from `/proc/self/task`) and its memory (names
-/// of phases only, never a contact's value). `Benchmarks/critical-path.sh`
+/// of phases only, never a contact's value). `Benchmarks/scaling/critical-path.py`
 /// turns the lines into each stage's serial fraction. Without the
 /// variable a mark is one load and a branch.
 public enum PhaseTrace {

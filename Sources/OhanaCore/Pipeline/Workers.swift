@@ -32,6 +32,9 @@ package enum Workers {
   /// Sets the worker count for the rest of the process (`--threads`).
   package static func set(_ n: Int) { chosen.withLock { $0 = max(1, n) } }
 
+  /// Back to the default (`OHANA_THREADS`, else the CPUs available).
+  package static func reset() { chosen.withLock { $0 = nil } }
+
   /// A thread count as a user writes it: a whole number, 1 or more.
   package static func parse(_ text: String) -> Int? {
     guard let n = Int(trimmed(text)), n >= 1, n <= 1 << 16 else { return nil }

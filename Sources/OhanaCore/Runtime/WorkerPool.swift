@@ -180,6 +180,14 @@ package final class WorkerPool: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` on this thread counted as a busy worker (for the trace):
+  /// work a caller does between pieces, such as the writer's sink.
+  package func working<R>(_ body: () throws -> R) rethrows -> R {
+    let outermost = enter()
+    defer { leave(outermost) }
+    return try body()
+  }
+
   /// Marks this thread busy (once, however deeply nested); true when it
   /// was not busy before.
   private func enter() -> Bool {
@@ -396,8 +404,8 @@ extension Parallel {
       helpers.wait()
     }
     for i in 0..<count {
-      var piece = pieces.take(i, producingMeanwhile: produce)
-      try consume(i, &piece)
+      var piece = pieces.take(i) { k in WorkerPool.shared.working { produce(k) } }
+      try WorkerPool.shared.working { try consume(i, &piece) }
     }
   }
 }

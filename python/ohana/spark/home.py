@@ -83,6 +83,9 @@ def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: s
     OhanaError naming the path (`line N: path: reason`)."""
     import ohana
 
+    # Every stage of the engine in this task uses the CPUs Spark gave it
+    # (spark.task.cpus), not the executor's whole machine.
+    ohana.set_threads(int(dict(kv.split("=", 1) for kv in settings.split(";")).get("threads", "1")))
     data, first = read_piece(split, first_lines)
     try:
         table = engine.read_bytes(data, split.format, source, first)
@@ -93,7 +96,7 @@ def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: s
     lines = np.asarray(p.column("line").to_numpy(zero_copy_only=False), dtype=np.int64)
     keys = p.column("keys")
     order = p.column("name_order")
-    threads = int(dict(kv.split("=", 1) for kv in settings.split(";")).get("threads", "1"))
+    threads = ohana.threads()
     home = Home(
         split=-1,
         n=n,
