@@ -32,6 +32,8 @@ struct OhanaCommand: ParsableCommand {
     // Ctrl-C and SIGTERM leave nothing behind: temporary outputs and a
     // store being built are removed, exit 130 or 143 (Interrupts).
     Interrupts.install()
+    // The trace's origin (OHANA_TRACE_PHASES): the stages are timed from here.
+    PhaseTrace.mark("start")
     Self.main(nil)
   }
 }

@@ -378,17 +378,21 @@ package enum Parallel {
 }
 
 extension Parallel {
-  /// Produces `produce(0) ... produce(count - 1)` on the pool and hands
+  /// Produces `produce(0) ... produce(count - 1)` on the workers and hands
   /// each to `consume` on the calling thread, in order: an encoder and its
-  /// writer (the output of `convert`, the generator's cards). Pool threads
-  /// produce ahead, at most `window` pieces past the last one consumed; the calling thread produces a
-  /// piece itself whenever the next to consume is not ready, so with one
-  /// worker it simply alternates. (The window is wide, eight pieces a
-  /// worker by default: the caller, busy producing a piece of its own or
-  /// consuming, must not leave the others waiting for room; a window of
-  /// two more than the workers cost `convert` 4% at 1M.) `consume` owns each piece (it may move
-  /// it out). An error from `consume` stops the producers at their next
-  /// piece and is rethrown.
+  /// writer (the output of `convert`, the generator's cards).
+  ///
+  /// With two workers or more, `workers` threads produce (the pool's, and
+  /// one started for the call, as the calling thread would be in a
+  /// parallel map), at most `window` pieces past the last one consumed,
+  /// while the calling thread consumes: its `write(2)` may sleep while the
+  /// kernel flushes dirty pages, and as one of the producers it would
+  /// leave a worker's share undone meanwhile (at 10M contacts `convert`
+  /// ran 5% slower so). The calling thread produces only while no other
+  /// thread does (one worker, or every producer not yet started), so it
+  /// never waits for nothing. `consume` owns each piece (it may move it
+  /// out). An error from `consume` stops the producers at their next piece
+  /// and is rethrown.
   package static func ordered<T>(
     _ count: Int, workers: Int = 0, window: Int? = nil, produce: @escaping @Sendable (Int) -> T,
     consume: (Int, inout T) throws -> Void
@@ -396,16 +400,17 @@ extension Parallel {
     if count <= 0 { return }
     let w = workerCount(workers)
     let pieces = OrderedPieces<T>(count: count, window: window ?? max(16, 8 * w))
-    let helpers = WorkerPool.shared.start(min(w, count) - 1) { _ in
-      while let i = pieces.claim() { pieces.set(i, produce(i)) }
-    }
+    let loop: @Sendable () -> Void = { pieces.producing { i in pieces.set(i, produce(i)) } }
+    let helpers = WorkerPool.shared.start(w >= 2 ? min(w - 1, count) : 0) { _ in loop() }
+    if w >= 2 { _ = ThreadStart.detached { WorkerPool.shared.working(loop) } }
     defer {
       pieces.stop()
       helpers.wait()
+      pieces.waitForProducers()
     }
     for i in 0..<count {
       var piece = pieces.take(i) { k in WorkerPool.shared.working { produce(k) } }
-      try WorkerPool.shared.working { try consume(i, &piece) }
+      try consume(i, &piece)
     }
   }
 }
@@ -419,11 +424,23 @@ private final class OrderedPieces<T>: @unchecked Sendable {
   private var next = 0
   private var consumed = 0
   private var stopped = false
+  /// Pool threads in their producing loop now.
+  private var producers = 0
   private let window: Int
 
   init(count: Int, window: Int) {
     items = Array(repeating: nil, count: count)
     self.window = max(1, window)
+  }
+
+  /// A pool thread's loop: claims and produces pieces until none is left.
+  func producing(_ body: (Int) -> Void) {
+    monitor.withLock { producers += 1 }
+    defer {
+      monitor.withLock { producers -= 1 }
+      monitor.broadcast()
+    }
+    while let i = claim() { body(i) }
   }
 
   /// The next piece to produce, waiting while the window is full; nil when
@@ -445,11 +462,12 @@ private final class OrderedPieces<T>: @unchecked Sendable {
   }
 
   /// Piece `i` (the next to consume) once produced, producing the next
-  /// unclaimed pieces here meanwhile; taking it opens the window by one.
+  /// unclaimed pieces here meanwhile while no pool thread produces;
+  /// taking it opens the window by one.
   func take(_ i: Int, producingMeanwhile produce: (Int) -> T) -> T {
     monitor.lock()
     while items[i] == nil {
-      if next < items.count && next < consumed + window {
+      if producers == 0 && next < items.count && next < consumed + window {
         let k = next
         next += 1
         monitor.unlock()
@@ -466,6 +484,13 @@ private final class OrderedPieces<T>: @unchecked Sendable {
     monitor.unlock()
     guard let v else { fatalError("OrderedPieces.take: piece \(i) vanished") }
     return v
+  }
+
+  /// Waits until no thread is in its producing loop.
+  func waitForProducers() {
+    monitor.lock()
+    while producers > 0 { monitor.wait() }
+    monitor.unlock()
   }
 
   /// No piece is handed out after this (the consumer is done or failed).
