@@ -72,4 +72,28 @@ struct ProcessTests {
     #expect(r.status == 0)
     #expect(r.out.contains("stats.phoneCount"))
   }
+
+  /// A vCard output of `process --dedupe` builds none of dedupe's derived
+  /// columns (source uids, reason, merged count), which no vCard carries;
+  /// the contacts are those of the NDJSON output, which has them all,
+  /// converted to vCard (the oracle: the NDJSON run's merge, with the
+  /// derived columns, then the vCard writer that ignores them).
+  @Test func dedupeToVCardSkipsOnlyTheDerivedColumns() throws {
+    let dir = try TempDir()
+    let book = dir.path("book.vcf")
+    let g = try CLI.run(["generate", "--contacts", "3000", "--seed", "4", "--dup-rate", "0.3", "-o", book, "-q"])
+    #expect(g.status == 0)
+    let steps = ["--format-phones", "e164", "--dedupe", "--sort", "family", "-q"]
+    let direct = try CLI.run(["process", book, "-o", dir.path("direct.vcf")] + steps)
+    let ndjson = try CLI.run(["process", book, "-o", dir.path("full.ndjson")] + steps)
+    #expect(direct.status == 0 && ndjson.status == 0, "\(direct.stderr) \(ndjson.stderr)")
+    let full = try dir.read("full.ndjson")
+    let withSources = String(decoding: full, as: UTF8.self).split(separator: "\n").filter { $0.contains("\"dedupe.sourceUIDs\"") }
+    #expect(withSources.count > 100, "the NDJSON output carries the derived columns")
+    let c = try CLI.run(["convert", dir.path("full.ndjson"), "-o", dir.path("via.vcf"), "-q"])
+    #expect(c.status == 0)
+    let directCards = try dir.read("direct.vcf")
+    #expect(countOccurrences(of: "BEGIN:VCARD", in: directCards) < 3000, "nothing was merged")
+    #expect(directCards == (try dir.read("via.vcf")))
+  }
 }

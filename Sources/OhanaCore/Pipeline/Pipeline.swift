@@ -57,14 +57,17 @@ public struct Pipeline: Sendable {
 
   /// Runs every stage over `frame`.
   /// - Parameter onStage: called after each stage with its report.
+  ///
+  /// The frame is consumed: a caller that keeps no copy of it lets each
+  /// stage's input be freed as soon as the next stage has its output.
   public func run(
-    _ frame: Frame, onStage: (StageReport, Frame) -> Void = { _, _ in }
+    _ frame: consuming Frame, onStage: (StageReport, Frame) -> Void = { _, _ in }
   ) throws(PipelineError) -> (frame: Frame, report: RunReport) {
     var report = RunReport()
     report.rowsIn = frame.count
     let clock = ContinuousClock()
     let runStart = clock.now
-    var current = frame
+    var current = consume frame
     for p in processors {
       let rowsIn = current.count
       if disabled.contains(p.name) {

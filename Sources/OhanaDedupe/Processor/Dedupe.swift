@@ -12,10 +12,16 @@ import OhanaCore
 public struct Dedupe: PostProcessor {
   public let configuration: DedupeConfiguration
   public let role: StageRole
+  /// Whether the merged table gets the derived columns (source uids,
+  /// reason, merged count) and the pairs their evidence. A caller whose
+  /// output writes none of them (vCard, CSV) turns this off: at 10M
+  /// contacts they are hundreds of MB of strings.
+  public var provenance: Bool
 
-  public init(configuration: DedupeConfiguration = DedupeConfiguration(), role: StageRole = .core) {
+  public init(configuration: DedupeConfiguration = DedupeConfiguration(), role: StageRole = .core, provenance: Bool = true) {
     self.configuration = configuration
     self.role = role
+    self.provenance = provenance
   }
 
   public var name: String { "dedupe" }
@@ -23,7 +29,7 @@ public struct Dedupe: PostProcessor {
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     let table = frame.materialized()
     let dedupe = Deduplicator(configuration: configuration)
-    let (result, merged) = dedupe.deduplicate(table)
+    let (result, merged) = dedupe.deduplicate(table, provenance: provenance, evidence: provenance)
     Self.report(result, to: context)
     return Frame(table: merged)
   }

@@ -46,8 +46,10 @@ struct ProcessingOptions: ParsableArguments {
   @Option(name: .customLong("disable"), help: "Skip the stage of this name (repeatable), e.g. stats or required-phone.")
   var disable: [String] = []
 
-  /// The processors, in the order they run.
-  func stages() -> [any PostProcessor] {
+  /// The processors, in the order they run. `provenance`: whether the
+  /// output writes dedupe's derived columns (NDJSON does; vCard and CSV
+  /// write none, so they are not built).
+  func stages(provenance: Bool = true) -> [any PostProcessor] {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
     if let formatPhones {
@@ -57,7 +59,7 @@ struct ProcessingOptions: ParsableArguments {
       var configuration = DedupeConfiguration()
       configuration.defaultRegion = region.code.description
       if let dedupeThreshold { configuration.threshold = dedupeThreshold }
-      s.append(OhanaDedupe.Dedupe(configuration: configuration))
+      s.append(OhanaDedupe.Dedupe(configuration: configuration, provenance: provenance))
     }
     if let split { s.append(SplitOnFieldType(split.kind)) }
     if stats { s.append(Statistics()) }
