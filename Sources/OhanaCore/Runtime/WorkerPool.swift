@@ -1,4 +1,5 @@
 import COhanaCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -191,23 +192,12 @@ package final class WorkerPool: @unchecked Sendable {
   /// Marks this thread busy (once, however deeply nested); true when it
   /// was not busy before.
   private func enter() -> Bool {
-    if ohana_pool_enter() != 0 { return false }
     monitor.lock()
-    account()
-    busy += 1
-    peak = max(peak, busy)
-    monitor.unlock()
-    return true
+    defer { monitor.unlock() }
+    return enterHoldingLock()
   }
 
-  private func leave(_ outermost: Bool) {
-    ohana_pool_leave()
-    guard outermost else { return }
-    monitor.withLock {
-      account()
-      busy -= 1
-    }
-  }
+  private func leave(_ outermost: Bool) { monitor.withLock { leaveHoldingLock(outermost) } }
 
   private func enterHoldingLock() -> Bool {
     if ohana_pool_enter() != 0 { return false }
@@ -503,13 +493,10 @@ private final class OrderedPieces<T>: @unchecked Sendable {
 }
 
 /// Set once by any thread, read by all (a failed piece stops the rest).
-private final class FailureFlag: @unchecked Sendable {
-  // Safe: a plain flag read racily is only a hint; the result is read
-  // after the pool's lock ordered every write before it.
-  private let monitor = Monitor()
-  private var value = false
-  var isSet: Bool { monitor.withLock { value } }
-  func set() { monitor.withLock { value = true } }
+private final class FailureFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+  var isSet: Bool { value.load(ordering: .acquiring) }
+  func set() { value.store(true, ordering: .releasing) }
 }
 
 /// One slot per piece of a parallel job, each written at most once, by the
