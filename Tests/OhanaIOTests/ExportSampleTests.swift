@@ -149,6 +149,27 @@ import Testing
     #expect(back.undeclaredCharset == nil, "what was written is UTF-8")
   }
 
+  /// Two neighbouring cells that are each not UTF-8 but whose bytes
+  /// together are (`…\u{CE}` then `\u{B1}`, which joined read as `α`) are
+  /// both decoded (fuzz finding crash-c1991135: the record's text was
+  /// checked as a whole, found UTF-8, and both cells kept raw, so the
+  /// written file read back differently). Expected text: windows-1252's
+  /// table (0xCE is Î, 0xB1 is ±).
+  @Test func cellsThatAreUTF8OnlyTogetherAreEachDecoded() throws {
+    var bytes = Array("First Name,Last Name,Notes\r\n".utf8)
+    bytes += Array("Ada,Quist".utf8) + [0xCE] + Array(",".utf8) + [0xB1] + Array("\r\n".utf8)
+    bytes += Array("Ben,Ruiz,ok\r\n".utf8)
+    let first = try ContactIO.read(bytes: bytes, format: .csv)
+    #expect(first.table.contacts.map(\.familyName) == ["QuistÎ", "Ruiz"])
+    #expect(first.table.contacts.first?.note == "±")
+    #expect(first.undeclaredCharset?.name == "windows-1252" && first.undeclaredCharset?.values == 2)
+    var written: [UInt8] = []
+    try ContactIO.write(first.table, format: .csv, to: &written)
+    #expect(written.withUnsafeBytes { ByteScan.isValidUTF8($0) })
+    let back = try ContactIO.read(bytes: written, format: .csv)
+    #expect(back.table.contacts == first.table.contacts)
+  }
+
   /// A bad record in one input is reported with that input's name and
   /// line; the other inputs are read in full.
   @Test func anErrorNamesItsInput() throws {

@@ -45,7 +45,7 @@ enum CSVReader {
   /// Returns how many cells were decoded. A cell that cannot be decoded
   /// stays as it is.
   static func decodeCells(_ text: inout [UInt8], _ cells: inout [Range<Int>], charset: String?) -> Int {
-    guard let charset, !text.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) else { return 0 }
+    guard let charset, !cellsAreUTF8(text, cells) else { return 0 }
     var out: [UInt8] = []
     out.reserveCapacity(text.count + text.count / 2)
     var decoded = 0
@@ -63,6 +63,21 @@ enum CSVReader {
     }
     text = out
     return decoded
+  }
+
+  /// Whether every cell of a record is UTF-8. The cells lie end to end
+  /// in `text` with nothing between them, so `text` being UTF-8 is not
+  /// enough: a cell ending in a lead byte (`CE`) followed by one starting
+  /// with a continuation byte (`B1`) reads as one character (`α`) across
+  /// the boundary. The whole text is checked once (the common case, one
+  /// pass), then each cell's two ends: in valid UTF-8 a boundary that is
+  /// not a continuation byte starts a character, so every cell then is
+  /// whole characters.
+  static func cellsAreUTF8(_ text: [UInt8], _ cells: [Range<Int>]) -> Bool {
+    guard text.withUnsafeBytes({ ByteScan.isValidUTF8($0) }) else { return false }
+    @inline(__always) func startsCharacter(_ i: Int) -> Bool { i >= text.count || text[i] & 0xC0 != 0x80 }
+    for r in cells where !startsCharacter(r.lowerBound) || !startsCharacter(r.upperBound) { return false }
+    return true
   }
 
   private static let separator: [UInt8] = Array(" ::: ".utf8)
