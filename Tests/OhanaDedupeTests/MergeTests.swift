@@ -240,3 +240,64 @@ import Testing
     #expect(c.addresses.count == 2000)
   }
 }
+
+/// Phones that end in the same nine digits but belong to different
+/// countries (their E.164 forms differ: written out below) are different
+/// numbers: they neither link two contacts nor collapse in a merge. The
+/// 10M generated book had tens of thousands of such accidental pairs
+/// (Benchmarks/README.md, issue 33).
+@Suite struct PhoneCountryTests {
+  /// A Thai contact (its e-mail domain says TH) and a Dutch one whose
+  /// mobile numbers share their last nine digits: +66 64 642 4727 and
+  /// +31 6 46 42 47 27. The names, in two scripts, say nothing.
+  @Test func sameSuffixInTwoCountriesDoesNotLink() {
+    let table = ContactTable(contacts: [
+      Contact(
+        uid: "th", fullName: "นภา วงศ์ใหญ่", givenName: "นภา", familyName: "วงศ์ใหญ่",
+        fields: [
+          ContactField(kind: .phone, value: "064 642 4727"), ContactField(kind: .email, value: "napa@yahoo.co.th"),
+        ]),
+      Contact(
+        uid: "nl", fullName: "Emma Bakker", givenName: "Emma", familyName: "Bakker",
+        fields: [ContactField(kind: .phone, value: "+31 6 46 42 47 27")]),
+    ])
+    let r = Deduplicator().findDuplicates(in: table)
+    #expect(r.clusterOf[0] != r.clusterOf[1])
+  }
+
+  /// The same number written nationally in a contact without an address or
+  /// e-mail (its calling code unknown) and internationally: one number.
+  @Test func anUnknownCallingCodeStillMeetsAKnownOne() {
+    let table = ContactTable(contacts: [
+      Contact(uid: "a", fullName: "Ola Nordmann", fields: [ContactField(kind: .phone, value: "020 7031 3000")]),
+      Contact(uid: "b", fullName: "Ola Nordmann", fields: [ContactField(kind: .phone, value: "+44 20 7031 3000")]),
+    ])
+    let r = Deduplicator().findDuplicates(in: table)
+    #expect(r.clusterOf[0] == r.clusterOf[1])
+  }
+
+  /// One person (the same e-mail) with two numbers of the same last nine
+  /// digits in two countries keeps both; two writings of one number (the
+  /// calling code known in one, unknown in the other) collapse to one.
+  @Test func aMergeKeepsNumbersOfOtherCountries() {
+    let table = ContactTable(contacts: [
+      Contact(
+        uid: "a", fullName: "Ann Lee", givenName: "Ann", familyName: "Lee",
+        fields: [
+          ContactField(kind: .phone, value: "+66 64 642 4727"), ContactField(kind: .phone, value: "+44 20 7031 3000"),
+          ContactField(kind: .email, value: "ann@lee.example"),
+        ]),
+      Contact(
+        uid: "b", fullName: "Ann Lee", givenName: "Ann", familyName: "Lee",
+        fields: [
+          ContactField(kind: .phone, value: "+31 6 46 42 47 27"), ContactField(kind: .phone, value: "20 7031 3000"),
+          ContactField(kind: .email, value: "ann@lee.example"),
+        ]),
+    ])
+    let d = Deduplicator()
+    let r = d.findDuplicates(in: table)
+    #expect(r.clusterOf[0] == r.clusterOf[1])
+    let phones = d.merge(table, r).contact(at: 0).fields.filter { $0.kind == .phone }.map(\.value)
+    #expect(phones == ["+66 64 642 4727", "+44 20 7031 3000", "+31 6 46 42 47 27"])
+  }
+}

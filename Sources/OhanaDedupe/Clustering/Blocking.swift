@@ -118,7 +118,16 @@ extension Blocking {
   static func forEachBasicKey(
     _ keys: ContactKeys, _ r: Int, configuration: DedupeConfiguration, _ body: (UInt64, BlockingKey) -> Void
   ) {
-    if configuration.blockOnPhones { for i in keys.phones(of: r) { body(keys.phones[i], .phone) } }
+    if configuration.blockOnPhones {
+      // On the suffix: numbers of other calling codes meet, and the scorer
+      // tells them apart (``KeyFunctions/samePhone(_:_:)``).
+      var last: UInt64 = 0
+      for i in keys.phones(of: r) {
+        let suffix = KeyFunctions.phoneSuffix(keys.phones[i])
+        if suffix != last { body(suffix, .phone) }
+        last = suffix
+      }
+    }
     if configuration.blockOnEmails { for i in keys.emails(of: r) { body(keys.emails[i], .email) } }
     if configuration.blockOnNames && keys.nameKey[r] != 0 { body(keys.nameKey[r], .name) }
     if configuration.blockOnAddresses {

@@ -12,7 +12,8 @@ import OhanaCore
 /// given     u32 length, then the folded given name (0: none)
 /// family    u32 length, then the folded family name (or full name or organization)
 /// birthday  u32 (``KeyFunctions/birthdayKey(_:)``)
-/// phones    u32 count, then u64 phone keys, sorted
+/// phones    u32 count, then u64 phone keys (suffix << 16 | calling code,
+///           ``KeyFunctions/phoneKey(_:region:regionKnown:)``), sorted
 /// e-mails   u32 count, then u64 e-mail keys, sorted
 /// addresses u32 count, then per address 10 u64: postcode+street key,
 ///           postcode key, house number, street, extended line and
@@ -23,7 +24,9 @@ import OhanaCore
 /// the same code as the table path (``ContactKeys/finishNames()``,
 /// ``ScoreRecord``), so a decoded contact scores exactly as the table's.
 enum ComparisonRecord {
-  static let version: UInt8 = 1
+  /// 2: phone keys carry their calling code (1 had the suffix alone; a
+  /// store of version 1 makes its records again when it is opened).
+  static let version: UInt8 = 2
 
   static func append(_ keys: ContactKeys, row r: Int, to out: inout [UInt8]) {
     out.append(version)

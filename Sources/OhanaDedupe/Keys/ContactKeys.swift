@@ -545,6 +545,7 @@ struct RowKeys: Sendable {
         for f in fr where kinds[f] == .email {
           if let rc = pool.withBytes(of: values[f], { KeyFunctions.emailRegion($0) }) {
             region = rc
+            found = true
             break
           }
         }
@@ -553,7 +554,7 @@ struct RowKeys: Sendable {
       for f in fr {
         switch kinds[f] {
         case .phone:
-          let k = pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region) }
+          let k = pool.withBytes(of: values[f]) { KeyFunctions.phoneKey($0, region: region, regionKnown: found) }
           fieldKeys[f - fieldBase] = k
           if k != 0 { phones.append(k) }
         case .email:
@@ -639,7 +640,10 @@ struct ScoreRecord: Sendable {
   ) {
     sketch.phoneCount = UInt8(min(phones.count, 255))
     sketch.emailCount = UInt8(min(emailCount, 255))
-    for (i, p) in phones.prefix(ContactSketch.phoneSlots).enumerated() { sketch.setPhone(i, UInt32(truncatingIfNeeded: p)) }
+    for (i, p) in phones.prefix(ContactSketch.phoneSlots).enumerated() {
+      sketch.setPhone(i, UInt32(truncatingIfNeeded: KeyFunctions.phoneSuffix(p)))
+    }
+    sketch.phoneCountries = phones.contains { KeyFunctions.phoneCountry($0) != 0 }
     given = names.given
     givenCanonical = names.givenCanonical
     family = names.family
@@ -654,10 +658,13 @@ struct ScoreRecord: Sendable {
 }
 
 /// The phone and e-mail evidence of one contact, packed: up to four phone
-/// keys (a phone key is below 10^9, so it fits 32 bits exactly) and up to
-/// three e-mail ids (exact, see `assignEmailIDs`). Two contacts within those
-/// counts are compared exactly from their sketches; more values send the
-/// scorer to the exact lists.
+/// suffixes (``KeyFunctions/phoneSuffix(_:)``: below 10^9, so 32 bits hold
+/// one exactly) and up to three e-mail ids (exact, see `assignEmailIDs`).
+/// Two contacts within those counts are compared exactly from their
+/// sketches, unless both have a phone whose calling code is known
+/// (`phoneCountries`): a shared suffix is then checked against the lists
+/// (``KeyFunctions/samePhone(_:_:)``). More values send the scorer to the
+/// exact lists.
 struct ContactSketch: Sendable {
   /// Phones a sketch holds.
   static let phoneSlots = 4
@@ -665,6 +672,8 @@ struct ContactSketch: Sendable {
   var e0: UInt32 = 0, e1: UInt32 = 0, e2: UInt32 = 0
   var phoneCount: UInt8 = 0
   var emailCount: UInt8 = 0
+  /// Whether some phone's calling code is known.
+  var phoneCountries = false
 
   mutating func setPhone(_ i: Int, _ v: UInt32) {
     switch i {
@@ -683,8 +692,9 @@ struct ContactSketch: Sendable {
     }
   }
 
-  /// 0 when a side has none, 2 when none is shared, 1 when one is or may
-  /// be (more than four: the lists decide).
+  /// 0 when a side has none, 2 when no suffix is shared, 1 when one is or
+  /// may be (more than four, or calling codes on both sides: the lists
+  /// decide).
   @inline(__always)
   static func phoneLevel(_ a: ContactSketch, _ b: ContactSketch) -> Int {
     if a.phoneCount == 0 || b.phoneCount == 0 { return 0 }

@@ -10,40 +10,96 @@ enum KeyFunctions {
   // MARK: Phones
 
   /// The phone key: the last nine digits of the national significant
-  /// number of the number's E.164 form, as an integer (`+1 (312) 644-3332`,
-  /// `312.644.3332` and `0013126443332` all give 126443332). Leaving out the country code and keeping a
-  /// suffix makes the key independent of the region guess: a national number
-  /// read with the wrong default region (`180-1200-3670` read as US loses a
-  /// "trunk" 1, `8 (925) 555-48-25` keeps Russia's trunk 8) still meets its
-  /// international form, while nine digits stay specific (about one chance
-  /// in a thousand that two of a million numbers share one by accident, and
-  /// the scorer still needs the names to agree). `00` before a country code
-  /// is read as `+` (the IDD of most of the world). A value the parser
-  /// rejects falls back to its digits. 0 = no key (fewer than 5 digits).
-  static func phoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
-    if let k = quickPhoneKey(bytes, region: region) {
+  /// number of the number's E.164 form (`+1 (312) 644-3332`, `312.644.3332`
+  /// and `0013126443332` all end in 126443332), shifted up 16 bits, and
+  /// below them the number's calling code where it is known, else 0
+  /// (``phoneSuffix(_:)``, ``phoneCountry(_:)``).
+  ///
+  /// The suffix makes the key independent of the region guess: a national
+  /// number read with the wrong default region (`180-1200-3670` read as US
+  /// loses a "trunk" 1, `8 (925) 555-48-25` keeps Russia's trunk 8) still
+  /// meets its international form, while nine digits stay specific. But
+  /// not specific enough at scale: among ten million contacts, numbers of
+  /// different countries share a nine-digit suffix by accident tens of
+  /// thousands of times (`064 642 4727` in Thailand, `+31 6 46 42 47 27` in
+  /// the Netherlands), and when the names are in different scripts nothing
+  /// else speaks against the pair. So two keys are the same number
+  /// (``samePhone(_:_:)``) when their suffixes are equal and their calling
+  /// codes do not contradict each other: equal, or one unknown.
+  ///
+  /// The calling code is known when the value starts with `+`, or when the
+  /// contact's own region (`regionKnown`: its address country or e-mail
+  /// domain, not the configured default) reads the value as a valid number
+  /// (libphonenumber's `is_valid_number`; a number that is not valid in the
+  /// region it was read in was probably not written there; the region's
+  /// own international prefix counts, `0011 61 …` in Australia). For the
+  /// suffix, `00` before a country code is read as `+` (the IDD of most of
+  /// the world). A value the parser rejects falls back to its digits,
+  /// calling code unknown. 0 = no key (fewer than 5 digits).
+  static func phoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode, regionKnown: Bool = false) -> UInt64 {
+    if let k = quickPhoneKey(bytes, region: region, regionKnown: regionKnown) {
       return k
     }
-    return parsedPhoneKey(bytes, region: region)
+    return parsedPhoneKey(bytes, region: region, regionKnown: regionKnown)
+  }
+
+  /// The nine-digit suffix of a phone key (what blocking groups on).
+  @inline(__always) static func phoneSuffix(_ key: UInt64) -> UInt64 { key >> 16 }
+  /// The calling code of a phone key, 0 when unknown.
+  @inline(__always) static func phoneCountry(_ key: UInt64) -> UInt64 { key & 0xFFFF }
+
+  /// Whether two phone keys are the same number: the same suffix, and
+  /// calling codes that are equal or not both known.
+  @inline(__always) static func samePhone(_ x: UInt64, _ y: UInt64) -> Bool {
+    if x >> 16 != y >> 16 { return false }
+    let cx = x & 0xFFFF, cy = y & 0xFFFF
+    return cx == cy || cx == 0 || cy == 0
+  }
+
+  @inline(__always) static func phoneKey(suffix: UInt64, country: Int) -> UInt64 {
+    suffix == 0 ? 0 : suffix << 16 | UInt64(truncatingIfNeeded: country & 0xFFFF)
   }
 
   /// Canada: with the US, the North American regions whose national
   /// numbers have ten digits and no transform rule.
   static let canada = RegionCode(rawValue: 0x4341)
 
+  /// Per three leading digits of an international number: how many of them
+  /// are its calling code (1, 2 or 3; calling codes are prefix-free), 0
+  /// when none is one. As the parser reads a `+` number.
+  static let callingCodeLength: [UInt8] = (0..<1000).map { p in
+    if p / 100 != 0 && phoneEngine.regionCode(forCountryCode: p / 100) != nil { return 1 }
+    if p / 10 >= 10 && phoneEngine.regionCode(forCountryCode: p / 10) != nil { return 2 }
+    if p >= 100 && phoneEngine.regionCode(forCountryCode: p) != nil { return 3 }
+    return 0
+  }
+
+  /// The calling code of a number read in `region` with the national
+  /// significant number `nsn` (`length` digits), when `regionKnown` and the
+  /// number is valid there; else 0.
+  @inline(__always)
+  static func regionalCountry(_ cc: Int, nsn: UInt64, length: Int, regionKnown: Bool) -> Int {
+    guard regionKnown else { return 0 }
+    let n = PhoneNumber(countryCode: cc, nationalNumber: nsn, nationalNumberLength: length)
+    return phoneEngine.isValid(n) ? cc : 0
+  }
+
   /// The phone key without the parser, for the values where it is certain
   /// to be the parser's: plain ASCII (digits, spaces, `-().`/ only: no
   /// letters, so no extension or vanity number), and a national significant
   /// number of at least nine digits whatever the parser strips, because the
   /// parser only strips from the front (a country code, a national prefix,
-  /// an IDD), so the last nine digits are the key either way (and they are
+  /// an IDD), so the last nine digits are the suffix either way (and they are
   /// also `digitsKey`'s when it rejects the value). That is: `+` and twelve
-  /// or more digits (a country code has at most three), `+1` and eleven, or
-  /// ten or eleven digits not starting with 0 read as US or Canada (which
-  /// strip at most a leading 1). Argentina (+54) is left to the parser: its
-  /// transform rule inserts a 9 inside the number. nil = ask the parser.
+  /// or more digits (a country code has at most three; the parser reads it
+  /// as ``callingCodeLength`` does, and fails, as the digits fallback's
+  /// unknown code, when there is none), `+1` and eleven, or ten or eleven
+  /// digits not starting with 0 read as US or Canada (which strip at most a
+  /// leading 1; calling code 1 when the region is the contact's and the
+  /// number valid). Argentina (+54) is left to the parser: its transform
+  /// rule inserts a 9 inside the number. nil = ask the parser.
   @inline(__always)
-  static func quickPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64? {
+  static func quickPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode, regionKnown: Bool = false) -> UInt64? {
     var i = 0
     let n = bytes.count
     while i < n && bytes[i] == 0x20 { i += 1 }
@@ -52,13 +108,17 @@ enum KeyFunctions {
     if plus { i += 1 }
     var digits = 0
     var value: UInt64 = 0
-    var first: UInt8 = 0, second: UInt8 = 0
+    var lead = 0
+    var first: UInt8 = 0
+    var whole: UInt64 = 0
     while i < n {
       let b = bytes[i]
       if b >= 0x30 && b <= 0x39 {
-        if digits == 0 { first = b } else if digits == 1 { second = b }
+        if digits == 0 { first = b }
+        if digits < 3 { lead = lead * 10 + Int(b &- 0x30) }
         digits += 1
         value = (value &* 10 &+ UInt64(b &- 0x30)) % 1_000_000_000
+        if digits <= 11 { whole = whole &* 10 &+ UInt64(b &- 0x30) }
       } else if b != 0x20 && b != 0x2D && b != 0x28 && b != 0x29 && b != 0x2E && b != 0x2F {
         return nil
       }
@@ -66,16 +126,32 @@ enum KeyFunctions {
     }
     if value < 10_000_000 || digits > 17 { return nil }
     if plus {
-      if first == 0x35 && second == 0x34 { return nil }  // +54
-      if digits >= 12 || (digits == 11 && first == 0x31) { return value }
+      if lead / 10 == 54 { return nil }  // +54
+      if digits >= 12 || (digits == 11 && first == 0x31) {
+        let length = Int(callingCodeLength[lead])
+        var cc = 0
+        if length == 1 { cc = lead / 100 } else if length == 2 { cc = lead / 10 } else if length == 3 { cc = lead }
+        return phoneKey(suffix: value, country: cc)
+      }
       return nil
     }
-    if (region == .us || region == canada) && (digits == 10 || digits == 11) && first != 0x30 { return value }
+    if (region == .us || region == canada) && (digits == 10 || digits == 11) && first != 0x30 {
+      // The parser strips a leading 1 of eleven digits (the national
+      // prefix); ten digits stay as they are.
+      var nsn = whole
+      var length = digits
+      if digits == 11 {
+        guard first == 0x31 else { return nil }
+        nsn = whole % 10_000_000_000
+        length = 10
+      }
+      return phoneKey(suffix: value, country: regionalCountry(1, nsn: nsn, length: length, regionKnown: regionKnown))
+    }
     return nil
   }
 
-  /// ``phoneKey(_:region:)`` through the parser.
-  static func parsedPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode) -> UInt64 {
+  /// ``phoneKey(_:region:regionKnown:)`` through the parser.
+  static func parsedPhoneKey(_ bytes: UnsafeRawBufferPointer, region: RegionCode, regionKnown: Bool = false) -> UInt64 {
     // Skip spaces and punctuation to see whether the value starts with 00.
     var i = 0
     while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x28 || bytes[i] == 0x2D) { i += 1 }
@@ -83,13 +159,29 @@ enum KeyFunctions {
       var plus: [UInt8] = [0x2B]
       plus.append(contentsOf: bytes[(i + 2)...])
       if let n = try? phoneEngine.parse(utf8: plus, defaultRegion: region), n.nationalNumber >= 10_000 {
-        return n.nationalNumber % 1_000_000_000
+        let suffix = n.nationalNumber % 1_000_000_000
+        // 00 is not every region's international prefix (Australia dials
+        // 0011, Thailand and Korea 001), so the code read after it is a
+        // guess: the calling code is the one the contact's own region
+        // reads, when that is a valid number with the same suffix.
+        var cc = 0
+        if regionKnown, let r = try? phoneEngine.parse(utf8: bytes, defaultRegion: region),
+          r.nationalNumber % 1_000_000_000 == suffix, phoneEngine.isValid(r)
+        {
+          cc = r.countryCode
+        }
+        return phoneKey(suffix: suffix, country: cc)
       }
     }
-    if let n = try? phoneEngine.parse(utf8: bytes, defaultRegion: region), n.nationalNumber >= 10_000 {
-      return n.nationalNumber % 1_000_000_000
+    var free = false
+    if let n = try? phoneEngine.parse(utf8: bytes, defaultRegion: region, regionFree: &free), n.nationalNumber >= 10_000 {
+      let cc =
+        free
+        ? n.countryCode
+        : regionalCountry(n.countryCode, nsn: n.nationalNumber, length: n.nationalNumberLength, regionKnown: regionKnown)
+      return phoneKey(suffix: n.nationalNumber % 1_000_000_000, country: cc)
     }
-    return digitsKey(bytes)
+    return phoneKey(suffix: digitsKey(bytes), country: 0)
   }
 
   /// The last nine ASCII digits of `bytes` as an integer (leading zeros

@@ -256,6 +256,28 @@ struct SeenKeys {
     return true
   }
 
+  func contains(_ key: UInt64) -> Bool {
+    usesSet ? large.contains(key) : small.contains(key)
+  }
+
+  /// Inserts the phone key `k` (``KeyFunctions/phoneKey(_:region:regionKnown:)``)
+  /// unless a phone taken before is the same number
+  /// (``KeyFunctions/samePhone(_:_:)``): one with the same suffix when
+  /// `k`'s calling code is unknown, else one with the same suffix and the
+  /// same or an unknown calling code. False when one was.
+  mutating func insertPhone(_ k: UInt64) -> Bool {
+    let suffix = KeyFunctions.phoneSuffix(k)
+    let any = Hash64.combine(suffix, 1 << 48)
+    let unknown = Hash64.combine(suffix, 2 << 48)
+    let exact = Hash64.combine(k, 3 << 48)
+    let known = KeyFunctions.phoneCountry(k) != 0
+    if known ? contains(exact) || contains(unknown) : contains(any) { return false }
+    _ = insert(any)
+    _ = insert(exact)
+    if !known { _ = insert(unknown) }
+    return true
+  }
+
   mutating func removeAll() {
     small.removeAll(keepingCapacity: true)
     if usesSet {
@@ -512,6 +534,10 @@ struct MergePlan: Sendable {
         for f in table.fieldRange(of: Int(m)) {
           let kind = fieldKinds[f]
           let k = keys.fieldKeys[f]
+          if kind == .phone && k != 0 {
+            if seen.insertPhone(k) { fieldRows.append(UInt32(truncatingIfNeeded: f)) }
+            continue
+          }
           let key = k != 0
             ? Hash64.combine(k, UInt64(kind.rawValue))
             : Hash64.combine(UInt64(fieldValues[f].rawValue) | 1 << 40, UInt64(kind.rawValue))

@@ -53,14 +53,42 @@ struct PairScorer: Sendable {
   }
 
   /// Exact from the sketches when both sides have at most four phones (a
-  /// phone key fits 32 bits), else from the lists.
+  /// phone suffix fits 32 bits) and not both have calling codes, else from
+  /// the lists (``KeyFunctions/samePhone(_:_:)``).
   @inline(__always)
   func phoneLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
     let l = ContactSketch.phoneLevel(sa, sb)
-    if l == 1 && (sa.phoneCount > 4 || sb.phoneCount > 4) {
-      return overlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
+    if l == 1 && (sa.phoneCount > 4 || sb.phoneCount > 4 || (sa.phoneCountries && sb.phoneCountries)) {
+      return Self.phoneOverlap(keys.phones, keys.phones(of: a), keys.phones(of: b))
     }
     return l
+  }
+
+  /// 1 when some phone of `ra` is the same number as one of `rb`
+  /// (``KeyFunctions/samePhone(_:_:)``), else 2; 0 when a side has none.
+  /// Both lists are sorted, so by suffix first: equal suffixes are compared
+  /// run against run.
+  static func phoneOverlap(_ values: [UInt64], _ ra: Range<Int>, _ rb: Range<Int>) -> Int {
+    if ra.isEmpty || rb.isEmpty { return 0 }
+    var i = ra.lowerBound, j = rb.lowerBound
+    while i < ra.upperBound && j < rb.upperBound {
+      let x = KeyFunctions.phoneSuffix(values[i]), y = KeyFunctions.phoneSuffix(values[j])
+      if x < y {
+        i += 1
+      } else if x > y {
+        j += 1
+      } else {
+        var ie = i, je = j
+        while ie < ra.upperBound && KeyFunctions.phoneSuffix(values[ie]) == x { ie += 1 }
+        while je < rb.upperBound && KeyFunctions.phoneSuffix(values[je]) == x { je += 1 }
+        for p in i..<ie {
+          for q in j..<je where KeyFunctions.samePhone(values[p], values[q]) { return 1 }
+        }
+        i = ie
+        j = je
+      }
+    }
+    return 2
   }
 
   /// As ``phoneLevel(_:_:_:_:)``, for e-mails.

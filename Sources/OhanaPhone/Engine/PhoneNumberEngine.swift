@@ -24,6 +24,12 @@ public struct PhoneNumberEngine: Sendable {
     tables.entry(for: region) != nil
   }
 
+  /// The calling code of `region` (`GB` → 44), or nil for a region
+  /// libphonenumber does not know.
+  public func countryCode(for region: RegionCode) -> Int? {
+    tables.entry(for: region).map { Int(tables.entryCountryCode[$0]) }
+  }
+
   /// The main region of a calling code (`1` → US, `44` → GB, `800` → 001), or nil.
   public func regionCode(forCountryCode cc: Int) -> RegionCode? {
     tables.mainEntry(forCountryCode: cc).map { tables.entryRegion[$0] }

