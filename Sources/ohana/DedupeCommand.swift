@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ohana
 
 extension OhanaCommand {
@@ -90,6 +91,9 @@ extension OhanaCommand {
     @Option(help: ArgumentHelp("With --store: take out the stored contacts whose uids this file lists, one a line.", valueName: "uids.txt"))
     var remove: String?
 
+    @Option(help: ArgumentHelp("Obey a reviewer's decisions (NDJSON: {\"kind\": \"same\", \"uids\": [...]} or {\"kind\": \"different\", \"uids\": [...], \"from\": [...]}, one a line; README \"Review decisions\").", valueName: "decisions.ndjson"))
+    var decisions: String?
+
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
@@ -105,6 +109,11 @@ extension OhanaCommand {
       if let maxBlock, maxBlock < 2 { throw ValidationError("--max-block must be 2 or more") }
       if store == nil && (changes != nil || changedOnly || remove != nil) {
         throw ValidationError("--changes, --changed-only and --remove need --store")
+      }
+      if store != nil && decisions != nil {
+        // Decisions kept in the store and obeyed by every later run are
+        // not built yet (issue 34): refuse rather than obey them once.
+        throw ValidationError("--decisions is not available with --store yet")
       }
       if store != nil && (explain != nil || explainCandidates != nil || truth != nil) {
         throw ValidationError("--explain and --truth are not available with --store (--changes gives each change's evidence)")
@@ -141,7 +150,8 @@ extension OhanaCommand {
         let table = read.table
         let readDone = Clock.seconds()
         PhaseTrace.mark("read")
-        let config = try configuration()
+        var config = try configuration()
+        if let decisions { config.decisions = try Self.readDecisions(decisions, quiet: global.quiet) }
         var dedupe = Deduplicator(configuration: config)
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
         // A vCard or CSV output writes none of the merge's derived columns
@@ -192,6 +202,12 @@ extension OhanaCommand {
               + "\(s.pairsRefusedByGuard) refused by the chaining guard, \(s.cappedBlocks) blocks capped; "
               + "read \(formatSeconds(readDone - start)) s, dedupe \(formatSeconds(dedupeDone - readDone)) s, "
               + "total \(formatSeconds(Clock.seconds() - start)) s\n")
+          if !config.decisions.isEmpty {
+            for e in s.decisionsSkipped { StandardError.write("warning: \(decisions ?? "decisions"):\(e.line): \(e.reason)\n") }
+            StandardError.write(
+              "decisions: \(s.decisionsApplied) obeyed, \(s.decisionsSkipped.count) skipped; "
+                + "\(s.pairsRefusedByDecision) accepted pairs refused by them\n")
+          }
           if verbose {
             let stages = ["keys", "blocking", "scoring", "em", "clustering", "merge"].compactMap { name in
               s.timings[name].map { wall in
@@ -215,6 +231,22 @@ extension OhanaCommand {
           }
         }
       }
+    }
+
+    /// The decisions of `--decisions`; a line that is not one is reported
+    /// (file, line, reason) and skipped.
+    static func readDecisions(_ path: String, quiet: Bool) throws -> [DedupeDecision] {
+      let bytes: [UInt8]
+      do {
+        bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      } catch {
+        throw CLIError("cannot read --decisions \(path): \(error)", exitCode: CLIError.noInput)
+      }
+      let (decisions, errors) = DedupeDecision.read(ndjson: bytes)
+      if !quiet {
+        for e in errors { StandardError.write("warning: \(path):\(e.line): \(e.reason); line skipped\n") }
+      }
+      return decisions
     }
 
     /// `weights (log2 m/u): given exact 2.00, jw>=0.92 1.50, ...` a line per comparison.

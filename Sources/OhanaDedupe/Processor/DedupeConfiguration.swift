@@ -1,3 +1,5 @@
+import OhanaCore
+
 /// How ``Dedupe`` finds, scores and merges duplicates.
 ///
 /// The defaults come from measurements on the generator's data (see
@@ -47,6 +49,12 @@ public struct DedupeConfiguration: Sendable, Hashable {
   public var blockingRules: BlockingKey.Set
   /// Worker threads for the column passes (0 = one per core).
   public var threads: Int
+  /// A reviewer's decisions (``DedupeDecision``), obeyed whatever the
+  /// scores: `same` contacts are always in one cluster, `different` ones
+  /// never. A decision naming a uid no contact has, or contradicting an
+  /// earlier one, is skipped and reported
+  /// (``DedupeResult/Statistics/decisionsSkipped``).
+  public var decisions: [DedupeDecision] = []
 
   public init(
     defaultRegion: String = "US",

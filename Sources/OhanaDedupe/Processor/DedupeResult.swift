@@ -1,3 +1,4 @@
+import OhanaCore
 /// A candidate pair the model accepted, with its evidence.
 public struct MatchedPair: Sendable, Hashable {
   /// Rows of the input table, `first < second`.
@@ -43,6 +44,13 @@ public struct DedupeResult: Sendable {
     /// Accepted pairs the chaining guard refused (cluster too big, or a
     /// cross pair below the link threshold).
     public var pairsRefusedByGuard = 0
+    /// Accepted pairs a reviewer's `different` decision refused (the pair
+    /// itself, or a cross pair of the clusters it would have joined).
+    public var pairsRefusedByDecision = 0
+    /// Decisions obeyed, and those skipped (a uid no contact has, or a
+    /// contradiction of an earlier decision), each with its line and why.
+    public var decisionsApplied = 0
+    public var decisionsSkipped: [InputError] = []
     /// Blocks skipped for being larger than the cap, and the rows they held.
     public var cappedBlocks = 0
     public var rowsInCappedBlocks = 0

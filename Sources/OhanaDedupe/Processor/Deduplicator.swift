@@ -65,7 +65,13 @@ public struct Deduplicator: Sendable {
   /// Finds the clusters of `table`'s rows.
   public func findDuplicates(in table: ContactTable) -> DedupeResult {
     let keys = ContactKeys(table: table, configuration: configuration)
-    return findDuplicates(keys: keys)
+    return findDuplicates(keys: keys, decisions: constraints(table))
+  }
+
+  /// The configuration's decisions resolved against `table`'s uids.
+  func constraints(_ table: ContactTable) -> DecisionConstraints {
+    guard !configuration.decisions.isEmpty else { return DecisionConstraints() }
+    return DecisionConstraints(configuration.decisions, rowCount: table.rowCount) { table.string(.uid, at: $0) }
   }
 
   /// Finds the clusters of `table` and merges them: ``findDuplicates(in:)``
@@ -88,7 +94,7 @@ public struct Deduplicator: Sendable {
     let start = clock.now, startCPU = ProcessCPU.seconds()
     var keys = ContactKeys(table: table, configuration: configuration)
     let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
-    var result = findDuplicates(keys: keys, evidence: evidence || provenance)
+    var result = findDuplicates(keys: keys, evidence: evidence || provenance, decisions: constraints(table))
     let found = clock.now, foundCPU = ProcessCPU.seconds()
     // The merge reads two of the keys: free the others first (peak memory).
     let mergeKeys = MergeKeys(keys)
@@ -141,7 +147,9 @@ public struct Deduplicator: Sendable {
   /// The clusters of `keys`' contacts; without `evidence`, the joined
   /// pairs' ``MatchedPair/sharedKeys`` are left empty (see
   /// ``deduplicate(_:provenance:evidence:)``).
-  func findDuplicates(keys: ContactKeys, evidence: Bool = true) -> DedupeResult {
+  func findDuplicates(keys: ContactKeys, evidence: Bool = true, decisions: DecisionConstraints = DecisionConstraints())
+    -> DedupeResult
+  {
     let clock = ContinuousClock()
     var t = clock.now, tCPU = ProcessCPU.seconds()
     var stats = DedupeResult.Statistics()
@@ -232,6 +240,15 @@ public struct Deduplicator: Sendable {
     let link = configuration.linkThreshold
     let weights = table, frequencies = tf
     let ahead = 8
+    // A reviewer's decisions: `same` groups first, unguarded; a pair kept
+    // apart never joins, and neither do two clusters with such a pair
+    // across them (the guard reads it as a cross pair of weight -inf), so
+    // a cluster that would hold both is cut at its weakest links between
+    // them (pairs come strongest first).
+    for (a, b) in decisions.unions { clustering.unite(a, b) }
+    stats.decisionsApplied = decisions.applied
+    stats.decisionsSkipped = decisions.skipped
+    let constrained = !decisions.isEmpty
     for (k, e) in accepted.enumerated() {
       if k + ahead < accepted.count {
         let q = accepted[k + ahead].pair
@@ -239,11 +256,26 @@ public struct Deduplicator: Sendable {
         clustering.prefetch(Int(q & 0xFFFF_FFFF))
       }
       let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
+      if constrained && decisions.keepsApart(a, b) {
+        stats.pairsRefusedByDecision += 1
+        continue
+      }
+      var byDecision = false
       let ok = clustering.join(a, b, maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link) { x, y in
+        if constrained && decisions.keepsApart(x, y) {
+          byDecision = true
+          return -.infinity
+        }
         let v = scorer.vector(x, y)
         return Double(weights[Int(v.rawValue)] + (frequencies?.adjustment(keys, x, y, v) ?? 0))
       }
-      if ok { joinedPairs.append(e) } else { stats.pairsRefusedByGuard += 1 }
+      if ok {
+        joinedPairs.append(e)
+      } else if byDecision {
+        stats.pairsRefusedByDecision += 1
+      } else {
+        stats.pairsRefusedByGuard += 1
+      }
     }
     let clusterOf = clustering.clusterIDs()
     PhaseTrace.mark("cluster.joined")
