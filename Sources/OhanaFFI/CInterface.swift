@@ -222,17 +222,48 @@ public func ohana_dedupe(
     let input = try table(p)
     guard merged != nil, clustersSchema != nil, clusters != nil else { throw FFIError(.argument, "NULL output") }
     let (h, clusterOf) = try input.deduped(region: text(region) ?? "US", threshold: threshold.isNaN ? nil : threshold)
-    let t = input.table
-    let rows = (0..<Int32(truncatingIfNeeded: t.rowCount)).map { $0 }
-    let node = ArrowNode.recordBatch(
-      [
-        ColumnExport.int32("row", rows),
-        try ColumnExport.uids("uid", t),
-        ColumnExport.int32("dedupe.cluster", clusterOf),
-      ], length: t.rowCount)
-    try export(node, clustersSchema, clusters)
-    try give(h, merged)
+    try exportClusters(input, h, clusterOf, merged, clustersSchema, clusters)
   }
+}
+
+/// ``ohana_dedupe`` obeying a reviewer's decisions: `decisions` holds
+/// `length` bytes of a decisions file (NDJSON, README "Review decisions").
+/// Lines that are not decisions, and decisions naming an unknown uid or
+/// contradicting an earlier one, are skipped and listed as the merged
+/// table's problems (warnings, with their lines).
+@_cdecl("ohana_dedupe_decisions")
+public func ohana_dedupe_decisions(
+  _ p: OpaquePointer?, _ region: UnsafePointer<CChar>?, _ threshold: Double,
+  _ decisions: UnsafePointer<UInt8>?, _ length: Int64,
+  _ merged: UnsafeMutablePointer<OpaquePointer?>?, _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?,
+  _ clusters: UnsafeMutablePointer<ArrowArray>?, _ error: UnsafeMutablePointer<ohana_error>?
+) -> Int32 {
+  call(error) { () throws(FFIError) in
+    let input = try table(p)
+    guard merged != nil, clustersSchema != nil, clusters != nil else { throw FFIError(.argument, "NULL output") }
+    guard length >= 0, length == 0 || decisions != nil else { throw FFIError(.argument, "no decisions") }
+    let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: decisions, count: Int(length)))
+    let (h, clusterOf) = try input.deduped(
+      region: text(region) ?? "US", threshold: threshold.isNaN ? nil : threshold, decisions: bytes)
+    try exportClusters(input, h, clusterOf, merged, clustersSchema, clusters)
+  }
+}
+
+/// The clusters batch (`row`, `uid`, `dedupe.cluster`) and the merged handle.
+private func exportClusters(
+  _ input: TableHandle, _ h: TableHandle, _ clusterOf: [Int32], _ merged: UnsafeMutablePointer<OpaquePointer?>?,
+  _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?, _ clusters: UnsafeMutablePointer<ArrowArray>?
+) throws(FFIError) {
+  let t = input.table
+  let rows = (0..<Int32(truncatingIfNeeded: t.rowCount)).map { $0 }
+  let node = ArrowNode.recordBatch(
+    [
+      ColumnExport.int32("row", rows),
+      try ColumnExport.uids("uid", t),
+      ColumnExport.int32("dedupe.cluster", clusterOf),
+    ], length: t.rowCount)
+  try export(node, clustersSchema, clusters)
+  try give(h, merged)
 }
 
 /// Writes the table to `path` (`format` NULL: from the extension).

@@ -84,14 +84,32 @@ final class TableHandle: Sendable {
 
   /// Dedupes: the merged table and, for every input row, the row of its
   /// merged contact.
-  func deduped(region: String, threshold: Double?) throws(FFIError) -> (TableHandle, clusterOfRow: [Int32]) {
+  /// `decisions`: a decisions file's bytes (NDJSON, ``DedupeDecision``);
+  /// the lines that are not decisions and the decisions skipped are the
+  /// merged handle's problems (warnings, with their lines).
+  func deduped(region: String, threshold: Double?, decisions: [UInt8]? = nil) throws(FFIError)
+    -> (TableHandle, clusterOfRow: [Int32])
+  {
     guard let code = RegionCode(region), PhoneNumberEngine().isSupportedRegion(code) else {
       throw FFIError(.argument, "unknown region \(region) (an ISO 3166 code such as US, GB, DE)")
     }
     var configuration = DedupeConfiguration()
     configuration.defaultRegion = code.description
     if let threshold { configuration.threshold = threshold }
+    var problems: [InputError] = []
+    if let decisions {
+      let read = DedupeDecision.read(ndjson: decisions)
+      configuration.decisions = read.decisions
+      problems = read.errors.map {
+        InputError(line: $0.line, reason: $0.reason + "; line skipped", source: "decisions", severity: .warning)
+      }
+    }
     let (result, merged) = Deduplicator(configuration: configuration).deduplicate(table)
+    for var e in result.statistics.decisionsSkipped {
+      e.source = "decisions"
+      problems.append(e)
+    }
+    problems.sort { $0.line < $1.line }
     // Merged contacts come in the order of their clusters' first rows.
     var mergedRow = [Int32](repeating: -1, count: max(table.rowCount, 1))
     var next: Int32 = 0
@@ -105,7 +123,7 @@ final class TableHandle: Sendable {
       }
       out[r] = mergedRow[c]
     }
-    return (TableHandle(table: merged), out)
+    return (TableHandle(table: merged, problems: problems), out)
   }
 
   /// Writes the table; `format` nil: from the path's extension.

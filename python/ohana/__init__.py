@@ -20,9 +20,11 @@ one, for chaining without leaving the engine).
 from __future__ import annotations
 
 import ctypes
+import json
 import enum
 import math
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple, Union, overload
 
@@ -300,21 +302,43 @@ class ContactTable:
         _check(rc, err)
         return ContactTable(out.value)
 
-    def dedupe(self, region: str = "US", threshold: Optional[float] = None) -> Tuple["ContactTable", pa.Table]:
+    def dedupe(
+        self, region: str = "US", threshold: Optional[float] = None, decisions=None
+    ) -> Tuple["ContactTable", pa.Table]:
         """Finds the same person across contacts and merges each cluster into
         one contact. Returns (merged, clusters): clusters has one row per
         input contact: `row`, `uid` and `dedupe.cluster`, the row of its
-        merged contact in `merged`."""
+        merged contact in `merged`.
+
+        `decisions`: a reviewer's decisions, obeyed whatever the scores (README
+        "Review decisions"): the path of a decisions file (NDJSON), or a list
+        of dicts such as `{"kind": "same", "uids": ["a", "b"]}` and
+        `{"kind": "different", "uids": ["a"], "from": ["b"]}`. A line that is
+        not a decision, or a decision naming an unknown uid or contradicting
+        an earlier one, is skipped: it is in `merged.problems` and given as a
+        `UserWarning`."""
         out = ctypes.c_void_p()
         structs = _ffi.Structs()
         err = _ffi.new_error()
-        rc = _ffi.lib.ohana_dedupe(
-            self._handle, region.encode(), math.nan if threshold is None else float(threshold),
-            ctypes.byref(out), structs.schema_ptr, structs.array_ptr, ctypes.byref(err),
-        )
+        limit = math.nan if threshold is None else float(threshold)
+        if decisions is None:
+            rc = _ffi.lib.ohana_dedupe(
+                self._handle, region.encode(), limit, ctypes.byref(out), structs.schema_ptr, structs.array_ptr,
+                ctypes.byref(err),
+            )
+        else:
+            data = _decisions_bytes(decisions)
+            rc = _ffi.lib.ohana_dedupe_decisions(
+                self._handle, region.encode(), limit, data, len(data), ctypes.byref(out), structs.schema_ptr,
+                structs.array_ptr, ctypes.byref(err),
+            )
         _check(rc, err)
         clusters = pa.RecordBatch._import_from_c(structs.array_ptr, structs.schema_ptr)
-        return ContactTable(out.value), pa.Table.from_batches([clusters])
+        merged = ContactTable(out.value)
+        if decisions is not None:
+            for problem in merged.problems:
+                warnings.warn(f"decisions: {problem.text}", UserWarning, stacklevel=2)
+        return merged, pa.Table.from_batches([clusters])
 
     def write(self, path: PathLike, format: Optional[str] = None) -> None:
         """Writes the contacts to `path` (`format`: `vcard`, `vcard3`,
@@ -323,6 +347,19 @@ class ContactTable:
         err = _ffi.new_error()
         rc = _ffi.lib.ohana_write(self._handle, os.fsencode(path), None if format is None else format.encode(), ctypes.byref(err))
         _check(rc, err)
+
+
+def _decisions_bytes(decisions) -> bytes:
+    """A decisions file's bytes: read from a path, or NDJSON made from dicts."""
+    if isinstance(decisions, (str, bytes, os.PathLike)):
+        with open(decisions, "rb") as f:
+            return f.read()
+    lines = []
+    for d in decisions:
+        if not isinstance(d, dict):
+            raise TypeError("decisions: a path or a list of dicts")
+        lines.append(json.dumps(d, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 # -- Helpers for Arrow in ------------------------------------------------------
@@ -496,11 +533,12 @@ def sort(table: TableLike, by: str = "family", locale: str = "root", descending:
     return result if isinstance(table, ContactTable) else result.to_arrow()
 
 
-def dedupe(table: TableLike, region: str = "US", threshold: Optional[float] = None):
+def dedupe(table: TableLike, region: str = "US", threshold: Optional[float] = None, decisions=None):
     """Merges duplicate contacts. Returns (merged, clusters): `merged` of the
     kind given, `clusters` a `pyarrow.Table` of `row`, `uid` and
-    `dedupe.cluster` (the row of each input contact's merged contact)."""
-    merged, clusters = _engine(table).dedupe(region, threshold)
+    `dedupe.cluster` (the row of each input contact's merged contact).
+    `decisions`: a reviewer's decisions (see `ContactTable.dedupe`)."""
+    merged, clusters = _engine(table).dedupe(region, threshold, decisions)
     return (merged if isinstance(table, ContactTable) else merged.to_arrow()), clusters
 
 

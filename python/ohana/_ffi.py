@@ -69,6 +69,7 @@ def _load() -> ctypes.CDLL:
         "ohana_normalize_phones": (i32, [p, s, s, out, err]),
         "ohana_sort": (i32, [p, s, s, i32, out, err]),
         "ohana_dedupe": (i32, [p, s, ctypes.c_double, out, p, p, err]),
+        "ohana_dedupe_decisions": (i32, [p, s, ctypes.c_double, ctypes.c_char_p, i64, out, p, p, err]),
         "ohana_write": (i32, [p, s, s, err]),
         "ohana_read_bytes": (i32, [ctypes.c_char_p, i64, s, s, i64, i32, out, err]),
         "ohana_link_prepare": (i32, [p, s, i64, i64, i32, p, p, err]),

@@ -120,6 +120,14 @@ int32_t ohana_sort(const ohana_table* table, const char* by, const char* locale,
 int32_t ohana_dedupe(const ohana_table* table, const char* region, double threshold,
                      ohana_table** merged, struct ArrowSchema* clusters_schema,
                      struct ArrowArray* clusters, ohana_error* error);
+/* ohana_dedupe obeying a reviewer's decisions: `length` bytes of a decisions
+   file (NDJSON, README "Review decisions"); lines that are not decisions and
+   decisions skipped (unknown uid, contradiction) are the merged table's
+   problems. */
+int32_t ohana_dedupe_decisions(const ohana_table* table, const char* region, double threshold,
+                               const uint8_t* decisions, int64_t length, ohana_table** merged,
+                               struct ArrowSchema* clusters_schema, struct ArrowArray* clusters,
+                               ohana_error* error);
 int32_t ohana_write(const ohana_table* table, const char* path, const char* format, ohana_error* error);
 
 // The distributed job's pieces (Sources/OhanaFFI/LinkInterface.swift;
