@@ -563,3 +563,50 @@ package final class BackgroundTask<T>: @unchecked Sendable {
     return v
   }
 }
+
+extension Parallel {
+  /// The arrays of `parts` end to end, copied into place by up to
+  /// `threads` workers (each takes whole parts, so a part is copied by
+  /// one thread): the laying out of per-piece results that would
+  /// otherwise run on one core while the others wait. `transform(part, i,
+  /// &x)` sees each element `x` of part `part`, with `i` its index in the
+  /// result, as it is placed.
+  package static func concatenated<T>(
+    _ parts: [[T]], threads: Int = 0, transform: (_ part: Int, _ index: Int, _ element: inout T) -> Void = { _, _, _ in }
+  ) -> [T] {
+    var starts = [Int](repeating: 0, count: parts.count + 1)
+    for (i, p) in parts.enumerated() { starts[i + 1] = starts[i] + p.count }
+    let total = starts[parts.count]
+    if total == 0 { return [] }
+    return [T](unsafeUninitializedCapacity: total) { buffer, count in
+      let out = LaidOut(buffer)
+      forEach(parts.count, workers: threads) { i in
+        out.place(parts[i], at: starts[i]) { k, x in transform(i, starts[i] + k, &x) }
+      }
+      count = total
+    }
+  }
+}
+
+/// The destination of ``Parallel/concatenated(_:threads:transform:)``: an
+/// uninitialized buffer whose disjoint ranges the workers fill, each range
+/// by one piece (the pool's lock orders the writes before the caller's
+/// reads). The only writer of the buffer; it does not own the memory (the
+/// array being made does).
+private struct LaidOut<T>: @unchecked Sendable {
+  // Safe: `place` writes `start ..< start + part.count`, ranges that the
+  // caller makes disjoint and within the buffer (checked).
+  let buffer: UnsafeMutableBufferPointer<T>
+
+  init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
+
+  func place(_ part: [T], at start: Int, _ transform: (Int, inout T) -> Void) {
+    precondition(start >= 0 && start + part.count <= buffer.count, "LaidOut: a part outside the buffer")
+    guard let base = buffer.baseAddress else { return }
+    for (k, element) in part.enumerated() {
+      var x = element
+      transform(k, &x)
+      (base + start + k).initialize(to: x)
+    }
+  }
+}
