@@ -138,25 +138,3 @@ struct WorkerPoolTests {
     _ = BackgroundTask { Self.spin(5) }
   }
 }
-
-/// `Parallel.concatenated` against the serial `joined()`: uneven, empty and
-/// many parts, elements with references (strings), the transform's indices.
-@Suite struct ConcatenatedTests {
-  @Test(arguments: [1, 2, 3, 7]) func equalsTheSerialJoin(threads: Int) {
-    var parts: [[String]] = []
-    for i in 0..<200 { parts.append((0..<(i * 37 % 23)).map { "p\(i)e\($0)" }) }
-    parts.insert([], at: 0)
-    parts.append([])
-    #expect(Parallel.concatenated(parts, threads: threads) == Array(parts.joined()))
-    let indexed = Parallel.concatenated(parts, threads: threads) { part, i, x in x = "\(part):\(i):" + x }
-    var expected: [String] = []
-    for (p, part) in parts.enumerated() { for x in part { expected.append("\(p):\(expected.count):" + x) } }
-    #expect(indexed == expected)
-  }
-
-  @Test func emptyAndAllEmpty() {
-    #expect(Parallel.concatenated([[Int]](), threads: 4).isEmpty)
-    #expect(Parallel.concatenated([[Int]](repeating: [], count: 9), threads: 4).isEmpty)
-    #expect(Parallel.concatenated([[1, 2, 3]], threads: 4) == [1, 2, 3])
-  }
-}

@@ -107,39 +107,35 @@ struct ContactKeys: Sendable {
     phonetic = named.phonetic
     named = ContactKeys()
     PhaseTrace.mark("keys.rows")
-    // Laid end to end, one column after the other, each column's parts
-    // copied into place by all workers (``Parallel/concatenated``); each
-    // column of the parts is freed once laid (at 1,000,000 the parts and
-    // the laid lists together were the run's peak).
-    let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
-    records = Parallel.concatenated(parts.map(\.records), threads: threads) { _, r, record in
-      record.given = names.given[r]
-      record.givenCanonical = names.givenCanonical[r]
-      record.family = names.family[r]
-      record.nonLatinName = names.nonLatin[r]
-    }
-    for i in parts.indices { parts[i].records = [] }
-    birthday = Parallel.concatenated(parts.map(\.birthday), threads: threads)
-    for i in parts.indices { parts[i].birthday = [] }
-    fieldKeys = Parallel.concatenated(parts.map(\.fieldKeys), threads: threads)
-    for i in parts.indices { parts[i].fieldKeys = [] }
-    addressKeys = Parallel.concatenated(parts.map(\.addressKeys), threads: threads)
-    for i in parts.indices { parts[i].addressKeys = [] }
-    (phones, phoneOffsets) = RowKeys.laidList(&parts, \.phones, \.phoneEnds, threads: threads)
-    (emails, emailOffsets) = RowKeys.laidList(&parts, \.emails, \.emailEnds, threads: threads)
-    var addressBases = [UInt32](repeating: 0, count: parts.count)
-    var total: UInt32 = 0
-    for (i, p) in parts.enumerated() {
-      addressBases[i] = total
-      total &+= UInt32(truncatingIfNeeded: p.addresses.count)
-    }
-    addresses = Parallel.concatenated(parts.map(\.addresses), threads: threads)
-    postcodes = Parallel.concatenated(parts.map(\.postcodes), threads: threads)
-    houses = Parallel.concatenated(parts.map(\.houses), threads: threads)
-    addressTexts = Parallel.concatenated(parts.map(\.addressTexts), threads: threads)
-    let bases = addressBases
-    addressOffsets = [0] + Parallel.concatenated(parts.map(\.addressEnds), threads: threads) { part, _, e in e = bases[part] &+ e }
+    // Laid end to end in two halves at once: the per-row lists (records,
+    // birthdays, field and address row keys) on one worker, the CSR lists
+    // and their offsets on the other.
+    // Each half owns its lists of the parts and frees each part's as it is
+    // laid (at 1,000,000 the parts and the laid lists together were the
+    // run's peak).
+    var perRowParts = parts, listParts = parts
     parts = []
+    for i in perRowParts.indices { perRowParts[i].keepPerRow() }
+    for i in listParts.indices { listParts[i].keepLists() }
+    let perRowHandoff = Handoff(perRowParts), listHandoff = Handoff(listParts)
+    perRowParts = []
+    listParts = []
+    let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
+    let (perRow, lists) = Parallel.both(threads: threads) {
+      RowKeys.laidPerRow(perRowHandoff.take(), count: n, names: names)
+    } _: {
+      RowKeys.laidLists(listHandoff.take(), count: n)
+    }
+    (records, birthday, fieldKeys, addressKeys) = perRow
+    phones = lists.phones
+    phoneOffsets = lists.phoneOffsets
+    emails = lists.emails
+    emailOffsets = lists.emailOffsets
+    addresses = lists.addresses
+    postcodes = lists.postcodes
+    houses = lists.houses
+    addressTexts = lists.addressTexts
+    addressOffsets = lists.addressOffsets
     PhaseTrace.mark("keys.laid")
     assignEmailIDs()
     PhaseTrace.mark("keys.emailIDs")
@@ -368,33 +364,104 @@ struct ContactKeys: Sendable {
   }
 }
 
+/// The keys of a range of contacts (see ``ContactKeys``), computed by one
+/// worker: ends are relative to the range's own lists.
+/// ``RowKeys`` of consecutive ranges laid end to end: the CSR lists.
+struct LaidKeyLists: Sendable {
+  var phones: [UInt64] = [], phoneOffsets: [UInt32] = [0]
+  var emails: [UInt64] = [], emailOffsets: [UInt32] = [0]
+  var addresses: [UInt64] = [], postcodes: [UInt64] = [], houses: [UInt64] = []
+  var addressTexts: [AddressText] = [], addressOffsets: [UInt32] = [0]
+}
+
 extension RowKeys {
-  /// One CSR list of `parts` end to end (`values`, each part's `ends`
-  /// shifted by the values before it), with its offsets; frees both in the
-  /// parts.
-  static func laidList(
-    _ parts: inout [RowKeys], _ values: WritableKeyPath<RowKeys, [UInt64]>, _ ends: WritableKeyPath<RowKeys, [UInt32]>,
-    threads: Int
-  ) -> ([UInt64], [UInt32]) {
-    var bases = [UInt32](repeating: 0, count: parts.count)
-    var total: UInt32 = 0
-    for (i, p) in parts.enumerated() {
-      bases[i] = total
-      total &+= UInt32(truncatingIfNeeded: p[keyPath: values].count)
-    }
-    let laid = Parallel.concatenated(parts.map { $0[keyPath: values] }, threads: threads)
-    let b = bases
-    let offsets = [0] + Parallel.concatenated(parts.map { $0[keyPath: ends] }, threads: threads) { part, _, e in e = b[part] &+ e }
+  /// The per-contact and per-child-row keys of `parts`, end to end.
+  /// Empties the CSR lists (kept: the per-row and per-child-row keys).
+  mutating func keepPerRow() {
+    phones = []
+    phoneEnds = []
+    emails = []
+    emailEnds = []
+    addresses = []
+    postcodes = []
+    houses = []
+    addressTexts = []
+    addressEnds = []
+  }
+
+  /// Empties the per-row and per-child-row keys (kept: the CSR lists).
+  mutating func keepLists() {
+    records = []
+    birthday = []
+    fieldKeys = []
+    addressKeys = []
+  }
+
+  /// The per-row keys of `parts`, end to end, with each record's names.
+  static func laidPerRow(
+    _ taken: consuming [RowKeys], count n: Int,
+    names: (given: [StringID], givenCanonical: [StringID], family: [StringID], nonLatin: [Bool])
+  ) -> (records: [ScoreRecord], birthday: [UInt32], fieldKeys: [UInt64], addressKeys: [UInt64]) {
+    var parts = taken
+    var records: [ScoreRecord] = [], birthday: [UInt32] = [], fieldKeys: [UInt64] = [], addressKeys: [UInt64] = []
+    records.reserveCapacity(n)
+    birthday.reserveCapacity(n)
+    fieldKeys.reserveCapacity(parts.reduce(0) { $0 + $1.fieldKeys.count })
+    addressKeys.reserveCapacity(parts.reduce(0) { $0 + $1.addressKeys.count })
     for i in parts.indices {
-      parts[i][keyPath: values] = []
-      parts[i][keyPath: ends] = []
+      for var record in parts[i].records {
+        let r = records.count
+        record.given = names.given[r]
+        record.givenCanonical = names.givenCanonical[r]
+        record.family = names.family[r]
+        record.nonLatinName = names.nonLatin[r]
+        records.append(record)
+      }
+      birthday.append(contentsOf: parts[i].birthday)
+      fieldKeys.append(contentsOf: parts[i].fieldKeys)
+      addressKeys.append(contentsOf: parts[i].addressKeys)
+      parts[i].keepLists()  // frees this part's per-row keys
     }
-    return (laid, offsets)
+    return (records, birthday, fieldKeys, addressKeys)
+  }
+
+  /// The phone, e-mail and address lists of `parts`, end to end, with
+  /// their offsets.
+  static func laidLists(_ taken: consuming [RowKeys], count n: Int) -> LaidKeyLists {
+    var parts = taken
+    var l = LaidKeyLists()
+    let phoneCount = parts.reduce(0) { $0 + $1.phones.count }
+    let emailCount = parts.reduce(0) { $0 + $1.emails.count }
+    let addressCount = parts.reduce(0) { $0 + $1.addresses.count }
+    l.phones.reserveCapacity(phoneCount)
+    l.emails.reserveCapacity(emailCount)
+    l.addresses.reserveCapacity(addressCount)
+    l.postcodes.reserveCapacity(addressCount)
+    l.houses.reserveCapacity(addressCount)
+    l.addressTexts.reserveCapacity(addressCount)
+    l.phoneOffsets.reserveCapacity(n + 1)
+    l.emailOffsets.reserveCapacity(n + 1)
+    l.addressOffsets.reserveCapacity(n + 1)
+    for i in parts.indices {
+      let p = parts[i]
+      parts[i].keepPerRow()  // frees this part's lists once `p` is laid
+      let pBase = UInt32(truncatingIfNeeded: l.phones.count)
+      let eBase = UInt32(truncatingIfNeeded: l.emails.count)
+      let aBase = UInt32(truncatingIfNeeded: l.addresses.count)
+      l.phones.append(contentsOf: p.phones)
+      l.emails.append(contentsOf: p.emails)
+      l.addresses.append(contentsOf: p.addresses)
+      l.postcodes.append(contentsOf: p.postcodes)
+      l.houses.append(contentsOf: p.houses)
+      l.addressTexts.append(contentsOf: p.addressTexts)
+      for e in p.phoneEnds { l.phoneOffsets.append(pBase &+ e) }
+      for e in p.emailEnds { l.emailOffsets.append(eBase &+ e) }
+      for e in p.addressEnds { l.addressOffsets.append(aBase &+ e) }
+    }
+    return l
   }
 }
 
-/// The keys of a range of contacts (see ``ContactKeys``), computed by one
-/// worker: ends are relative to the range's own lists.
 struct RowKeys: Sendable {
   var fieldKeys: [UInt64] = []
   var phones: [UInt64] = []
@@ -535,7 +602,7 @@ struct RowKeys: Sendable {
       records.append(
         ScoreRecord(
           phones: phones[ps...], emailCount: emails.count - es, birthday: bday,
-          names: (.absent, .absent, .absent, false),  // set once laid (see `ContactKeys.init(table:configuration:)`)
+          names: (.absent, .absent, .absent, false),  // set once laid (see `laidPerRow`)
           addressCount: addresses.count - as0, first: addresses.count > as0 ? (addressTexts[as0].postcode, houses[as0]) : nil))
     }
     // Keeps the touching loads alive (never true of real keys).
