@@ -218,12 +218,7 @@ public func ohana_dedupe(
   _ merged: UnsafeMutablePointer<OpaquePointer?>?, _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?,
   _ clusters: UnsafeMutablePointer<ArrowArray>?, _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
-  call(error) { () throws(FFIError) in
-    let input = try table(p)
-    guard merged != nil, clustersSchema != nil, clusters != nil else { throw FFIError(.argument, "NULL output") }
-    let (h, clusterOf) = try input.deduped(region: text(region) ?? "US", threshold: threshold.isNaN ? nil : threshold)
-    try exportClusters(input, h, clusterOf, merged, clustersSchema, clusters)
-  }
+  dedupe(p, region, threshold, decisions: nil, merged, clustersSchema, clusters, error)
 }
 
 /// ``ohana_dedupe`` obeying a reviewer's decisions: `decisions` holds
@@ -238,32 +233,36 @@ public func ohana_dedupe_decisions(
   _ merged: UnsafeMutablePointer<OpaquePointer?>?, _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?,
   _ clusters: UnsafeMutablePointer<ArrowArray>?, _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
+  guard length >= 0, length == 0 || decisions != nil else {
+    return call(error) { () throws(FFIError) in throw FFIError(.argument, "no decisions") }
+  }
+  let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: decisions, count: Int(length)))
+  return dedupe(p, region, threshold, decisions: bytes, merged, clustersSchema, clusters, error)
+}
+
+/// Both dedupe entry points: the merged handle, and the clusters batch
+/// (`row`, `uid`, `dedupe.cluster`).
+private func dedupe(
+  _ p: OpaquePointer?, _ region: UnsafePointer<CChar>?, _ threshold: Double, decisions: [UInt8]?,
+  _ merged: UnsafeMutablePointer<OpaquePointer?>?, _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?,
+  _ clusters: UnsafeMutablePointer<ArrowArray>?, _ error: UnsafeMutablePointer<ohana_error>?
+) -> Int32 {
   call(error) { () throws(FFIError) in
     let input = try table(p)
     guard merged != nil, clustersSchema != nil, clusters != nil else { throw FFIError(.argument, "NULL output") }
-    guard length >= 0, length == 0 || decisions != nil else { throw FFIError(.argument, "no decisions") }
-    let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: decisions, count: Int(length)))
     let (h, clusterOf) = try input.deduped(
-      region: text(region) ?? "US", threshold: threshold.isNaN ? nil : threshold, decisions: bytes)
-    try exportClusters(input, h, clusterOf, merged, clustersSchema, clusters)
+      region: text(region) ?? "US", threshold: threshold.isNaN ? nil : threshold, decisions: decisions)
+    let t = input.table
+    let rows = (0..<Int32(truncatingIfNeeded: t.rowCount)).map { $0 }
+    let node = ArrowNode.recordBatch(
+      [
+        ColumnExport.int32("row", rows),
+        try ColumnExport.uids("uid", t),
+        ColumnExport.int32("dedupe.cluster", clusterOf),
+      ], length: t.rowCount)
+    try export(node, clustersSchema, clusters)
+    try give(h, merged)
   }
-}
-
-/// The clusters batch (`row`, `uid`, `dedupe.cluster`) and the merged handle.
-private func exportClusters(
-  _ input: TableHandle, _ h: TableHandle, _ clusterOf: [Int32], _ merged: UnsafeMutablePointer<OpaquePointer?>?,
-  _ clustersSchema: UnsafeMutablePointer<ArrowSchema>?, _ clusters: UnsafeMutablePointer<ArrowArray>?
-) throws(FFIError) {
-  let t = input.table
-  let rows = (0..<Int32(truncatingIfNeeded: t.rowCount)).map { $0 }
-  let node = ArrowNode.recordBatch(
-    [
-      ColumnExport.int32("row", rows),
-      try ColumnExport.uids("uid", t),
-      ColumnExport.int32("dedupe.cluster", clusterOf),
-    ], length: t.rowCount)
-  try export(node, clustersSchema, clusters)
-  try give(h, merged)
 }
 
 /// Writes the table to `path` (`format` NULL: from the extension).

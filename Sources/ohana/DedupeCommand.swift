@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Ohana
 
 extension OhanaCommand {
@@ -236,12 +235,7 @@ extension OhanaCommand {
     /// The decisions of `--decisions`; a line that is not one is reported
     /// (file, line, reason) and skipped.
     static func readDecisions(_ path: String, quiet: Bool) throws -> [DedupeDecision] {
-      let bytes: [UInt8]
-      do {
-        bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-      } catch {
-        throw CLIError("cannot read --decisions \(path): \(error)", exitCode: CLIError.noInput)
-      }
+      let bytes = try readWholeFile(path, option: "--decisions")
       let (decisions, errors) = DedupeDecision.read(ndjson: bytes)
       if !quiet {
         for e in errors { StandardError.write("warning: \(path):\(e.line): \(e.reason); line skipped\n") }

@@ -175,12 +175,7 @@ extension OhanaCommand.Dedupe {
 
   /// Uids to remove: one a line; blank lines and surrounding spaces ignored.
   static func readUIDs(_ path: String) throws -> [String] {
-    let bytes: [UInt8]
-    do {
-      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    } catch {
-      throw CLIError("cannot read --remove \(path): \(error)", exitCode: CLIError.noInput)
-    }
+    let bytes = try readWholeFile(path, option: "--remove")
     var uids: [String] = []
     for line in bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
       var s = line[...]
@@ -221,3 +216,13 @@ extension OhanaCommand.Dedupe {
   }
 }
 
+
+/// The bytes of a small input file an option names (`--remove`,
+/// `--decisions`); exit 66 with the reason when it cannot be read.
+func readWholeFile(_ path: String, option: String) throws -> [UInt8] {
+  do {
+    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  } catch {
+    throw CLIError("cannot read \(option) \(path): \(error)", exitCode: CLIError.noInput)
+  }
+}

@@ -1,5 +1,6 @@
 import OhanaCore
 import Testing
+import _OhanaTestSupport
 
 @testable import OhanaDedupe
 
@@ -79,7 +80,7 @@ import Testing
   /// scores make clusters) and random decisions: every decision that was
   /// not skipped holds in the clusters, checked pair by pair.
   @Test(arguments: 0..<20) func randomDecisionsAlwaysHold(seed: Int) {
-    var rng = SplitMix(seed: UInt64(seed) &+ 1)
+    var rng = SeededRandom(seed: UInt64(seed) &+ 1)
     let n = 24
     var contacts: [Contact] = []
     for i in 0..<n {
@@ -115,18 +116,5 @@ import Testing
       }
     }
     #expect(r.statistics.decisionsApplied + r.statistics.decisionsSkipped.count == decisions.count)
-  }
-}
-
-/// A small deterministic generator for the random tests.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -55,7 +55,6 @@ struct DecisionConstraints: Sendable {
       }
       return r
     }
-    var apartList: [(Int, Int)] = []
     for d in decisions {
       func rows(_ uids: [String]) -> [Int]? {
         var out: [Int] = []
@@ -72,7 +71,7 @@ struct DecisionConstraints: Sendable {
       switch d.kind {
       case .same:
         let roots = Set(a.map(find))
-        if apartList.contains(where: { roots.contains(find($0.0)) && roots.contains(find($0.1)) }) {
+        if apart.contains(where: { roots.contains(find(Int($0 >> 32))) && roots.contains(find(Int($0 & 0xFFFF_FFFF))) }) {
           skipped.append(
             InputError(line: d.line, reason: "contradicts an earlier \"different\" decision; decision skipped", severity: .warning))
           continue
@@ -88,10 +87,7 @@ struct DecisionConstraints: Sendable {
           continue
         }
         for x in a {
-          for y in b where x != y {
-            apartList.append((x, y))
-            apart.insert(Self.pair(x, y))
-          }
+          for y in b where x != y { apart.insert(Self.pair(x, y)) }
         }
       }
       applied += 1
