@@ -90,9 +90,10 @@ struct ThreadsTests {
 
   /// Under an affinity mask of one CPU, the engine runs one worker and
   /// starts no pool thread; with `--threads 3` on that CPU, at most three
-  /// threads ever run pieces at once (the process: the main thread, the
-  /// pool's two, the writer's third producer while the main thread writes
-  /// the blocks out, and at most one thread flushing an output to disk). The counts come from the process itself
+  /// threads ever run pieces at once, though the process has up to five
+  /// (the main thread, the pool's two, the writer's third producer while
+  /// the main thread writes the blocks out, and one more while a second
+  /// output is written beside the first). The counts come from the process itself
   /// (`/proc/self/task`, read at every phase mark), the clusters from a
   /// run without the mask.
   @Test func oneCPUMeansOneWorkerAndThreadsThreeMeansAtMostThree() throws {

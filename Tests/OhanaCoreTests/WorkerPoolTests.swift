@@ -116,6 +116,32 @@ struct WorkerPoolTests {
     #expect(tally.peak.load(ordering: .relaxed) <= max(workers, 1) + WorkerPool.shared.threadCount)
   }
 
+  /// `Parallel.ordered` hands every piece to the consumer once and in
+  /// order, and never runs more pieces at once than its workers: the
+  /// first piece is heavy, so the consumer produces it itself while the
+  /// helpers start (before, the thread started for the call produced
+  /// beside it, one more than asked for: CI saw `--threads 3` run four).
+  @Test(arguments: [1, 2, 3, 7])
+  func orderedKeepsOrderAndItsWorkerCount(workers: Int) {
+    for _ in 0..<20 {
+      let n = 60
+      let tally = Tally(n)
+      var seen: [Int] = []
+      Parallel.ordered(n, workers: workers, window: 8) { i in
+        tally.enter(i)
+        let x = Self.spin(i == 0 ? 400 : 2)
+        tally.leave()
+        return (i, x)
+      } consume: { k, piece in
+        #expect(piece.0 == k)
+        seen.append(piece.0)
+      }
+      #expect(seen == Array(0..<n))
+      #expect(tally.counts == Array(repeating: 1, count: n))
+      #expect(tally.peak.load(ordering: .relaxed) <= workers, "\(workers) workers")
+    }
+  }
+
   @Test func mapBesideAndBoth() {
     for threads in [1, 2, 4] {
       let (side, parts) = Parallel.map(count: 100_003, threads: threads, minimumChunk: 1000) {

@@ -392,7 +392,15 @@ extension Parallel {
     let pieces = OrderedPieces<T>(count: count, window: window ?? max(16, 8 * w))
     let loop: @Sendable () -> Void = { pieces.producing { i in pieces.set(i, produce(i)) } }
     let helpers = WorkerPool.shared.start(w >= 2 ? min(w - 1, count) : 0) { _ in loop() }
-    if w >= 2 { _ = ThreadStart.detached { WorkerPool.shared.working(loop) } }
+    // The thread started for the call counts as a busy worker only while
+    // it produces a piece (a pool thread counts for its whole loop), and
+    // never produces while the calling thread does (see `claim`): with
+    // `--threads N`, at most N threads run pieces at once.
+    if w >= 2 {
+      _ = ThreadStart.detached {
+        pieces.producing { i in WorkerPool.shared.working { pieces.set(i, produce(i)) } }
+      }
+    }
     defer {
       pieces.stop()
       helpers.wait()
@@ -416,6 +424,10 @@ private final class OrderedPieces<T>: @unchecked Sendable {
   private var stopped = false
   /// Pool threads in their producing loop now.
   private var producers = 0
+  /// The consumer produces a piece itself now (no other thread starts one
+  /// meanwhile: it would run beside the consumer's piece, one thread more
+  /// than the workers asked for).
+  private var consumerProducing = false
   private let window: Int
 
   init(count: Int, window: Int) {
@@ -438,7 +450,7 @@ private final class OrderedPieces<T>: @unchecked Sendable {
   func claim() -> Int? {
     monitor.lock()
     defer { monitor.unlock() }
-    while !stopped && next < items.count && next >= consumed + window { monitor.wait() }
+    while !stopped && next < items.count && (next >= consumed + window || consumerProducing) { monitor.wait() }
     if stopped || next >= items.count { return nil }
     next += 1
     return next - 1
@@ -460,10 +472,13 @@ private final class OrderedPieces<T>: @unchecked Sendable {
       if producers == 0 && next < items.count && next < consumed + window {
         let k = next
         next += 1
+        consumerProducing = true
         monitor.unlock()
         let v = produce(k)
         monitor.lock()
+        consumerProducing = false
         items[k] = v
+        monitor.broadcast()
       } else {
         monitor.wait()
       }
