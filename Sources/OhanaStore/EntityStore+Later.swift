@@ -84,7 +84,9 @@ extension EntityStore {
 
   // MARK: A later batch
 
-  func laterRun(_ input: ContactTable, source: String, removing: [String]) throws(StoreError) -> StoreRun {
+  func laterRun(
+    _ input: ContactTable, source: String, removing: [String], decisions: [DedupeDecision]
+  ) throws(StoreError) -> StoreRun {
     var stages = StageClock()
     var run = StoreRun()
     run.id = try beginRun(source: source)
@@ -118,6 +120,8 @@ extension EntityStore {
     var inputUIDs = [String?](repeating: nil, count: kept.rowCount)
     for r in 0..<kept.rowCount where kept.hasUID(at: r) { inputUIDs[r] = kept.uid(at: r) }
     let uidPostings = try cache.lookup(inputUIDs.compactMap { $0.map { Self.uidPosting($0) } })
+    let batchUIDs = Set(inputUIDs.compactMap { $0 })
+    let decided = try keepDecisions(decisions, run: &run) { batchUIDs.contains($0) }
     func stored(_ uid: String, batch: Bool = false) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
       let want = Array(uid.utf8)
       let posting = Self.uidPosting(uid)
@@ -319,6 +323,47 @@ extension EntityStore {
       }
       recordOf.reset()
     }
+    // A reviewer's decisions. The stored clusters that hold contacts a
+    // `different` decision names, met by this batch or named by a new
+    // decision, are clustered again (their rows not united beforehand,
+    // their pairs found by blocking), with every stored cluster that a
+    // `different` decision links to them, so that the cut falls where a
+    // full run puts it: joins strongest first, refused where a decision
+    // keeps two contacts apart. A new `same` decision's clusters are met,
+    // and united by it.
+    var opened = Set<Int64>()
+    var decisionClusters = Set<Int64>()  // read whole, even a contact alone
+    var namedStored: [String: (id: Int64, cluster: Int64)] = [:]
+    if !decided.all.isEmpty {
+      var named = Set<String>()
+      for d in decided.all {
+        named.formUnion(d.uids)
+        named.formUnion(d.from)
+      }
+      for u in named.sorted() { if let s = try stored(u) { namedStored[u] = (s.id, s.cluster) } }
+      var linkedBy: [Int64: [Int]] = [:]  // a cluster: the `different` decisions naming a contact of it
+      for (i, d) in decided.all.enumerated() where d.kind == .different {
+        for u in Set(d.uids + d.from) { if let c = namedStored[u]?.cluster { linkedBy[c, default: []].append(i) } }
+      }
+      var seeds = Set(decided.new.flatMap { $0.uids + $0.from }.compactMap { namedStored[$0]?.cluster })
+      clustersMet.formUnion(seeds)
+      seeds.formUnion(clustersMet.filter { linkedBy[$0] != nil })
+      var queue = seeds.filter { linkedBy[$0] != nil }.sorted()
+      opened = Set(queue)
+      while let c = queue.popLast() {
+        for i in linkedBy[c] ?? [] {
+          for u in decided.all[i].uids + decided.all[i].from {
+            if let other = namedStored[u]?.cluster, !opened.contains(other) {
+              opened.insert(other)
+              queue.append(other)
+            }
+          }
+        }
+      }
+      clustersMet.formUnion(opened)
+      decisionClusters = seeds.union(opened)
+      run.clustersReopened = opened.count
+    }
     // A cluster's row from the log when it has one there (the log's ids
     // read once: a 16th of the clusters at most), else from the base,
     // rather than through the view's join (a probe of the log's index per
@@ -330,7 +375,7 @@ extension EntityStore {
     for c in clustersMet.sorted() {
       let membersOf = Self.sortedContains(logged, c) ? logMembers : baseMembers
       membersOf.bind(1, c)
-      if try membersOf.step(), membersOf.int64(0) > 1 || affected.contains(c) {
+      if try membersOf.step(), membersOf.int64(0) > 1 || affected.contains(c) || decisionClusters.contains(c) {
         let ok = membersOf.withBytes(1) { Self.parseMembers($0, into: &memberIDs) }
         guard ok else { throw StoreError("a cluster's members cannot be read: the store is damaged") }
       }
@@ -384,6 +429,34 @@ extension EntityStore {
       }
       age[base + r] = newIDs[r]
     }
+    // The decisions over this run's rows (a decision's contacts that are
+    // not among them are left out of it here), and the pairs that blocking
+    // finds among the rows of the reopened clusters.
+    var rowUIDs: [Int: String] = [:]
+    var constraints = DecisionConstraints()
+    var openedRows: [Int] = []
+    if !decided.all.isEmpty {
+      var uidOfID: [Int64: String] = [:]
+      for (u, s) in namedStored { uidOfID[s.id] = u }
+      let named = Set(decided.all.flatMap { $0.uids + $0.from })
+      for r in 0..<n {
+        if r < base {
+          if let u = uidOfID[age[r]] { rowUIDs[r] = u }
+        } else if let u = uids[r - base], named.contains(u) {
+          rowUIDs[r] = u
+        }
+      }
+      constraints = DecisionConstraints(decided.all, rowCount: n, partial: true) { rowUIDs[$0] }
+      openedRows = (0..<n).filter { prevCluster[$0] != 0 && opened.contains(prevCluster[$0]) }
+      if openedRows.count > 1 {
+        var sub = Cards()
+        for r in openedRows { sub.append(all.card(r)) }
+        let subKeys = try self.keys(ofRecords: sub)
+        for p in subKeys.candidatePairs(model: model, involvingRowsFrom: 0) {
+          pairs.append(UInt64(openedRows[Int(p >> 32)]) << 32 | UInt64(openedRows[Int(p & 0xFFFF_FFFF)]))
+        }
+      }
+    }
     var affectedRows: [Int64: [Int]] = [:]
     for r in 0..<n where prevCluster[r] != 0 && affected.contains(prevCluster[r]) {
       affectedRows[prevCluster[r], default: []].append(r)
@@ -408,14 +481,22 @@ extension EntityStore {
 
     var clustering = LinkClustering(count: n, configuration: config)
     var firstOfCluster: [Int64: Int] = [:]
-    for r in 0..<base where !affected.contains(prevCluster[r]) {
+    for r in 0..<base where !affected.contains(prevCluster[r]) && !opened.contains(prevCluster[r]) {
       if let f = firstOfCluster[prevCluster[r]] { clustering.unite(f, r) } else { firstOfCluster[prevCluster[r]] = r }
     }
+    for (a, b) in constraints.unions { clustering.unite(a, b) }
     var joined: [MatchedPair] = []
     for e in accepted {
       let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
-      if clustering.join(a, b, scorer: scorer) {
+      var byDecision = false
+      let ok =
+        constraints.isEmpty
+        ? clustering.join(a, b, scorer: scorer)
+        : clustering.join(a, b, scorer: scorer, decisions: constraints, refusedByDecision: &byDecision)
+      if ok {
         joined.append(scorer.matchedPair(a, b, weight: e.weight, vector: e.vector))
+      } else if byDecision {
+        run.pairsRefusedByDecision += 1
       } else {
         run.pairsRefusedByGuard += 1
       }
@@ -469,7 +550,11 @@ extension EntityStore {
     for r in 0..<n {
       let c = Int(rep[r])
       size[c] += 1
-      if r >= base || (!affected.isEmpty && affected.contains(prevCluster[r])) { touchedC[c] = true }
+      if r >= base || (!affected.isEmpty && affected.contains(prevCluster[r]))
+        || (!opened.isEmpty && opened.contains(prevCluster[r]))
+      {
+        touchedC[c] = true
+      }
     }
     var nextCluster: Int64 = 1
     if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
@@ -481,6 +566,9 @@ extension EntityStore {
     // off): only they need their rows' earlier clusters.
     var unclaimedRows: [Int: [Int]] = [:]
     for r in 0..<n where claim[Int(rep[r])] == 0 { unclaimedRows[Int(rep[r]), default: []].append(r) }
+    let decisionsOfRow = Self.decisionsOfRows(decided.all, rows: rowUIDs)
+    var decisionsOf: [Int: Set<Int64>] = [:]  // by component
+    for (r, ids) in decisionsOfRow { decisionsOf[Int(rep[r]), default: []].formUnion(ids) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
     // Evidence is written out once the store's writes are under way
@@ -499,7 +587,8 @@ extension EntityStore {
         for other in claimed.dropFirst() {
           absorbedInto.append((other, keepID))
           evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
-          run.changes.append(StoreChange(kind: .merged, cluster: keepID, other: other))
+          run.changes.append(
+            StoreChange(kind: .merged, cluster: keepID, other: other, decisions: (decisionsOf[c] ?? []).sorted()))
           run.clustersMerged += 1
         }
       } else {
@@ -509,11 +598,12 @@ extension EntityStore {
         let from = Set(rows.compactMap { prevCluster[$0] != 0 ? prevCluster[$0] : nil }).sorted()
         if let parent = from.first {
           evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
-          run.changes.append(StoreChange(kind: .split, cluster: parent, other: id))
+          run.changes.append(
+            StoreChange(kind: .split, cluster: parent, other: id, decisions: (decisionsOf[c] ?? []).sorted()))
           run.clustersSplit += 1
         } else if size[c] > 1 {
           evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c))
-          run.changes.append(StoreChange(kind: .created, cluster: id))
+          run.changes.append(StoreChange(kind: .created, cluster: id, decisions: (decisionsOf[c] ?? []).sorted()))
           run.clustersCreated += 1
         }
       }
@@ -536,7 +626,7 @@ extension EntityStore {
       let kind: StoreChange.Kind = previous[r] == nil ? .added : .updated
       if kind == .added { run.added += 1 } else { run.updated += 1 }
       if evidenceOf[c] != nil { evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c, row: row)) }
-      run.changes.append(StoreChange(kind: kind, cluster: finalID[c], uid: uids[r]))
+      run.changes.append(StoreChange(kind: kind, cluster: finalID[c], uid: uids[r], decisions: decisionsOfRow[row] ?? []))
     }
     stages.lap("ids", &run.timings)
 

@@ -38,6 +38,16 @@ public struct StoreRun: Sendable {
   /// whole clusters).
   public var storedLoaded = 0
   public var pairsCompared = 0, pairsAccepted = 0, pairsRefusedByGuard = 0
+  /// A reviewer's decisions given to this run and kept (obeyed by every
+  /// later run too), and those skipped, each with its line and why.
+  public var decisionsKept = 0
+  public var decisionsSkipped: [InputError] = []
+  /// Accepted pairs not joined because a kept decision keeps their
+  /// contacts apart.
+  public var pairsRefusedByDecision = 0
+  /// Stored clusters clustered again because a decision names their
+  /// contacts (a new one, or one that a contact of this batch meets).
+  public var clustersReopened = 0
   /// Every change, in the order of ``StoreChange``'s kinds per cluster.
   public var changes: [StoreChange] = []
   /// The ids of the clusters this run made or changed (sorted).
@@ -81,6 +91,9 @@ public struct StoreChange: Sendable, Hashable {
   /// The accepted pairs behind the change, as `--explain` writes them (a
   /// JSON array, `[]` when there are none).
   public var evidence: String = "[]"
+  /// The kept decisions (`decisions.id`) that name a contact of the
+  /// changed cluster (or, for a split, of the cluster it split from).
+  public var decisions: [Int64] = []
 }
 
 extension EntityStore {
@@ -93,15 +106,25 @@ extension EntityStore {
   /// transaction: on any error nothing is changed. `recordChanges` off
   /// leaves ``StoreRun/changes`` empty (a first batch of millions makes a
   /// change per contact).
+  ///
+  /// `decisions` (a reviewer's, README "Review decisions") are checked
+  /// against the store's contacts and the batch's, and against the
+  /// decisions kept before them; those that hold are kept in the store and
+  /// obeyed by this run and every later one (``StoreRun/decisionsSkipped``
+  /// lists the others).
   public func link(
-    _ input: ContactTable, source: String, removing: [String] = [], recordChanges: Bool = true
+    _ input: ContactTable, source: String, removing: [String] = [], decisions: [DedupeDecision] = [],
+    recordChanges: Bool = true
   ) throws(StoreError) -> StoreRun {
     try db.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
       let stored = try scalar("SELECT EXISTS(SELECT 1 FROM contacts)")
       let fitted = try meta("model")
       let empty = stored == 0 && fitted == nil
-      let run = empty ? try firstRun(input, source: source, recordChanges: recordChanges) : try laterRun(input, source: source, removing: removing)
+      let run =
+        empty
+        ? try firstRun(input, source: source, decisions: decisions, recordChanges: recordChanges)
+        : try laterRun(input, source: source, removing: removing, decisions: decisions)
       let clock = ContinuousClock()
       let t = clock.now
       try db.execute("COMMIT")
@@ -457,7 +480,9 @@ extension EntityStore {
 
   // MARK: The first batch
 
-  func firstRun(_ input: ContactTable, source: String, recordChanges: Bool) throws(StoreError) -> StoreRun {
+  func firstRun(
+    _ input: ContactTable, source: String, decisions: [DedupeDecision], recordChanges: Bool
+  ) throws(StoreError) -> StoreRun {
     var stages = StageClock()
     var run = StoreRun()
     run.id = try beginRun(source: source)
@@ -466,10 +491,14 @@ extension EntityStore {
     let table = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
     let n = table.rowCount
     stages.lap("uids", &run.timings)
-    let config = configuration
+    var config = configuration
+    let batchUIDs = Set((0..<n).compactMap { table.uid(at: $0) })
+    let kept = try keepDecisions(decisions, run: &run) { batchUIDs.contains($0) }
+    config.decisions = kept.all
     let dedupe = Deduplicator(configuration: config)
     let keys = LinkKeys(table: table, configuration: config)
-    let result = dedupe.findDuplicates(linkKeys: keys)
+    let result = dedupe.findDuplicates(linkKeys: keys, table: table)
+    run.pairsRefusedByDecision = result.statistics.pairsRefusedByDecision
     let fitted = result.model
     model = fitted
     try setMeta("model", fitted.storedText)
@@ -570,15 +599,26 @@ extension EntityStore {
     if recordChanges {
       var evidence: [Int64: [MatchedPair]] = [:]
       for p in result.pairs { evidence[clusterID[p.first], default: []].append(p) }
+      // The kept decisions behind each contact and cluster.
+      var namedRows: [Int: String] = [:]
+      if !kept.all.isEmpty {
+        let named = Set(kept.all.flatMap { $0.uids + $0.from })
+        for r in 0..<n { if let u = table.uid(at: r), named.contains(u) { namedRows[r] = u } }
+      }
+      let decisionsOfRow = Self.decisionsOfRows(kept.all, rows: namedRows)
+      var decisionsOfCluster: [Int64: Set<Int64>] = [:]
+      for (r, ids) in decisionsOfRow { decisionsOfCluster[clusterID[r], default: []].formUnion(ids) }
       for r in 0..<n {
-        run.changes.append(StoreChange(kind: .added, cluster: clusterID[r], uid: table.uid(at: r)))
+        run.changes.append(
+          StoreChange(kind: .added, cluster: clusterID[r], uid: table.uid(at: r), decisions: decisionsOfRow[r] ?? []))
       }
       let sourceOf: ((Int) -> [UInt8])? = tagged ? { table.pool.bytes(of: sourceColumn[$0]) } : nil
       for id in Int64(1)..<next where sizes[Int(id)] > 1 {
         run.changes.append(
           StoreChange(
             kind: .created, cluster: id,
-            evidence: Self.evidenceJSON(evidence[id] ?? [], name: { Self.name(table, row: $0, id: Int64($0 + 1)) }, source: sourceOf)))
+            evidence: Self.evidenceJSON(evidence[id] ?? [], name: { Self.name(table, row: $0, id: Int64($0 + 1)) }, source: sourceOf),
+            decisions: (decisionsOfCluster[id] ?? []).sorted()))
       }
     }
     run.added = n

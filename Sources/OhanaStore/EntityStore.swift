@@ -44,7 +44,7 @@ public final class EntityStore {
   package var clusterLogLimit: Int?
 
   /// The schema's version (`meta.schema_version`).
-  public static let schemaVersion = 5
+  public static let schemaVersion = 6
 
   init(path: String, db: SQLiteDatabase, configuration: DedupeConfiguration, model: FellegiSunterModel, bucketBits: Int) {
     self.path = path
@@ -81,7 +81,10 @@ public final class EntityStore {
     let upgrade = meta["schema_version"] == "2"
     let listMembers = upgrade || meta["schema_version"] == "3"
     let addLog = listMembers || meta["schema_version"] == "4"
-    guard addLog || meta["schema_version"] == String(schemaVersion) else {
+    // Version 6 keeps a reviewer's decisions (`decisions`); a store of 2
+    // to 5 has none.
+    let addDecisions = addLog || meta["schema_version"] == "5"
+    guard addDecisions || meta["schema_version"] == String(schemaVersion) else {
       throw StoreError("\(path): not an Ohana entity store of schema version \(schemaVersion) (found \(meta["schema_version"] ?? "none"))")
     }
     guard let config = StoredSettings.configuration(meta) else {
@@ -108,10 +111,11 @@ public final class EntityStore {
     let rebuild =
       upgrade || meta["keys_version"] != String(LinkKeys.version)
       || meta["record_version"] != String(LinkKeys.recordVersion)
-    if rebuild || addLog {
+    if rebuild || addDecisions {
       try store.writing { () throws(StoreError) in
         if listMembers { try store.listMembers() }
         if addLog { try store.addClusterLog() }
+        if addDecisions { try store.db.execute("CREATE TABLE IF NOT EXISTS \(decisionTable)") }
         if rebuild { try store.rebuildIndex() }
         try store.setMeta("schema_version", String(schemaVersion))
       }
@@ -272,6 +276,7 @@ public final class EntityStore {
     CREATE TABLE \(logTable);
     CREATE TABLE \(foldTable);
     CREATE TABLE \(nameLogTable);
+    CREATE TABLE \(decisionTable);
     CREATE TABLE name_order(
       name INTEGER NOT NULL, contact INTEGER NOT NULL, class INTEGER NOT NULL, PRIMARY KEY(name, contact)) WITHOUT ROWID;
     """

@@ -109,11 +109,6 @@ extension OhanaCommand {
       if store == nil && (changes != nil || changedOnly || remove != nil) {
         throw ValidationError("--changes, --changed-only and --remove need --store")
       }
-      if store != nil && decisions != nil {
-        // Decisions kept in the store and obeyed by every later run are
-        // not built yet (issue 34): refuse rather than obey them once.
-        throw ValidationError("--decisions is not available with --store yet")
-      }
       if store != nil && (explain != nil || explainCandidates != nil || truth != nil) {
         throw ValidationError("--explain and --truth are not available with --store (--changes gives each change's evidence)")
       }
@@ -180,9 +175,11 @@ extension OhanaCommand {
           outputs.append(clustersFile)
         }
         PhaseTrace.mark("write.clusters")
-        if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, to: explain)) }
+        if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, model: result.model, to: explain)) }
         if let explainCandidates {
-          outputs.append(try writeExplain(table, dedupe.candidatePairs(in: table), result.clusterOf, to: explainCandidates))
+          outputs.append(
+            try writeExplain(
+              table, dedupe.candidatePairs(in: table), result.clusterOf, model: result.model, to: explainCandidates))
         }
         try OutputFile.commit(outputs)
         PhaseTrace.mark("commit")
@@ -261,11 +258,13 @@ extension OhanaCommand {
     }
 
     /// Writes `--explain` or `--explain-candidates` (not committed).
-    private func writeExplain(_ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], to path: String) throws
+    private func writeExplain(
+      _ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], model: FellegiSunterModel, to path: String
+    ) throws
       -> OutputFile
     {
       let out = try OutputFile(path: path)
-      try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table) { try out.write($0) }
+      try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table, model: model) { try out.write($0) }
       out.startFlush()
       return out
     }

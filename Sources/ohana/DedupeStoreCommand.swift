@@ -22,6 +22,7 @@ extension OhanaCommand.Dedupe {
       let start = Clock.seconds()
       let format = try output.format()
       let removing = try remove.map { try Self.readUIDs($0) } ?? []
+      let decided = try decisions.map { try Self.readDecisions($0, quiet: global.quiet) } ?? []
       let exists = EntityStore.exists(at: storePath)
       if exists && (threshold != nil || weights != nil || em || blocking != nil || maxBlock != nil || region != nil) {
         throw CLIError(
@@ -58,7 +59,7 @@ extension OhanaCommand.Dedupe {
           entityStore = try EntityStore.create(at: partial, configuration: configuration(), unjournaled: true)
         }
         run = try entityStore.link(
-          read.table, source: input.sourceLabel, removing: removing, recordChanges: changes != nil)
+          read.table, source: input.sourceLabel, removing: removing, decisions: decided, recordChanges: changes != nil)
       } catch let error as StoreError {
         if !exists { unlink(partial) }
         throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)
@@ -157,6 +158,15 @@ extension OhanaCommand.Dedupe {
             + "\(run.pairsAccepted) accepted, \(run.pairsRefusedByGuard) refused by the chaining guard; "
             + "read \(formatSeconds(readDone - start)) s, link \(formatSeconds(linkDone - readDone)) s, "
             + "total \(formatSeconds(Clock.seconds() - start)) s\n")
+        if let decisions {
+          for e in run.decisionsSkipped { StandardError.write("warning: \(decisions):\(e.line): \(e.reason)\n") }
+        }
+        if decisions != nil || run.pairsRefusedByDecision > 0 || run.clustersReopened > 0 {
+          StandardError.write(
+            "decisions: \(run.decisionsKept) kept, \(run.decisionsSkipped.count) skipped; "
+              + "\(run.pairsRefusedByDecision) accepted pairs refused by the kept decisions, "
+              + "\(run.clustersReopened) stored clusters clustered again for them\n")
+        }
         if verbose {
           let stages = run.timings.sorted { $0.key < $1.key }.map { "\($0.key) \(formatSeconds($0.value)) s" }
           StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
@@ -212,17 +222,32 @@ extension OhanaCommand.Dedupe {
       DedupeResult.appendJSONText(uid, to: &buf)
     }
     if c.evidence != "[]" { buf.append(contentsOf: ",\"evidence\":\(c.evidence)".utf8) }
+    if !c.decisions.isEmpty {
+      buf.append(contentsOf: ",\"decisions\":[\(c.decisions.map(String.init).joined(separator: ","))]".utf8)
+    }
     buf.append(contentsOf: "}\n".utf8)
   }
 }
 
 
-/// The bytes of a small input file an option names (`--remove`,
-/// `--decisions`); exit 66 with the reason when it cannot be read.
+/// The bytes of an input file an option names (`--remove`, `--decisions`,
+/// `--clusters`, `--explain`); exit 66 with the system's reason (`no such
+/// file or directory`) when it cannot be read.
 func readWholeFile(_ path: String, option: String) throws -> [UInt8] {
-  do {
-    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-  } catch {
-    throw CLIError("cannot read \(option) \(path): \(error)", exitCode: CLIError.noInput)
+  guard let file = fopen(path, "rb") else {
+    throw CLIError("cannot read \(option) \(path): \(OutputFile.reason(errno))", exitCode: CLIError.noInput)
+  }
+  defer { fclose(file) }
+  var out: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 20)
+  while true {
+    let n = fread(&buffer, 1, buffer.count, file)
+    if n > 0 { out.append(contentsOf: buffer[0..<n]) }
+    if n < buffer.count {
+      if ferror(file) != 0 {
+        throw CLIError("cannot read \(option) \(path): \(OutputFile.reason(errno))", exitCode: CLIError.noInput)
+      }
+      return out
+    }
   }
 }

@@ -58,13 +58,60 @@ import Testing
     #expect(!r1.stderr.contains("no-such-uid"), "uids are not logged")
   }
 
-  @Test func decisionsWithAStoreAreRefusedForNow() throws {
+  /// With --store the decisions are kept: a later run given none still
+  /// obeys them, --changes names the decision behind a change, and a
+  /// missing decisions file is a clear error (exit 66).
+  @Test func aStoreKeepsTheDecisionsForLaterRuns() throws {
     let dir = try TempDir()
-    let r = try CLI.run([
-      "dedupe", sample, "-o", dir.url.appendingPathComponent("m.vcf").path, "--store",
-      dir.url.appendingPathComponent("s.sqlite").path, "--decisions", dir.url.appendingPathComponent("d.ndjson").path,
+    let store = dir.path("s.sqlite")
+    let c0 = dir.url.appendingPathComponent("c0.csv")
+    let r0 = try CLI.run(["dedupe", sample, "-o", dir.path("m0.vcf"), "--store", store, "--clusters", c0.path, "-q"])
+    #expect(r0.status == 0, "\(r0.stderr)")
+    let first = try clusters(c0)
+    var members: [String: [String]] = [:]
+    for (uid, c) in first { members[c, default: []].append(uid) }
+    guard let big = members.values.filter({ $0.count >= 3 }).map({ $0.sorted() }).min(by: { $0[0] < $1[0] }) else {
+      Issue.record("the sample has no cluster of three or more: the test cannot run")
+      return
+    }
+    let out = big[0], rest = Array(big.dropFirst())
+    func json(_ a: [String]) -> String { "[" + a.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+    try dir.write("d.ndjson", "{\"kind\": \"different\", \"uids\": \(json([out])), \"from\": \(json(rest))}\n")
+    let c1 = dir.url.appendingPathComponent("c1.csv")
+    let r1 = try CLI.run([
+      "dedupe", sample, "-o", dir.path("m1.vcf"), "--store", store, "--clusters", c1.path, "--decisions", dir.path("d.ndjson"),
+      "--changes", dir.path("changes.ndjson"),
     ])
-    #expect(r.status == 64)
-    #expect(r.stderr.contains("--decisions is not available with --store yet"))
+    #expect(r1.status == 0, "\(r1.stderr)")
+    #expect(r1.stderr.contains("decisions: 1 kept, 0 skipped"))
+    let second = try clusters(c1)
+    for uid in rest { #expect(second[uid] != second[out]) }
+    #expect(Set(rest.map { second[$0] }).count == 1)
+    let changes = try String(contentsOf: dir.url.appendingPathComponent("changes.ndjson"), encoding: .utf8)
+    #expect(changes.split(separator: "\n").contains { $0.contains("\"change\":\"split\"") && $0.contains("\"decisions\":[1]") })
+    // A later run with none: a copy of the contact taken out under a new
+    // uid, which scores with it and with the rest; the store still keeps
+    // the two sides apart (the copy joins one side).
+    let text = try String(contentsOfFile: sample, encoding: .utf8)
+    let card = try #require(
+      text.components(separatedBy: "END:VCARD").first { $0.contains("UID:\(out)\r\n") || $0.contains("UID:\(out)\n") })
+    let copy = card.replacingOccurrences(of: "UID:\(out)", with: "UID:bridge-1").trimmingCharacters(in: .whitespacesAndNewlines)
+    try dir.write("bridge.vcf", copy + "\r\nEND:VCARD\r\n")
+    let c2 = dir.url.appendingPathComponent("c2.csv")
+    let r2 = try CLI.run([
+      "dedupe", dir.path("bridge.vcf"), "-o", dir.path("m2.vcf"), "--store", store, "--clusters", c2.path,
+    ])
+    #expect(r2.status == 0, "\(r2.stderr)")
+    let third = try clusters(c2)
+    #expect(third["bridge-1"] != nil)
+    for uid in rest { #expect(third[uid] != third[out]) }
+    #expect(third["bridge-1"] == third[out] || third["bridge-1"] == third[rest[0]])
+    #expect(r2.stderr.contains("accepted pairs refused by the kept decisions"), "\(r2.stderr)")
+    #expect(!r2.stderr.contains(" 0 accepted pairs refused by the kept decisions"), "\(r2.stderr)")
+    let missing = try CLI.run([
+      "dedupe", sample, "-o", dir.path("m3.vcf"), "--store", store, "--decisions", dir.path("none.ndjson"),
+    ])
+    #expect(missing.status == 66)
+    #expect(missing.stderr.contains("cannot read --decisions") && missing.stderr.contains("no such file or directory"))
   }
 }

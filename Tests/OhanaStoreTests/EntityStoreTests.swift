@@ -247,7 +247,7 @@ import Testing
     let run = try store.link(Self.table(Self.card("a2", "Ada", "Quist", tel: "+12125550101")), source: "day2")
     #expect(run.added == 1)
     #expect(try store.cluster(ofUID: "a2") == store.cluster(ofUID: "a1"), "the key of a1 is found after the migration")
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "6")
     #expect(try store.membersDisagreements() == 0)
     #expect(try store.countsDisagreement() == 0, "the counts kept in meta agree with the rows")
   }
@@ -282,7 +282,7 @@ import Testing
     #expect(try sql(path, "SELECT type FROM sqlite_schema WHERE name = 'clusters'") == "table")
     let store = try EntityStore.open(at: path)
     store.clusterLogLimit = Int.max
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "6")
     #expect(try sql(path, "SELECT type FROM sqlite_schema WHERE name = 'clusters'") == "view")
     #expect(try sql(path, "SELECT * FROM clusters ORDER BY id") == before, "the clusters as the table held them")
     let run = try store.link(Self.table(Self.card("b2", "Bo", "Lind", email: "bo@lind.example")), source: "day2")
@@ -384,7 +384,7 @@ import Testing
         + "DELETE FROM meta WHERE key IN ('contact_count', 'cluster_count'); "
         + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     let store = try EntityStore.open(at: path)
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "6")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
     #expect(try store.membersDisagreements() == 0, "members listed from the contacts")
     #expect(try store.countsDisagreement() == nil, "a store of schema 2 keeps no counts until its next run")
@@ -425,7 +425,7 @@ import Testing
         + "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
     ) { before = try sql($0, "SELECT id, size, members FROM clusters ORDER BY id") }
     let store = try EntityStore.open(at: path)
-    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "5")
+    #expect(try sql(path, "SELECT value FROM meta WHERE key = 'schema_version'") == "6")
     #expect(try sql(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'contacts_cluster'") == "0")
     #expect(try sql(path, "SELECT id, size, members FROM clusters ORDER BY id") == before, "the members a new store wrote")
     // a3 joins a1 and a2; then a1 is updated into someone else (it leaves

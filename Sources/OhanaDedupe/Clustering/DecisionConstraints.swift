@@ -10,29 +10,34 @@ import OhanaCore
 /// an earlier `different` keeps apart, or a `different` between contacts an
 /// earlier `same` joined) is skipped too: the earlier decision stands.
 /// Every row of a uid counts (an input may repeat a uid).
-struct DecisionConstraints: Sendable {
+///
+/// The entity store resolves its kept decisions against the rows of one
+/// run, which hold only some of their contacts (`partial`): a uid not
+/// among them is left out of the decision, not a reason to skip it (the
+/// store checked every decision against all its contacts when it took it).
+package struct DecisionConstraints: Sendable {
   /// Pairs of rows to unite, without the guard, before the scored pairs.
-  private(set) var unions: [(Int, Int)] = []
+  package private(set) var unions: [(Int, Int)] = []
   /// Row pairs (lower row << 32 | higher row) that must not share a cluster.
-  private(set) var apart: Set<UInt64> = []
-  private(set) var applied = 0
-  private(set) var skipped: [InputError] = []
+  package private(set) var apart: Set<UInt64> = []
+  package private(set) var applied = 0
+  package private(set) var skipped: [InputError] = []
 
-  var isEmpty: Bool { unions.isEmpty && apart.isEmpty }
+  package var isEmpty: Bool { unions.isEmpty && apart.isEmpty }
 
   @inline(__always) static func pair(_ x: Int, _ y: Int) -> UInt64 {
     UInt64(min(x, y)) << 32 | UInt64(max(x, y))
   }
 
   /// Whether rows `x` and `y` must stay apart.
-  @inline(__always) func keepsApart(_ x: Int, _ y: Int) -> Bool {
+  @inline(__always) package func keepsApart(_ x: Int, _ y: Int) -> Bool {
     !apart.isEmpty && apart.contains(Self.pair(x, y))
   }
 
-  init() {}
+  package init() {}
 
   /// Resolves `decisions` against the uids of `rowCount` rows (`uid(r)`).
-  init(_ decisions: [DedupeDecision], rowCount: Int, uid: (Int) -> String?) {
+  package init(_ decisions: [DedupeDecision], rowCount: Int, partial: Bool = false, uid: (Int) -> String?) {
     guard !decisions.isEmpty else { return }
     var wanted = Set<String>()
     for d in decisions {
@@ -59,10 +64,18 @@ struct DecisionConstraints: Sendable {
       func rows(_ uids: [String]) -> [Int]? {
         var out: [Int] = []
         for u in uids {
-          guard let rs = rowsOf[u] else { return nil }
+          guard let rs = rowsOf[u] else {
+            if partial { continue }
+            return nil
+          }
           out.append(contentsOf: rs)
         }
         return out
+      }
+      if partial {
+        // Nothing of it among these rows: nothing to do here.
+        let a = rows(d.uids) ?? [], b = rows(d.from) ?? []
+        if d.kind == .same ? a.count < 2 : (a.isEmpty || b.isEmpty) { continue }
       }
       guard let a = rows(d.uids), let b = rows(d.from) else {
         skipped.append(InputError(line: d.line, reason: "names a uid that no contact has; decision skipped", severity: .warning))

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 import OhanaCore
 
 extension DedupeResult {
@@ -38,14 +44,21 @@ extension DedupeResult {
 
   /// One JSON line per pair with its evidence and no personal data but the
   /// uids: `{"a":…,"b":…,"cluster":…,"weight":9.50,"keys":["phone"],
-  /// "levels":{"given":"exact",…}}`.
+  /// "levels":{"given":"exact",…}}`. With the `model` that scored the
+  /// pairs, each line also says how its weight was built (the review
+  /// page's waterfall): `"prior"` (log2 of the prior odds of a match),
+  /// `"parts"` (the weight of each comparison's level) and `"adjust"`
+  /// (what the name-frequency adjustment added), so that
+  /// `weight = Σ parts + adjust`.
   public static func writeExplanation(
-    _ pairs: [MatchedPair], clusterOf: [Int32], table: ContactTable, to sink: ([UInt8]) throws -> Void
+    _ pairs: [MatchedPair], clusterOf: [Int32], table: ContactTable, model: FellegiSunterModel? = nil,
+    to sink: ([UInt8]) throws -> Void
   ) rethrows {
     var buf: [UInt8] = []
     buf.reserveCapacity(1 << 20)
+    let weights = model.map { ExplanationWeights($0) }
     for p in pairs {
-      appendExplanation(p, table: table, cluster: uid(table, Int(clusterOf[p.first])), to: &buf)
+      appendExplanation(p, table: table, cluster: uid(table, Int(clusterOf[p.first])), weights: weights, to: &buf)
       buf.append(0x0A)
       if buf.count >= 1 << 20 {
         try sink(buf)
@@ -58,20 +71,24 @@ extension DedupeResult {
   /// One pair's evidence as a JSON object (no line end): uids `a` and `b`,
   /// `cluster` when given, `weight`, shared blocking `keys` and the
   /// comparison `levels`.
-  public static func appendExplanation(_ p: MatchedPair, table: ContactTable, cluster: [UInt8]?, to buf: inout [UInt8]) {
+  public static func appendExplanation(
+    _ p: MatchedPair, table: ContactTable, cluster: [UInt8]?, weights: ExplanationWeights? = nil, to buf: inout [UInt8]
+  ) {
     // A read of several inputs: where each of the two came from.
     let sources = table[.sourceProvider]
     let both =
       sources[p.first].isPresent || sources[p.second].isPresent
       ? (table.pool.bytes(of: sources[p.first]), table.pool.bytes(of: sources[p.second])) : nil
-    appendExplanation(p, a: uid(table, p.first), b: uid(table, p.second), sources: both, cluster: cluster, to: &buf)
+    appendExplanation(
+      p, a: uid(table, p.first), b: uid(table, p.second), sources: both, cluster: cluster, weights: weights, to: &buf)
   }
 
   /// ``appendExplanation(_:table:cluster:to:)`` with the two contacts'
   /// names (`a`, `b`) and inputs (`sources`) given (the entity store's
   /// contacts are not all in one table).
   package static func appendExplanation(
-    _ p: MatchedPair, a: [UInt8], b: [UInt8], sources: ([UInt8], [UInt8])?, cluster: [UInt8]?, to buf: inout [UInt8]
+    _ p: MatchedPair, a: [UInt8], b: [UInt8], sources: ([UInt8], [UInt8])?, cluster: [UInt8]?,
+    weights: ExplanationWeights? = nil, to buf: inout [UInt8]
   ) {
     buf.append(contentsOf: "{\"a\":".utf8)
     appendJSONString(a, to: &buf)
@@ -94,12 +111,25 @@ extension DedupeResult {
     buf.append(contentsOf: "],\"levels\":{".utf8)
     let levels = Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
     buf.append(contentsOf: levels.joined(separator: ",").utf8)
-    buf.append(contentsOf: "}}".utf8)
+    buf.append(0x7D)
+    if let weights {
+      buf.append(contentsOf: ",\"prior\":\(Deduplicator.formatWeight(weights.prior)),\"parts\":{".utf8)
+      var sum = 0.0
+      for (i, c) in Comparison.allCases.enumerated() {
+        let part = weights.part(c, level: p.vector[c])
+        sum += part
+        if i > 0 { buf.append(0x2C) }
+        buf.append(contentsOf: "\"\(c)\":\(Deduplicator.formatWeight(part))".utf8)
+      }
+      buf.append(contentsOf: "},\"adjust\":\(Deduplicator.formatWeight(p.weight - sum))".utf8)
+    }
+    buf.append(0x7D)
   }
 
-  /// The accepted pairs as JSON lines (see ``writeExplanation(_:clusterOf:table:to:)``).
+  /// The accepted pairs as JSON lines, with how each weight was built
+  /// (see ``writeExplanation(_:clusterOf:table:model:to:)``).
   public func writeExplanation(table: ContactTable, to sink: ([UInt8]) throws -> Void) rethrows {
-    try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, to: sink)
+    try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, model: model, to: sink)
   }
 
   /// A row's name (``uid(_:_:)``) as a CSV field, read in place (two
@@ -149,5 +179,26 @@ extension DedupeResult {
       }
     }
     buf.append(0x22)
+  }
+}
+
+/// A model's weights as an explanation states them: each comparison
+/// level's weight, and the prior odds of a match, both in log2.
+public struct ExplanationWeights: Sendable {
+  /// `log2(lambda / (1 - lambda))`.
+  public let prior: Double
+  private let levels: [[Double]]
+
+  public init(_ model: FellegiSunterModel) {
+    let lambda = min(max(model.lambda, 1e-12), 1 - 1e-12)
+    prior = log2(lambda / (1 - lambda))
+    levels = model.weights
+  }
+
+  /// The weight that `level` of `comparison` adds (0 for null).
+  public func part(_ comparison: Comparison, level: Int) -> Double {
+    let row = levels[comparison.rawValue]
+    guard level > 0, level < row.count else { return 0 }
+    return row[level]
   }
 }

@@ -120,6 +120,29 @@ package struct LinkClustering {
     clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in scorer.weight(x, y) }
   }
 
+  /// ``join(_:_:scorer:)`` that also refuses a join bringing together two
+  /// rows a reviewer's decision keeps apart (read by the guard as a cross
+  /// pair of weight -inf, as a full run does). `refusedByDecision` tells
+  /// why a refusal was made.
+  package mutating func join(
+    _ a: Int, _ b: Int, scorer: LinkScorer, decisions: DecisionConstraints, refusedByDecision: inout Bool
+  ) -> Bool {
+    if decisions.keepsApart(a, b) {
+      refusedByDecision = true
+      return false
+    }
+    var byDecision = false
+    let ok = clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in
+      if decisions.keepsApart(x, y) {
+        byDecision = true
+        return -.infinity
+      }
+      return scorer.weight(x, y)
+    }
+    refusedByDecision = !ok && byDecision
+    return ok
+  }
+
   package mutating func find(_ a: Int) -> Int { clustering.find(a) }
 
   /// For every row, its cluster's smallest row.
@@ -127,8 +150,11 @@ package struct LinkClustering {
 }
 
 extension Deduplicator {
-  /// ``findDuplicates(in:)`` on keys already computed.
-  package func findDuplicates(linkKeys: LinkKeys) -> DedupeResult { findDuplicates(keys: linkKeys.keys) }
+  /// ``findDuplicates(in:)`` on keys already computed (of `table`, whose
+  /// uids the configuration's decisions name).
+  package func findDuplicates(linkKeys: LinkKeys, table: ContactTable? = nil) -> DedupeResult {
+    findDuplicates(keys: linkKeys.keys, decisions: table.map { constraints($0) } ?? DecisionConstraints())
+  }
 
   /// ``merge(_:_:)`` on keys already computed.
   package func merge(_ table: ContactTable, _ result: DedupeResult, linkKeys: LinkKeys) -> ContactTable {

@@ -1,6 +1,36 @@
 import OhanaCore
 
 extension DedupeDecision {
+  /// The decision as one line of a decisions file (no line end), which
+  /// ``read(ndjson:)`` reads back as the same decision (but its line).
+  public var ndjsonLine: String {
+    var out: [UInt8] = []
+    func strings(_ list: [String]) {
+      out.append(UInt8(ascii: "["))
+      for (i, u) in list.enumerated() {
+        if i > 0 { out.append(ASCII.comma) }
+        JSONWriter.string(Array(u.utf8), into: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    }
+    out.append(contentsOf: "{\"kind\":\"\(kind.rawValue)\",\"uids\":".utf8)
+    strings(uids)
+    if kind == .different {
+      out.append(contentsOf: ",\"from\":".utf8)
+      strings(from)
+    }
+    if let time {
+      out.append(contentsOf: ",\"time\":".utf8)
+      JSONWriter.string(Array(time.utf8), into: &out)
+    }
+    if let note {
+      out.append(contentsOf: ",\"note\":".utf8)
+      JSONWriter.string(Array(note.utf8), into: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+    return String(decoding: out, as: UTF8.self)
+  }
+
   /// The decisions of a decisions file (NDJSON, see ``DedupeDecision``),
   /// in file order. A line that is not a decision (not JSON, an unknown
   /// `kind`, a `same` with fewer than two uids, a `different` without
