@@ -96,6 +96,12 @@ let package = Package(
     .executableTarget(
       name: "ohana",
       dependencies: ["Ohana", "OhanaDatasets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      // The review page's template, compiled into the binary (no bundle
+      // beside it): `PackageResources.review_html` and its kin.
+      resources: [
+        .embedInCode("Review/Page/review.html"), .embedInCode("Review/Page/review.css"),
+        .embedInCode("Review/Page/review.js"),
+      ],
       swiftSettings: swiftSettings
     ),
 

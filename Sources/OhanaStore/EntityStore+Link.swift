@@ -165,7 +165,11 @@ extension EntityStore {
     return db.lastInsertRowID
   }
 
-  func finishRun(_ run: StoreRun) throws(StoreError) {
+  /// Ends a run: its counts in `runs`, and the clusters it made or
+  /// changed (`meta.last_run_changed`, "all" for the first run) for
+  /// `ohana review --store --changed-only`.
+  func finishRun(_ run: StoreRun, first: Bool = false) throws(StoreError) {
+    try setMeta(Self.lastRunChangedKey, first ? "all" : run.changedClusters.map(String.init).joined(separator: ","))
     let q = try db.prepare(
       "UPDATE runs SET added=?, updated=?, removed=?, clusters_created=?, clusters_merged=?, clusters_split=? WHERE id=?")
     q.bind(1, run.added)
@@ -626,7 +630,7 @@ extension EntityStore {
     run.changedClusters = Array(Int64(1)..<next)
     run.merged = merged
     run.mergedVCards = mergedCards.bytes
-    try finishRun(run)
+    try finishRun(run, first: true)
     stages.lap("changes", &run.timings)
     return run
   }

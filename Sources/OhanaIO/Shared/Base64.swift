@@ -1,7 +1,7 @@
 // Base64 (RFC 4648) over bytes. Decoding skips whitespace and accepts missing
 // padding, because vCard 2.1 writers fold base64 data freely.
 
-enum Base64 {
+package enum Base64 {
   private static let alphabet: [UInt8] = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -99,7 +99,7 @@ enum Base64 {
   }
 
   /// Encodes `input` with padding, appending to `output`.
-  static func encode<C: Collection>(_ input: C, into output: inout [UInt8]) where C.Element == UInt8 {
+  package static func encode<C: Collection>(_ input: C, into output: inout [UInt8]) where C.Element == UInt8 {
     output.reserveCapacity(output.count + (input.count + 2) / 3 * 4)
     var acc: UInt32 = 0
     var n = 0
