@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "OhanaIO", targets: ["OhanaIO"]),
     .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
     .library(name: "OhanaStore", targets: ["OhanaStore"]),
+    .library(name: "OhanaCardDAV", targets: ["OhanaCardDAV"]),
     .executable(name: "ohana", targets: ["ohana"]),
     // The C interface (Arrow C Data Interface) for Python: python/ builds it with
     // `swift build -c release --product OhanaFFI -Xswiftc -static-stdlib`.
@@ -90,12 +91,16 @@ let package = Package(
     ),
 
     // MARK: Dataset generator (stdlib only; used by `ohana generate`)
+    // The CardDAV data provider (README "Live address books"): HTTP through
+    // FoundationNetworking, XML through FoundationXML; the engine itself
+    // does not depend on it.
+    .target(name: "OhanaCardDAV", dependencies: ["OhanaCore", "OhanaIO"], swiftSettings: swiftSettings),
     .target(name: "OhanaDatasets", dependencies: ["OhanaCore"], path: "datasets/Generator", swiftSettings: swiftSettings),
 
     // MARK: L4 — command line
     .executableTarget(
       name: "ohana",
-      dependencies: ["Ohana", "OhanaDatasets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["Ohana", "OhanaCardDAV", "OhanaDatasets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       // The review page's template, compiled into the binary (no bundle
       // beside it): `PackageResources.review_html` and its kin.
       resources: [
@@ -116,6 +121,9 @@ let package = Package(
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaFFITests", dependencies: ["OhanaFFI", "COhanaArrow", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCLITests", dependencies: ["ohana", "OhanaDatasets", "OhanaStore", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "OhanaCLITests", dependencies: ["ohana", "OhanaCardDAV", "OhanaDatasets", "OhanaStore", "_OhanaTestSupport"],
+      swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCardDAVTests", dependencies: ["OhanaCardDAV", "_OhanaTestSupport"], swiftSettings: swiftSettings),
   ]
 )

@@ -36,6 +36,21 @@ struct InputOptions: ParsableArguments {
       valueName: "name"))
   var charset: String?
 
+  @Option(help: ArgumentHelp("CardDAV inputs: the user to log in as (the password from --password-file, $OHANA_CARDDAV_PASSWORD or ~/.netrc; never on the command line).", valueName: "name"))
+  var user: String?
+
+  @Option(name: .customLong("password-file"), help: ArgumentHelp("CardDAV inputs: a file whose first line is the password.", valueName: "path"))
+  var passwordFile: String?
+
+  @Option(name: .customLong("ca-file"), help: ArgumentHelp("CardDAV inputs: trust the certificate authorities in this PEM file instead of the system's.", valueName: "path"))
+  var caFile: String?
+
+  @Flag(name: .customLong("insecure-http"), help: "CardDAV inputs: allow plain http:// to a host that is not this machine (the password then travels in clear).")
+  var insecureHTTP = false
+
+  @Option(name: .customLong("address-book"), help: ArgumentHelp("CardDAV inputs: read only the address book of this name (its last path segment or display name).", valueName: "name"))
+  var addressBook: String?
+
   /// The detector's minimum confidence (`ReadOptions.minimumDetectionConfidence`);
   /// for measurement (Benchmarks/compare/charset), hence hidden.
   @Option(name: .customLong("detection-confidence"), help: .hidden)
@@ -58,6 +73,10 @@ struct InputOptions: ParsableArguments {
     }
     for s in sourceNames where !s.contains("=") && inputs.count > 1 {
       throw ValidationError("--source \(s): with several inputs, name each as NAME=PATH")
+    }
+    let urls = inputs.filter { CardDAVInput.isURL($0) }
+    if !urls.isEmpty && urls.count != inputs.count {
+      throw ValidationError("give address book URLs or files, not both in one run")
     }
     if let charset, CharsetConverter.canonicalName(charset) == nil {
       throw ValidationError("unknown charset '\(charset)' (use an ICU charset name such as windows-1255)")

@@ -46,6 +46,7 @@ enum ContactFiles {
   }
 
   static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
+    if options.inputs.contains(where: CardDAVInput.isURL) { return try CardDAVInput.read(options, quiet: quiet) }
     let inputs = try Self.inputs(options)
     if inputs.count > 1 || !options.sourceNames.isEmpty { return try readSeveral(inputs, options, quiet: quiet) }
     let path = inputs.first?.path ?? "-"

@@ -1,0 +1,320 @@
+import Foundation
+
+/// A user and password for HTTP basic authentication, sent only to the
+/// origin (scheme, host, port) the run started at.
+public struct CardDAVCredentials: Sendable {
+  public var user: String
+  public var password: String
+
+  public init(user: String, password: String) {
+    self.user = user
+    self.password = password
+  }
+
+  /// The login for `host` in a netrc file (`machine HOST login U password
+  /// P`, or `default`), if any.
+  public static func netrc(_ text: String, host: String) -> CardDAVCredentials? {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map(String.init)
+    var i = 0
+    var fallback: CardDAVCredentials? = nil
+    while i < words.count {
+      let isDefault = words[i] == "default"
+      guard words[i] == "machine" || isDefault else {
+        i += 1
+        continue
+      }
+      let machine = isDefault ? nil : (i + 1 < words.count ? words[i + 1] : nil)
+      i += isDefault ? 1 : 2
+      var login: String? = nil, password: String? = nil
+      while i < words.count && words[i] != "machine" && words[i] != "default" {
+        if i + 1 < words.count {
+          if words[i] == "login" { login = words[i + 1] }
+          if words[i] == "password" { password = words[i + 1] }
+        }
+        i += 2
+      }
+      if let login, let password {
+        if machine == host { return CardDAVCredentials(user: login, password: password) }
+        if isDefault { fallback = CardDAVCredentials(user: login, password: password) }
+      }
+    }
+    return fallback
+  }
+}
+
+/// One card as the server keeps it.
+public struct CardDAVCard: Sendable {
+  /// The card's URL (absolute).
+  public var url: URL
+  public var etag: String?
+  /// The vCard text, as served.
+  public var data: Data
+}
+
+/// A CardDAV client (RFC 6352 over WebDAV, RFC 4918; sync-collection, RFC
+/// 6578): finds the address books from a server, principal or address
+/// book URL, lists them, and fetches their cards whole.
+public struct CardDAVClient: Sendable {
+  public let transport: any HTTPTransport
+  public let credentials: CardDAVCredentials?
+  /// Hrefs fetched per `addressbook-multiget` (its response is held whole).
+  public var batchSize = 200
+  /// Where the run started: credentials go to this origin only.
+  private let origin: String
+
+  public init(start: URL, transport: any HTTPTransport, credentials: CardDAVCredentials?) {
+    self.transport = transport
+    self.credentials = credentials
+    origin = Self.origin(start)
+  }
+
+  static func origin(_ url: URL) -> String {
+    "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? (url.scheme == "https" ? 443 : 80))"
+  }
+
+  /// Whether `url` may be fetched without TLS: plain HTTP only to a
+  /// loopback host.
+  public static func isLoopback(_ url: URL) -> Bool {
+    guard let host = url.host?.lowercased() else { return false }
+    return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+  }
+
+  func request(_ method: String, _ url: URL, depth: String? = nil, body: String? = nil) throws(CardDAVError) -> HTTPResponse {
+    var headers: [(String, String)] = [("User-Agent", "ohana-carddav")]
+    if let depth { headers.append(("Depth", depth)) }
+    if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+    if let credentials, Self.origin(url) == origin {
+      let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+      headers.append(("Authorization", "Basic \(token)"))
+    }
+    let response = try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }))
+    if response.status == 401 {
+      throw CardDAVError(
+        .authentication,
+        credentials == nil
+          ? "\(URLSessionTransport.redacted(url)): the server asks for a login (give --user, and the password by --password-file, OHANA_CARDDAV_PASSWORD or ~/.netrc)"
+          : "\(URLSessionTransport.redacted(url)): the server refused the login of user \(credentials?.user ?? "") (HTTP \(response.status))")
+    }
+    return response
+  }
+
+  /// A multistatus response's parsed body.
+  func multistatus(_ response: HTTPResponse, _ what: String) throws(CardDAVError) -> (responses: [DAVResponse], syncToken: String?) {
+    guard response.status == 207, let root = DAVElement.parse(response.body) else {
+      throw CardDAVError(.protocolError, "\(what): the server answered HTTP \(response.status), not a WebDAV multistatus")
+    }
+    return DAVResponse.multistatus(root)
+  }
+
+  func resolve(_ href: String, against base: URL) -> URL? { URL(string: href, relativeTo: base)?.absoluteURL }
+
+  static let propfindStart = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <d:propfind xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">
+      <d:prop><d:resourcetype/><d:current-user-principal/><card:addressbook-home-set/><d:displayname/></d:prop>
+    </d:propfind>
+    """
+
+  /// The address books that `start` names or leads to: itself when it is
+  /// one; else those in the home set of its principal (the current user's
+  /// principal, or `/.well-known/carddav`'s target when `start` says
+  /// nothing). `only`: the book whose last path segment or display name it is.
+  public func addressBooks(from start: URL, only: String? = nil) throws(CardDAVError) -> [URL] {
+    var url = start
+    var tried = Set<String>()
+    for _ in 0..<6 {
+      guard tried.insert(url.absoluteString).inserted else { break }
+      let r = try request("PROPFIND", url, depth: "0", body: Self.propfindStart)
+      if (301...308).contains(r.status), let location = r.headers["location"], let next = resolve(location, against: url) {
+        guard Self.origin(next) == origin else {
+          throw CardDAVError(.refused, "\(URLSessionTransport.redacted(url)) redirects to another server; start there instead")
+        }
+        url = next
+        continue
+      }
+      if r.status == 404 || r.status == 405 || r.status == 501 {
+        // Nothing here: ask the well-known address (RFC 6764) once.
+        let wellKnown = resolve("/.well-known/carddav", against: url)!
+        if url != wellKnown {
+          url = wellKnown
+          continue
+        }
+      }
+      let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(url))")
+      guard let me = responses.first else { break }
+      if me.property(DAVElement.dav, "resourcetype")?.child(DAVElement.carddav, "addressbook") != nil { return [url] }
+      if let home = me.property(DAVElement.carddav, "addressbook-home-set")?.child(DAVElement.dav, "href"),
+        let homeURL = resolve(home.text.trimmingCharacters(in: .whitespacesAndNewlines), against: url)
+      {
+        return try books(in: homeURL, only: only)
+      }
+      if let principal = me.property(DAVElement.dav, "current-user-principal")?.child(DAVElement.dav, "href"),
+        let next = resolve(principal.text.trimmingCharacters(in: .whitespacesAndNewlines), against: url), next != url
+      {
+        url = next
+        continue
+      }
+      // A server root with no principal for us: try the well-known address.
+      let wellKnown = resolve("/.well-known/carddav", against: url)!
+      if !tried.contains(wellKnown.absoluteString) {
+        url = wellKnown
+        continue
+      }
+      break
+    }
+    throw CardDAVError(.protocolError, "\(URLSessionTransport.redacted(start)): found no address book there")
+  }
+
+  /// The address books directly under a home set.
+  func books(in home: URL, only: String?) throws(CardDAVError) -> [URL] {
+    let r = try request("PROPFIND", home, depth: "1", body: Self.propfindStart)
+    let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(home))")
+    var out: [URL] = []
+    for resp in responses where resp.property(DAVElement.dav, "resourcetype")?.child(DAVElement.carddav, "addressbook") != nil {
+      guard let url = resolve(resp.href, against: home) else { continue }
+      if let only {
+        let name = resp.property(DAVElement.dav, "displayname")?.text ?? ""
+        guard url.lastPathComponent == only || name == only else { continue }
+      }
+      out.append(url)
+    }
+    if out.isEmpty {
+      throw CardDAVError(
+        .protocolError,
+        only == nil ? "\(URLSessionTransport.redacted(home)): no address book in this home set"
+          : "\(URLSessionTransport.redacted(home)): no address book named \(only ?? "")")
+    }
+    return out.sorted { $0.absoluteString < $1.absoluteString }
+  }
+
+  /// A book's cards as listed: href and ETag, and the sync token to ask
+  /// for changes next time (nil when the server has no sync-collection).
+  public struct Listing: Sendable {
+    public var cards: [(url: URL, etag: String?)]
+    public var syncToken: String?
+    /// Hrefs the server says were removed since the token given.
+    public var removed: [URL] = []
+  }
+
+  static func syncBody(_ token: String?) -> String {
+    """
+    <?xml version="1.0" encoding="utf-8"?>
+    <d:sync-collection xmlns:d="DAV:">
+      <d:sync-token>\(token.map(Self.escape) ?? "")</d:sync-token><d:sync-level>1</d:sync-level>
+      <d:prop><d:getetag/></d:prop>
+    </d:sync-collection>
+    """
+  }
+
+  static func escape(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+
+  /// Lists `book` by sync-collection (from `token`, or all when nil),
+  /// following 507 pages to the end; a token the server no longer knows
+  /// (`DAV:valid-sync-token`) gives a full listing. A server without
+  /// sync-collection is listed by PROPFIND Depth 1.
+  public func list(_ book: URL, token: String? = nil) throws(CardDAVError) -> Listing {
+    var listing = Listing(cards: [], syncToken: nil)
+    var seen = Set<String>()
+    var current = token
+    var full = token == nil
+    for _ in 0..<10_000 {
+      let r = try request("REPORT", book, depth: "1", body: Self.syncBody(current))
+      if (400..<500).contains(r.status), current != nil,
+        let root = DAVElement.parse(r.body), root.find(DAVElement.dav, "valid-sync-token") != nil
+      {
+        // The token is gone: everything again, from nothing.
+        listing = Listing(cards: [], syncToken: nil)
+        seen.removeAll()
+        current = nil
+        full = true
+        continue
+      }
+      if r.status != 207 {
+        if full && (r.status == 403 || r.status == 405 || r.status == 501 || r.status == 400) { return try propfindListing(book) }
+        throw CardDAVError(.protocolError, "REPORT sync-collection \(URLSessionTransport.redacted(book)): HTTP \(r.status)")
+      }
+      let (responses, next) = try multistatus(r, "REPORT \(URLSessionTransport.redacted(book))")
+      var truncated = false
+      for resp in responses {
+        guard let url = resolve(resp.href, against: book) else { continue }
+        if url.absoluteString == book.absoluteString || url.path == book.path {
+          if resp.status == 507 { truncated = true }
+          continue
+        }
+        if resp.status == 404 {
+          listing.removed.append(url)
+          continue
+        }
+        let etag = resp.property(DAVElement.dav, "getetag")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if seen.insert(url.absoluteString).inserted { listing.cards.append((url, etag)) }
+      }
+      listing.syncToken = next
+      if truncated, let next, next != current {
+        current = next
+        continue
+      }
+      return listing
+    }
+    throw CardDAVError(.protocolError, "REPORT sync-collection \(URLSessionTransport.redacted(book)): no end to the pages")
+  }
+
+  func propfindListing(_ book: URL) throws(CardDAVError) -> Listing {
+    let body = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>
+      """
+    let r = try request("PROPFIND", book, depth: "1", body: body)
+    let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(book))")
+    var listing = Listing(cards: [], syncToken: nil)
+    for resp in responses {
+      guard let url = resolve(resp.href, against: book), url.path != book.path else { continue }
+      if let type = resp.property(DAVElement.dav, "resourcetype"), !type.children.isEmpty { continue }  // a collection
+      listing.cards.append((url, resp.property(DAVElement.dav, "getetag")?.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    return listing
+  }
+
+  /// A card's text with the CRLF line ends vCard has (RFC 6350, 3.2): an
+  /// XML parser reads a CRLF in `address-data` as LF (XML 1.0, 2.11)
+  /// unless the server wrote the CR as `&#13;`; a card without any CR got
+  /// its CRs back so, and is the text that was stored.
+  static func vCardLineEnds(_ text: String) -> String {
+    guard !text.contains("\r") else { return text }
+    return text.replacingOccurrences(of: "\n", with: "\r\n")
+  }
+
+  /// The cards at `urls` (of `book`), by addressbook-multiget in batches;
+  /// a card deleted since it was listed is left out (it is gone).
+  public func fetch(_ book: URL, _ urls: [URL]) throws(CardDAVError) -> [CardDAVCard] {
+    var out: [CardDAVCard] = []
+    out.reserveCapacity(urls.count)
+    var start = 0
+    while start < urls.count {
+      let batch = urls[start..<min(urls.count, start + batchSize)]
+      start += batch.count
+      var body = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">
+          <d:prop><d:getetag/><card:address-data/></d:prop>
+        """
+      for u in batch { body += "<d:href>\(Self.escape(u.path))</d:href>" }
+      body += "</card:addressbook-multiget>"
+      let r = try request("REPORT", book, depth: "1", body: body)
+      let (responses, _) = try multistatus(r, "REPORT addressbook-multiget \(URLSessionTransport.redacted(book))")
+      var byPath: [String: CardDAVCard] = [:]
+      for resp in responses {
+        guard let url = resolve(resp.href, against: book), resp.status != 404,
+          let data = resp.property(DAVElement.carddav, "address-data")?.text
+        else { continue }
+        let etag = resp.property(DAVElement.dav, "getetag")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        byPath[url.path] = CardDAVCard(url: url, etag: etag, data: Data(Self.vCardLineEnds(data).utf8))
+      }
+      // In the listing's order.
+      for u in batch { if let c = byPath[u.path] { out.append(c) } }
+    }
+    return out
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Ohana
+import OhanaCardDAV
+
+/// Address books as inputs (README "Live address books"): an `http` or
+/// `https` URL is read through the CardDAV provider.
+enum CardDAVInput {
+  static func isURL(_ arg: String) -> Bool {
+    let lower = arg.lowercased()
+    return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+  }
+
+  /// The password for `user` at `url`: --password-file, else
+  /// $OHANA_CARDDAV_PASSWORD, else ~/.netrc (which may name the user too).
+  static func credentials(_ options: InputOptions, url: URL) throws -> CardDAVCredentials? {
+    if let path = options.passwordFile {
+      let bytes = try readWholeFile(path, option: "--password-file")
+      let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+      let password = String(line).trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+      guard let user = options.user else { throw CLIError("--password-file needs --user", exitCode: CLIError.usage) }
+      return CardDAVCredentials(user: user, password: password)
+    }
+    if let password = ProcessInfo.processInfo.environment["OHANA_CARDDAV_PASSWORD"] {
+      guard let user = options.user else { throw CLIError("OHANA_CARDDAV_PASSWORD needs --user", exitCode: CLIError.usage) }
+      return CardDAVCredentials(user: user, password: password)
+    }
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+    if let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8), let host = url.host,
+      let found = CardDAVCredentials.netrc(text, host: host), options.user == nil || options.user == found.user
+    {
+      return found
+    }
+    if options.user != nil {
+      throw CLIError(
+        "--user needs a password: --password-file, OHANA_CARDDAV_PASSWORD or ~/.netrc (never on the command line)",
+        exitCode: CLIError.usage)
+    }
+    return nil
+  }
+
+  /// Reads every address book the URL inputs name.
+  static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
+    var parts: [ContactTable] = []
+    var errors: [InputError] = []
+    var bytes = 0, records = 0, skipped = 0
+    for arg in options.inputs {
+      guard let url = URL(string: arg), url.host != nil else {
+        throw CLIError("\(arg): not a URL", exitCode: CLIError.usage)
+      }
+      if url.scheme?.lowercased() == "http" && !CardDAVClient.isLoopback(url) && !options.insecureHTTP {
+        throw CLIError(
+          "\(URLSessionTransport.redacted(url)): plain http to another machine would send the password in clear; use https, or --insecure-http",
+          exitCode: CLIError.usage)
+      }
+      if url.user != nil || url.password != nil {
+        throw CLIError("give the login by --user and a password file, not in the URL", exitCode: CLIError.usage)
+      }
+      let client = CardDAVClient(
+        start: url, transport: URLSessionTransport(caFile: options.caFile), credentials: try credentials(options, url: url))
+      let result: CardDAVReader.Result
+      do {
+        result = try CardDAVReader.read(
+          url, client: client, only: options.addressBook,
+          options: ReadOptions(strict: options.strict, declaredCharset: options.charset))
+      } catch let error as CardDAVError {
+        let code: Int32 =
+          switch error.kind {
+          case .authentication: 77
+          case .unavailable: 69
+          case .protocolError: 76
+          case .refused: CLIError.usage
+          }
+        throw CLIError(error.message, exitCode: code)
+      } catch let error as ContactIOError {
+        throw CLIError(error.description, exitCode: CLIError.dataError)
+      }
+      if !quiet {
+        for b in result.books {
+          StandardError.write("\(URLSessionTransport.redacted(b.url)): \(b.cards) cards\n")
+        }
+      }
+      parts.append(result.read.table)
+      errors.append(contentsOf: result.read.errors)
+      bytes += result.read.bytesRead
+      records += result.read.recordsRead
+      skipped += result.read.recordsSkipped
+    }
+    if !quiet { ContactFiles.announce(errors) }
+    return ReadResult(
+      table: ContactTable.concatenate(parts), errors: errors, bytesRead: bytes, recordsRead: records, recordsSkipped: skipped)
+  }
+}
