@@ -426,8 +426,12 @@ public func ohana_link_merge(
     refused?.pointee = refusedCount
     var text: [UInt8] = []
     var ends: [Int] = []
+    // Each pair's evidence as `ohana dedupe --explain` writes it, with how
+    // its weight was built (prior, parts, adjust).
+    let weights = ExplanationWeights(model)
     for pair in pairs {
-      DedupeResult.appendExplanation(pair, table: contacts, cluster: DedupeResult.uid(contacts, Int(clusterOf[pair.first])), to: &text)
+      DedupeResult.appendExplanation(
+        pair, table: contacts, cluster: DedupeResult.uid(contacts, Int(clusterOf[pair.first])), weights: weights, to: &text)
       ends.append(text.count)
     }
     let node = ArrowNode.recordBatch(
