@@ -125,6 +125,11 @@ import Testing
       }.sorted()
     }
     #expect(try uids("server.ndjson") == (try uids("file.ndjson")))
+    // The review page reads the book too.
+    let review = try CLI.run(["review", base.absoluteString, "-o", dir.path("review.html"), "-q"])
+    #expect(review.status == 0, "\(review.stderr)")
+    let page = try String(contentsOfFile: dir.path("review.html"), encoding: .utf8)
+    #expect(page.contains("<title>Review of \(base.absoluteString)user/contacts/addressbook/</title>") || page.contains("<title>Review of \(base.absoluteString)</title>"))
     // A run of its own sees another client's add, edit and delete.
     let token = try #require(listing.syncToken)
     _ = try transport.send(HTTPRequest(method: "DELETE", url: bookURL.appendingPathComponent("c0.vcf")))

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Ohana
+import OhanaCardDAV
+import Foundation
 
 extension OhanaCommand {
   struct Review: ParsableCommand {
@@ -32,6 +34,21 @@ extension OhanaCommand {
       name: .customLong("source"),
       help: ArgumentHelp("Name an input's contacts as their source, as for ohana dedupe.", valueName: "NAME=PATH"))
     var sourceNames: [String] = []
+
+    @Option(help: ArgumentHelp("An address book URL as INPUT: the user to log in as (README \"Live address books\").", valueName: "name"))
+    var user: String?
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("An address book URL as INPUT: a file whose first line is the password.", valueName: "path"))
+    var passwordFile: String?
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("An address book URL as INPUT: trust these certificate authorities (PEM).", valueName: "path"))
+    var caFile: String?
+
+    @Flag(name: .customLong("insecure-http"), help: "An address book URL as INPUT: allow plain http to another machine.")
+    var insecureHTTP = false
+
+    @Option(name: .customLong("address-book"), help: ArgumentHelp("An address book URL as INPUT: only the book of this name.", valueName: "name"))
+    var addressBook: String?
 
     @Option(help: ArgumentHelp("Show this entity store's clusters (no INPUT).", valueName: "entities.sqlite"))
     var store: String?
@@ -85,6 +102,11 @@ extension OhanaCommand {
         var arguments = inputs
         if let from { arguments += ["--from", from.rawValue] }
         for s in sourceNames { arguments += ["--source", s] }
+        if let user { arguments += ["--user", user] }
+        if let passwordFile { arguments += ["--password-file", passwordFile] }
+        if let caFile { arguments += ["--ca-file", caFile] }
+        if insecureHTTP { arguments.append("--insecure-http") }
+        if let addressBook { arguments += ["--address-book", addressBook] }
         let input = try InputOptions.parse(arguments)
         let read = try ContactFiles.read(input, quiet: global.quiet)
         let table = read.table
@@ -151,7 +173,10 @@ extension OhanaCommand {
         if let since { page.previous = try ClusterFile.read(since, option: "--since", uids: uids).clusterOf }
         // The inputs by file name only: a page is shared, its reader need
         // not learn the folders of the machine it was made on.
-        let names = try ContactFiles.inputs(input).map { String($0.name.split(separator: "/").last ?? Substring($0.name)) }
+        let names =
+          inputs.contains(where: CardDAVInput.isURL)
+          ? inputs.map { URL(string: $0).map { URLSessionTransport.redacted($0) } ?? $0 }
+          : try ContactFiles.inputs(input).map { String($0.name.split(separator: "/").last ?? Substring($0.name)) }
         page.inputs = names
         page.title = title ?? "Review of \(names.joined(separator: ", "))"
         try write(page, start: start)
