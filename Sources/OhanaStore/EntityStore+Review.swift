@@ -70,8 +70,8 @@ extension EntityStore {
       while end < ids.count && clusterOfRow[end] == clusterOfRow[start] { end += 1 }
       for a in start..<end {
         for b in (a + 1)..<end {
-          let w = scorer.weight(a, b)
-          if w >= configuration.threshold, let s = scorer.score(a, b) {
+          // nil: its phones and e-mails alone keep it below the threshold.
+          if let s = scorer.score(a, b), s.weight >= configuration.threshold {
             pairs.append(scorer.matchedPair(a, b, weight: s.weight, vector: s.vector))
           }
         }

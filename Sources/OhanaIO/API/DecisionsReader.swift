@@ -39,25 +39,7 @@ extension DedupeDecision {
   /// ignored, so a later version can add some. No uid is ever put in a
   /// reason (they may be personal data).
   public static func read(ndjson bytes: [UInt8]) -> (decisions: [DedupeDecision], errors: [InputError]) {
-    var decisions: [DedupeDecision] = []
-    var errors: [InputError] = []
-    var start = 0
-    var line = 0
-    while start < bytes.count {
-      line += 1
-      var end = start
-      while end < bytes.count && bytes[end] != ASCII.lf { end += 1 }
-      defer { start = end + 1 }
-      var blank = true
-      for b in bytes[start..<end] where b != ASCII.space && b != ASCII.tab && b != ASCII.cr { blank = false; break }
-      if blank { continue }
-      do {
-        decisions.append(try parse(bytes, start..<end, line: line))
-      } catch {
-        errors.append(InputError(line: line, reason: error.reason))
-      }
-    }
-    return (decisions, errors)
+    JSONScanner.lines(bytes) { range, line throws(JSONScanner.Failure) in try parse(bytes, range, line: line) }
   }
 
   private static func parse(_ bytes: [UInt8], _ range: Range<Int>, line: Int) throws(JSONScanner.Failure) -> DedupeDecision {

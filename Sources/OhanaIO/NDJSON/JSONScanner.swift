@@ -1,3 +1,5 @@
+import OhanaCore
+
 /// A small pull parser for one JSON text held in bytes (RFC 8259).
 ///
 /// It never builds a tree: the caller walks objects and arrays with
@@ -282,5 +284,34 @@ enum JSONWriter {
     out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
     out.append(ASCII.quote)
     out.append(ASCII.colon)
+  }
+}
+
+extension JSONScanner {
+  /// Each non-blank line of an NDJSON file parsed by `parse` (its byte
+  /// range, its 1-based number), in order; a line that fails is reported
+  /// with its number and reason instead. Blank lines are skipped.
+  static func lines<T>(
+    _ bytes: [UInt8], _ parse: (Range<Int>, Int) throws(Failure) -> T
+  ) -> ([T], [InputError]) {
+    var values: [T] = []
+    var errors: [InputError] = []
+    var start = 0
+    var line = 0
+    while start < bytes.count {
+      line += 1
+      var end = start
+      while end < bytes.count && bytes[end] != ASCII.lf { end += 1 }
+      defer { start = end + 1 }
+      var blank = true
+      for b in bytes[start..<end] where b != ASCII.space && b != ASCII.tab && b != ASCII.cr { blank = false; break }
+      if blank { continue }
+      do {
+        values.append(try parse(start..<end, line))
+      } catch {
+        errors.append(InputError(line: line, reason: error.reason))
+      }
+    }
+    return (values, errors)
   }
 }

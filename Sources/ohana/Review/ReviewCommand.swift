@@ -158,13 +158,7 @@ extension OhanaCommand {
             StandardError.write("decisions: \(s.decisionsApplied) obeyed, \(s.decisionsSkipped.count) skipped\n")
           }
           let weights = ExplanationWeights(result.model)
-          let pairs = result.pairs.map { p in
-            let parts = Comparison.allCases.map { weights.part($0, level: p.vector[$0]) }
-            return ReviewPair(
-              a: p.first, b: p.second, weight: p.weight, levels: Comparison.allCases.map { $0.levelName(p.vector[$0]) },
-              parts: parts, adjust: p.weight - parts.reduce(0, +),
-              keys: BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map(\.description))
-          }
+          let pairs = result.pairs.map { ReviewPair($0, weights: weights) }
           page = ReviewPage(
             table: table, clusterOf: result.clusterOf, clusterName: { uids.name(Int($0)) },
             comparisons: Comparison.allCases.map(\.description), pairs: pairs, prior: weights.prior, previous: nil,
@@ -196,13 +190,7 @@ extension OhanaCommand {
       }
       let table = review.table
       let weights = ExplanationWeights(review.model)
-      let pairs = review.pairs.map { p in
-        let parts = Comparison.allCases.map { weights.part($0, level: p.vector[$0]) }
-        return ReviewPair(
-          a: p.first, b: p.second, weight: p.weight, levels: Comparison.allCases.map { $0.levelName(p.vector[$0]) },
-          parts: parts, adjust: p.weight - parts.reduce(0, +),
-          keys: BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map(\.description))
-      }
+      let pairs = review.pairs.map { ReviewPair($0, weights: weights) }
       let storeName = String(path.split(separator: "/").last ?? Substring(path))
       // Cluster numbers: the store's ids (they fit: one per contact at most).
       let clusterOf = review.clusterIDs.map { Int32(truncatingIfNeeded: $0) }

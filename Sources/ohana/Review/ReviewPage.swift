@@ -22,6 +22,18 @@ struct ReviewPair {
   var keys: [String]
 }
 
+extension ReviewPair {
+  /// A pair a dedupe in this process (or a store) found, with its parts
+  /// from the model's `weights`.
+  init(_ p: MatchedPair, weights: ExplanationWeights) {
+    let parts = Comparison.allCases.map { weights.part($0, level: p.vector[$0]) }
+    self.init(
+      a: p.first, b: p.second, weight: p.weight, levels: Comparison.allCases.map { $0.levelName(p.vector[$0]) },
+      parts: parts, adjust: p.weight - parts.reduce(0, +),
+      keys: BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map(\.description))
+  }
+}
+
 /// The review page (README "Review the clusters"): one self-contained HTML
 /// file. The template (`Review/Page/review.html`, `.css`, `.js`) is
 /// compiled into the binary; the data goes into the page as one JSON
@@ -99,17 +111,9 @@ struct ReviewPage {
   static func template(_ name: String, _ compiled: [UInt8]) -> [UInt8] {
     #if DEBUG
       if let dir = getenv("OHANA_REVIEW_TEMPLATE_DIR").map({ String(cString: $0) }),
-        let file = fopen(dir + "/" + name, "rb")
+        let bytes = try? readWholeFile(dir + "/" + name, option: "OHANA_REVIEW_TEMPLATE_DIR")
       {
-        defer { fclose(file) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-          let n = fread(&buffer, 1, buffer.count, file)
-          if n <= 0 { break }
-          out.append(contentsOf: buffer[0..<n])
-        }
-        return out
+        return bytes
       }
     #endif
     return compiled
