@@ -80,14 +80,21 @@ public struct CardDAVClient: Sendable {
   }
 
   func request(_ method: String, _ url: URL, depth: String? = nil, body: String? = nil) throws(CardDAVError) -> HTTPResponse {
-    var headers: [(String, String)] = [("User-Agent", "ohana-carddav")]
-    if let depth { headers.append(("Depth", depth)) }
-    if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+    try request(
+      method, url, headers: depth.map { [("Depth", $0)] } ?? [], body: body.map { Data($0.utf8) },
+      contentType: "application/xml; charset=utf-8")
+  }
+
+  func request(
+    _ method: String, _ url: URL, headers extra: [(String, String)], body: Data?, contentType: String
+  ) throws(CardDAVError) -> HTTPResponse {
+    var headers: [(String, String)] = [("User-Agent", "ohana-carddav")] + extra
+    if body != nil { headers.append(("Content-Type", contentType)) }
     if let credentials, Self.origin(url) == origin {
       let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
       headers.append(("Authorization", "Basic \(token)"))
     }
-    let response = try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }))
+    let response = try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
     if response.status == 401 {
       throw CardDAVError(
         .authentication,
@@ -316,5 +323,28 @@ public struct CardDAVClient: Sendable {
       for u in batch { if let c = byPath[u.path] { out.append(c) } }
     }
     return out
+  }
+
+  // MARK: Writing cards (the write-back, README "Live address books")
+
+  /// A card's current text and ETag; status 404 when it is gone.
+  public func get(_ url: URL) throws(CardDAVError) -> HTTPResponse {
+    try request("GET", url, headers: [("Accept", "text/vcard")], body: nil, contentType: "")
+  }
+
+  /// Writes a card: `ifMatch` an ETag it must still have, or
+  /// `ifNoneMatch` true to create it only where no card is.
+  public func put(_ url: URL, _ text: String, ifMatch: String? = nil, ifNoneMatch: Bool = false) throws(CardDAVError)
+    -> HTTPResponse
+  {
+    var headers: [(String, String)] = []
+    if let ifMatch { headers.append(("If-Match", ifMatch)) }
+    if ifNoneMatch { headers.append(("If-None-Match", "*")) }
+    return try request("PUT", url, headers: headers, body: Data(text.utf8), contentType: "text/vcard; charset=utf-8")
+  }
+
+  /// Deletes a card only while it has the ETag `ifMatch`.
+  public func delete(_ url: URL, ifMatch: String) throws(CardDAVError) -> HTTPResponse {
+    try request("DELETE", url, headers: [("If-Match", ifMatch)], body: nil, contentType: "")
   }
 }

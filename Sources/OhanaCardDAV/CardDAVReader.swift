@@ -62,4 +62,68 @@ public enum CardDAVReader {
       recordsSkipped: skipped)
     return Result(read: read, refs: refs, books: books)
   }
+
+  /// One address book read for writing back: its cards, the contact
+  /// table of the cards that are not groups, and which card each row is.
+  public struct Book: Sendable {
+    public var url: URL
+    /// Every card listed and fetched, groups included.
+    public var cards: [CardDAVCard]
+    /// The contacts of the cards that are not groups (in card order).
+    public var read: ReadResult
+    /// Per row of `read.table`: the index into `cards` of its card; -1
+    /// when that card did not read as exactly one contact.
+    public var cardOfRow: [Int]
+    /// The indices of the group cards (``VCardText/isGroup``).
+    public var groups: [Int]
+    public var syncToken: String?
+  }
+
+  /// Reads the one address book at `url` (not discovered: the plan names
+  /// one book) for a write-back plan.
+  public static func readBook(_ url: URL, client: CardDAVClient, options: ReadOptions = ReadOptions()) throws -> Book {
+    let listing = try client.list(url)
+    let cards = try client.fetch(url, listing.cards.map(\.url))
+    let name = URLSessionTransport.redacted(url)
+    var o = options
+    o.sourceName = name
+    var bytes: [UInt8] = []
+    var groups: [Int] = []
+    var contactCards: [Int] = []
+    var startLines: [Int] = []  // 1-based line where each contact card starts
+    var line = 1
+    for (i, c) in cards.enumerated() {
+      if let text = VCardText(String(decoding: c.data, as: UTF8.self)), text.isGroup {
+        groups.append(i)
+        continue
+      }
+      contactCards.append(i)
+      startLines.append(line)
+      bytes.append(contentsOf: c.data)
+      if bytes.last != 0x0A { bytes.append(contentsOf: [0x0D, 0x0A]) }
+      line += c.data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (c.data.last == 0x0A ? 0 : 1)
+    }
+    var r = try ContactIO.read(bytes: bytes, format: .vcard4, options: o)
+    r.table.tagSource(name)
+    // Each row's card by the line its contact starts on.
+    var cardOfRow = [Int](repeating: -1, count: r.table.rowCount)
+    var rowsOfCard = [Int](repeating: 0, count: contactCards.count)
+    var slot = [Int](repeating: -1, count: r.table.rowCount)
+    for row in 0..<r.table.rowCount {
+      let start = Int(r.table.sourceLine[row])
+      // The last card starting at or before the row's line.
+      var lo = 0, hi = startLines.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if startLines[mid] <= start { lo = mid + 1 } else { hi = mid }
+      }
+      guard lo > 0 else { continue }
+      slot[row] = lo - 1
+      rowsOfCard[lo - 1] += 1
+    }
+    for row in 0..<r.table.rowCount where slot[row] >= 0 && rowsOfCard[slot[row]] == 1 {
+      cardOfRow[row] = contactCards[slot[row]]
+    }
+    return Book(url: url, cards: cards, read: r, cardOfRow: cardOfRow, groups: groups, syncToken: listing.syncToken)
+  }
 }

@@ -93,6 +93,24 @@ extension OhanaCommand {
     @Option(help: ArgumentHelp("Obey a reviewer's decisions (NDJSON: {\"kind\": \"same\", \"uids\": [...]} or {\"kind\": \"different\", \"uids\": [...], \"from\": [...]}, one a line; README \"Review decisions\").", valueName: "decisions.ndjson"))
     var decisions: String?
 
+    @Option(help: ArgumentHelp("With an address book URL: write the plan of a safe write-back (per cluster the surviving card, the card it becomes, the cards to delete, with their ETags) to this JSON file; nothing is written to the server.", valueName: "plan.json"))
+    var plan: String?
+
+    @Option(help: ArgumentHelp("Carry out a plan on its address book: If-Match on every write, each survivor read back, a cluster changed since planning left alone (needs --undo-log; the same log resumes a run that was stopped).", valueName: "plan.json"))
+    var apply: String?
+
+    @Option(name: .customLong("undo-log"), help: ArgumentHelp("With --apply: the journal written before the first request (every touched card's original text) and after each one.", valueName: "undo.ndjson"))
+    var undoLog: String?
+
+    @Option(help: ArgumentHelp("Undo a write-back from its undo log: deleted cards put back, survivors and groups given their original text; a card changed since is left and reported.", valueName: "undo.ndjson"))
+    var undo: String?
+
+    @Option(name: .customLong("max-delete-share"), help: ArgumentHelp("With --apply: refuse a plan that deletes more than this share of the book (default 0.5).", valueName: "share"))
+    var maxDeleteShare: Double?
+
+    @Flag(help: "With --apply: carry out a plan the guards refuse (more than --max-delete-share of the book, or a UID on two cards).")
+    var force = false
+
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
@@ -102,6 +120,7 @@ extension OhanaCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+      try validateWriteBack()
       if let region, !(region.count == 2 && region.allSatisfy({ $0.isLetter && $0.isASCII })) {
         throw ValidationError("--region must be a two-letter region code such as US")
       }
@@ -112,7 +131,7 @@ extension OhanaCommand {
       if store != nil && (explain != nil || explainCandidates != nil || truth != nil) {
         throw ValidationError("--explain and --truth are not available with --store (--changes gives each change's evidence)")
       }
-      if report == "-" && output.output == "-" {
+      if report == "-" && output.outputPath == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
       }
       if let weights, !["auto", "defaults", "em"].contains(weights) {
@@ -136,6 +155,9 @@ extension OhanaCommand {
     }
 
     func run() throws {
+      if let apply { return try runApply(apply) }
+      if let undo { return try runUndo(undo) }
+      if let plan { return try runPlan(plan) }
       if store != nil { return try runWithStore() }
       try CLIError.reporting {
         let start = Clock.seconds()

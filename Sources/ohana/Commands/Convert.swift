@@ -24,7 +24,9 @@ extension OhanaCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if report == "-" && output.output == "-" {
+      try input.requireInputs()
+      try output.require()
+      if report == "-" && output.outputPath == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
       }
     }

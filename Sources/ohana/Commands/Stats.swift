@@ -18,6 +18,8 @@ extension OhanaCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws { try input.requireInputs() }
+
     struct Summary: Encodable {
       var contacts: Int
       var warnings: Int

@@ -10,7 +10,7 @@ struct InputOptions: ParsableArguments {
       "Input files (.vcf, .csv, .ndjson), directories, globs, or - for standard input.",
       discussion: "Several inputs are read into one list; each contact and field records its source.",
       valueName: "input"))
-  var inputs: [String]
+  var inputs: [String] = []
 
   @Option(
     name: .customLong("source"),
@@ -66,8 +66,13 @@ struct InputOptions: ParsableArguments {
     sourceNames.isEmpty ? input : sourceNames.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 }.joined(separator: ", ")
   }
 
-  func validate() throws {
+  /// Every verb needs an input, except dedupe's `--apply` and `--undo`
+  /// (the plan or the log names the address book).
+  func requireInputs() throws {
     if inputs.isEmpty { throw ValidationError("give at least one input (a file, a directory, a glob, or - )") }
+  }
+
+  func validate() throws {
     if inputs.filter({ $0 == "-" }).count > 0 && inputs.count > 1 {
       throw ValidationError("standard input (-) cannot be read together with other inputs")
     }
@@ -86,8 +91,17 @@ struct InputOptions: ParsableArguments {
 
 /// Where and how a verb writes contacts.
 struct OutputOptions: ParsableArguments {
-  @Option(name: [.short, .customLong("output")], help: "Output file, or - for standard output.")
-  var output: String
+  @Option(
+    name: [.short, .customLong("output")],
+    help: ArgumentHelp("Output file, or - for standard output (required, except by dedupe's --plan, --apply and --undo).", valueName: "output"))
+  var outputPath: String?
+
+  /// The output path (``require()`` has made sure there is one).
+  var output: String { outputPath ?? "-" }
+
+  func require() throws {
+    if outputPath == nil { throw ValidationError("Missing expected argument '--output <output>'") }
+  }
 
   @Option(name: .customLong("to"), help: "Output format: vcard4, vcard3, csv, ndjson (default: from the extension).")
   var to: FormatName?

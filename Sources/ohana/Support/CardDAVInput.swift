@@ -38,39 +38,59 @@ enum CardDAVInput {
     return nil
   }
 
+  /// An address book or server URL given as an input: plain http only to
+  /// this machine (unless --insecure-http), no login in it.
+  static func url(_ arg: String, _ options: InputOptions) throws -> URL {
+    guard let url = URL(string: arg), url.host != nil else {
+      throw CLIError("\(arg): not a URL", exitCode: CLIError.usage)
+    }
+    if url.scheme?.lowercased() == "http" && !CardDAVClient.isLoopback(url) && !options.insecureHTTP {
+      throw CLIError(
+        "\(URLSessionTransport.redacted(url)): plain http to another machine would send the password in clear; use https, or --insecure-http",
+        exitCode: CLIError.usage)
+    }
+    if url.user != nil || url.password != nil {
+      throw CLIError("give the login by --user and a password file, not in the URL", exitCode: CLIError.usage)
+    }
+    return url
+  }
+
+  /// A client for the server of `url`, with the login the options give.
+  static func client(_ url: URL, _ options: InputOptions, transport: (any HTTPTransport)? = nil) throws -> CardDAVClient {
+    CardDAVClient(
+      start: url, transport: transport ?? URLSessionTransport(caFile: options.caFile),
+      credentials: try credentials(options, url: url))
+  }
+
+  /// A CardDAV failure as the command line reports it: exit 77 for a
+  /// refused login, 69 for a server that cannot be reached, 76 for an
+  /// answer that is not CardDAV, 64 for what ohana refuses to do.
+  static func cliError(_ error: CardDAVError) -> CLIError {
+    let code: Int32 =
+      switch error.kind {
+      case .authentication: 77
+      case .unavailable: 69
+      case .protocolError: 76
+      case .refused: CLIError.usage
+      }
+    return CLIError(error.message, exitCode: code)
+  }
+
   /// Reads every address book the URL inputs name.
   static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
     var parts: [ContactTable] = []
     var errors: [InputError] = []
     var bytes = 0, records = 0, skipped = 0
     for arg in options.inputs {
-      guard let url = URL(string: arg), url.host != nil else {
-        throw CLIError("\(arg): not a URL", exitCode: CLIError.usage)
-      }
-      if url.scheme?.lowercased() == "http" && !CardDAVClient.isLoopback(url) && !options.insecureHTTP {
-        throw CLIError(
-          "\(URLSessionTransport.redacted(url)): plain http to another machine would send the password in clear; use https, or --insecure-http",
-          exitCode: CLIError.usage)
-      }
-      if url.user != nil || url.password != nil {
-        throw CLIError("give the login by --user and a password file, not in the URL", exitCode: CLIError.usage)
-      }
-      let client = CardDAVClient(
-        start: url, transport: URLSessionTransport(caFile: options.caFile), credentials: try credentials(options, url: url))
+      let url = try Self.url(arg, options)
+      let client = try Self.client(url, options)
       let result: CardDAVReader.Result
       do {
         result = try CardDAVReader.read(
           url, client: client, only: options.addressBook,
           options: ReadOptions(strict: options.strict, declaredCharset: options.charset))
       } catch let error as CardDAVError {
-        let code: Int32 =
-          switch error.kind {
-          case .authentication: 77
-          case .unavailable: 69
-          case .protocolError: 76
-          case .refused: CLIError.usage
-          }
-        throw CLIError(error.message, exitCode: code)
+        throw Self.cliError(error)
       } catch let error as ContactIOError {
         throw CLIError(error.description, exitCode: CLIError.dataError)
       }
