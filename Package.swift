@@ -37,6 +37,11 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // HTTP for the CardDAV provider (README "Live address books": why this
+    // client and not FoundationNetworking's URLSession).
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
   ],
   targets: [
     // MARK: L0 — C shim over the system ICU (libicu-dev, pkg-config icu-uc icu-i18n)
@@ -92,9 +97,16 @@ let package = Package(
 
     // MARK: Dataset generator (stdlib only; used by `ohana generate`)
     // The CardDAV data provider (README "Live address books"): HTTP through
-    // FoundationNetworking, XML through FoundationXML; the engine itself
+    // async-http-client (SwiftNIO), XML through FoundationXML; the engine itself
     // does not depend on it.
-    .target(name: "OhanaCardDAV", dependencies: ["OhanaCore", "OhanaIO"], swiftSettings: swiftSettings),
+    .target(
+      name: "OhanaCardDAV",
+      dependencies: [
+        "OhanaCore", "OhanaIO", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: swiftSettings),
     .target(name: "OhanaDatasets", dependencies: ["OhanaCore"], path: "datasets/Generator", swiftSettings: swiftSettings),
 
     // MARK: L4 — command line

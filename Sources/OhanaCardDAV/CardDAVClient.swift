@@ -99,8 +99,8 @@ public struct CardDAVClient: Sendable {
       throw CardDAVError(
         .authentication,
         credentials == nil
-          ? "\(URLSessionTransport.redacted(url)): the server asks for a login (give --user, and the password by --password-file, OHANA_CARDDAV_PASSWORD or ~/.netrc)"
-          : "\(URLSessionTransport.redacted(url)): the server refused the login of user \(credentials?.user ?? "") (HTTP \(response.status))")
+          ? "\(HTTPClientTransport.redacted(url)): the server asks for a login (give --user, and the password by --password-file, OHANA_CARDDAV_PASSWORD or ~/.netrc)"
+          : "\(HTTPClientTransport.redacted(url)): the server refused the login of user \(credentials?.user ?? "") (HTTP \(response.status))")
     }
     return response
   }
@@ -134,7 +134,7 @@ public struct CardDAVClient: Sendable {
       let r = try request("PROPFIND", url, depth: "0", body: Self.propfindStart)
       if (301...308).contains(r.status), let location = r.headers["location"], let next = resolve(location, against: url) {
         guard Self.origin(next) == origin else {
-          throw CardDAVError(.refused, "\(URLSessionTransport.redacted(url)) redirects to another server; start there instead")
+          throw CardDAVError(.refused, "\(HTTPClientTransport.redacted(url)) redirects to another server; start there instead")
         }
         url = next
         continue
@@ -147,7 +147,7 @@ public struct CardDAVClient: Sendable {
           continue
         }
       }
-      let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(url))")
+      let (responses, _) = try multistatus(r, "PROPFIND \(HTTPClientTransport.redacted(url))")
       guard let me = responses.first else { break }
       if me.property(DAVElement.dav, "resourcetype")?.child(DAVElement.carddav, "addressbook") != nil { return [url] }
       if let home = me.property(DAVElement.carddav, "addressbook-home-set")?.child(DAVElement.dav, "href"),
@@ -169,13 +169,13 @@ public struct CardDAVClient: Sendable {
       }
       break
     }
-    throw CardDAVError(.protocolError, "\(URLSessionTransport.redacted(start)): found no address book there")
+    throw CardDAVError(.protocolError, "\(HTTPClientTransport.redacted(start)): found no address book there")
   }
 
   /// The address books directly under a home set.
   func books(in home: URL, only: String?) throws(CardDAVError) -> [URL] {
     let r = try request("PROPFIND", home, depth: "1", body: Self.propfindStart)
-    let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(home))")
+    let (responses, _) = try multistatus(r, "PROPFIND \(HTTPClientTransport.redacted(home))")
     var out: [URL] = []
     for resp in responses where resp.property(DAVElement.dav, "resourcetype")?.child(DAVElement.carddav, "addressbook") != nil {
       guard let url = resolve(resp.href, against: home) else { continue }
@@ -188,8 +188,8 @@ public struct CardDAVClient: Sendable {
     if out.isEmpty {
       throw CardDAVError(
         .protocolError,
-        only == nil ? "\(URLSessionTransport.redacted(home)): no address book in this home set"
-          : "\(URLSessionTransport.redacted(home)): no address book named \(only ?? "")")
+        only == nil ? "\(HTTPClientTransport.redacted(home)): no address book in this home set"
+          : "\(HTTPClientTransport.redacted(home)): no address book named \(only ?? "")")
     }
     return out.sorted { $0.absoluteString < $1.absoluteString }
   }
@@ -241,9 +241,9 @@ public struct CardDAVClient: Sendable {
       }
       if r.status != 207 {
         if full && (r.status == 403 || r.status == 405 || r.status == 501 || r.status == 400) { return try propfindListing(book) }
-        throw CardDAVError(.protocolError, "REPORT sync-collection \(URLSessionTransport.redacted(book)): HTTP \(r.status)")
+        throw CardDAVError(.protocolError, "REPORT sync-collection \(HTTPClientTransport.redacted(book)): HTTP \(r.status)")
       }
-      let (responses, next) = try multistatus(r, "REPORT \(URLSessionTransport.redacted(book))")
+      let (responses, next) = try multistatus(r, "REPORT \(HTTPClientTransport.redacted(book))")
       var truncated = false
       for resp in responses {
         guard let url = resolve(resp.href, against: book) else { continue }
@@ -265,7 +265,7 @@ public struct CardDAVClient: Sendable {
       }
       return listing
     }
-    throw CardDAVError(.protocolError, "REPORT sync-collection \(URLSessionTransport.redacted(book)): no end to the pages")
+    throw CardDAVError(.protocolError, "REPORT sync-collection \(HTTPClientTransport.redacted(book)): no end to the pages")
   }
 
   func propfindListing(_ book: URL) throws(CardDAVError) -> Listing {
@@ -274,7 +274,7 @@ public struct CardDAVClient: Sendable {
       <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>
       """
     let r = try request("PROPFIND", book, depth: "1", body: body)
-    let (responses, _) = try multistatus(r, "PROPFIND \(URLSessionTransport.redacted(book))")
+    let (responses, _) = try multistatus(r, "PROPFIND \(HTTPClientTransport.redacted(book))")
     var listing = Listing(cards: [], syncToken: nil)
     for resp in responses {
       guard let url = resolve(resp.href, against: book), url.path != book.path else { continue }
@@ -310,7 +310,7 @@ public struct CardDAVClient: Sendable {
       for u in batch { body += "<d:href>\(Self.escape(u.path))</d:href>" }
       body += "</card:addressbook-multiget>"
       let r = try request("REPORT", book, depth: "1", body: body)
-      let (responses, _) = try multistatus(r, "REPORT addressbook-multiget \(URLSessionTransport.redacted(book))")
+      let (responses, _) = try multistatus(r, "REPORT addressbook-multiget \(HTTPClientTransport.redacted(book))")
       var byPath: [String: CardDAVCard] = [:]
       for resp in responses {
         guard let url = resolve(resp.href, against: book), resp.status != 404,

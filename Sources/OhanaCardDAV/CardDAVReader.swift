@@ -35,7 +35,7 @@ public enum CardDAVReader {
     for book in try client.addressBooks(from: start, only: only) {
       let listing = try client.list(book)
       let cards = try client.fetch(book, listing.cards.map(\.url))
-      let name = URLSessionTransport.redacted(book)
+      let name = HTTPClientTransport.redacted(book)
       var o = options
       o.sourceName = name
       var bytes: [UInt8] = []
@@ -84,7 +84,7 @@ public enum CardDAVReader {
   public static func readBook(_ url: URL, client: CardDAVClient, options: ReadOptions = ReadOptions()) throws -> Book {
     let listing = try client.list(url)
     let cards = try client.fetch(url, listing.cards.map(\.url))
-    let name = URLSessionTransport.redacted(url)
+    let name = HTTPClientTransport.redacted(url)
     var o = options
     o.sourceName = name
     var bytes: [UInt8] = []

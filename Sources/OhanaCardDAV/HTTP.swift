@@ -1,8 +1,9 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOSSL
 
 /// One HTTP request of the CardDAV client.
 public struct HTTPRequest: Sendable {
@@ -31,7 +32,7 @@ public struct HTTPResponse: Sendable {
   }
 }
 
-/// Where requests go: a real server through ``URLSessionTransport``, or a
+/// Where requests go: a real server through ``HTTPClientTransport``, or a
 /// fake one in tests (the cases a real server cannot be made to produce).
 public protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) throws(CardDAVError) -> HTTPResponse
@@ -52,102 +53,56 @@ public struct CardDAVError: Error, Sendable, CustomStringConvertible {
   public var description: String { message }
 }
 
-/// HTTP through Foundation's URLSession (FoundationNetworking, which ships
-/// with the Swift toolchain and runs on libcurl: HTTPS with the system's
-/// trust store, any method). Chosen over async-http-client, which the
-/// package mirror also has, because it costs no build time (async-http-
-/// client and SwiftNIO add 2.5-4.5 minutes to a first build on 2 cores, on
-/// every CI run) and the client's requests are sequential and small; see
-/// README "Live address books". Redirects are not followed by the session:
-/// the client follows them itself, so that credentials never go to
-/// another origin.
-public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskDelegate, @unchecked Sendable {
-  // Safe: `session` is made once in init and URLSession is thread-safe;
-  // `refused` is touched under `refusedLock`.
-  private var session: URLSession!
-  private let timeout: TimeInterval
+/// HTTP through swift-server's async-http-client (on SwiftNIO, TLS by
+/// swift-nio-ssl's BoringSSL with the system's trust store, or only the
+/// authorities of `--ca-file`). Chosen over FoundationNetworking's
+/// URLSession, which costs no build time, because URLSession on Linux
+/// (libcurl underneath) has no way to trust a private CA: its CA bundle
+/// is fixed to the system's, and `URLSessionCertificateAuthorityInfoFile`
+/// is read on Android only; measured in README "Live address books".
+/// Redirects are not followed by the client: CardDAVClient follows them
+/// itself, so that credentials never go to another origin. A 401 is
+/// returned as it is (never answered from a credential store).
+public final class HTTPClientTransport: HTTPTransport {
+  private let client: HTTPClient
+  private let timeout: TimeAmount
 
   /// `caFile`: a PEM file of the certificate authorities to trust instead
   /// of the system's (a private CA).
   public init(caFile: String? = nil, timeout: TimeInterval = 60) {
-    self.timeout = timeout
-    super.init()
-    if let caFile {
-      // swift-corelibs-foundation hands this to libcurl's CURLOPT_CAINFO.
-      setenv("URLSessionCertificateAuthorityInfoFile", caFile, 1)
-    }
-    let config = URLSessionConfiguration.ephemeral
-    config.timeoutIntervalForRequest = timeout
-    config.httpCookieStorage = nil
-    config.urlCache = nil
-    config.httpShouldSetCookies = false
-    session = URLSession(configuration: config, delegate: self, delegateQueue: nil)
+    var tls = TLSConfiguration.makeClientConfiguration()
+    if let caFile { tls.trustRoots = .file(caFile) }
+    self.timeout = .milliseconds(Int64(timeout * 1000))
+    let configuration = HTTPClient.Configuration(
+      tlsConfiguration: tls, redirectConfiguration: .disallow,
+      timeout: .init(connect: .seconds(10), read: self.timeout), ignoreUncleanSSLShutdown: false)
+    client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
-  public func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
-  }
-
-  /// A 401 comes back as a response (the client reports it as a refused
-  /// login, once): no credential is ever offered from a store or retried.
-  /// (FoundationNetworking turns a 401 into a challenge: the task is
-  /// cancelled and the 401 noted here, to be returned as the response.)
-  public func urlSession(
-    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-  ) {
-    let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
-    refusedLock.lock()
-    refused[task.taskIdentifier] = status
-    refusedLock.unlock()
-    completionHandler(.cancelAuthenticationChallenge, nil)
-  }
-
-  private let refusedLock = NSLock()
-  private var refused: [Int: Int] = [:]
-
-  private final class Box: @unchecked Sendable {
-    // Safe: written by the completion handler before the semaphore is
-    // signalled, read after the wait.
-    var data: Data?
-    var response: URLResponse?
-    var error: Error?
-  }
+  deinit { try? client.syncShutdown() }
 
   public func send(_ request: HTTPRequest) throws(CardDAVError) -> HTTPResponse {
-    var r = URLRequest(url: request.url)
-    r.httpMethod = request.method
-    r.timeoutInterval = timeout
-    for (name, value) in request.headers { r.setValue(value, forHTTPHeaderField: name) }
-    r.httpBody = request.body
-    let box = Box()
-    let done = DispatchSemaphore(value: 0)
-    let task = session.dataTask(with: r) { data, response, error in
-      box.data = data
-      box.response = response
-      box.error = error
-      done.signal()
+    do {
+      var headers = HTTPHeaders()
+      for (name, value) in request.headers { headers.add(name: name, value: value) }
+      let r = try HTTPClient.Request(
+        url: request.url, method: .RAW(value: request.method), headers: headers, body: request.body.map { .bytes($0) })
+      let response = try client.execute(request: r, deadline: .now() + timeout).wait()
+      var out: [String: String] = [:]
+      for (name, value) in response.headers { out[name.lowercased()] = value }
+      return HTTPResponse(
+        status: Int(response.status.code), headers: out, body: response.body.map { Data(buffer: $0) } ?? Data())
+    } catch {
+      throw CardDAVError(.unavailable, "\(request.method) \(Self.redacted(request.url)): \(Self.describe(error))")
     }
-    task.resume()
-    done.wait()
-    refusedLock.lock()
-    let refusal = refused.removeValue(forKey: task.taskIdentifier)
-    refusedLock.unlock()
-    if let refusal { return HTTPResponse(status: refusal) }
-    if let error = box.error {
-      throw CardDAVError(.unavailable, "\(request.method) \(Self.redacted(request.url)): \(error.localizedDescription)")
-    }
-    guard let http = box.response as? HTTPURLResponse else {
-      throw CardDAVError(.unavailable, "\(request.method) \(Self.redacted(request.url)): no HTTP response")
-    }
-    var headers: [String: String] = [:]
-    for (k, v) in http.allHeaderFields {
-      if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-    }
-    return HTTPResponse(status: http.statusCode, headers: headers, body: box.data ?? Data())
+  }
+
+  /// An error of the HTTP or TLS layer in words.
+  static func describe(_ error: any Error) -> String {
+    if let e = error as? NIOSSLError { return "TLS: \(e)" }
+    if let e = error as? BoringSSLError { return "TLS: \(e)" }
+    if let e = error as? HTTPClientError { return "\(e)" }
+    return String(describing: error)
   }
 
   /// A URL as logs show it: no user or password in it.

@@ -56,7 +56,7 @@ extension OhanaCommand.Dedupe {
         let books = try client.addressBooks(from: url, only: input.addressBook)
         guard books.count == 1 else {
           throw CLIError(
-            "\(URLSessionTransport.redacted(url)) leads to \(books.count) address books; a plan is for one: name it with --address-book",
+            "\(HTTPClientTransport.redacted(url)) leads to \(books.count) address books; a plan is for one: name it with --address-book",
             exitCode: CLIError.usage)
         }
         book = try CardDAVReader.readBook(
@@ -134,7 +134,7 @@ extension OhanaCommand.Dedupe {
   /// answer is logged: a run stopped at the worst moment.
   func writeBackClient(_ bookText: String) throws -> (CardDAVClient, URL) {
     let url = try CardDAVInput.url(bookText, input)
-    var transport: any HTTPTransport = URLSessionTransport(caFile: input.caFile)
+    var transport: any HTTPTransport = HTTPClientTransport(caFile: input.caFile)
     if let n = ProcessInfo.processInfo.environment["OHANA_TEST_KILL_AFTER_WRITES"].flatMap(Int.init) {
       transport = KillAfterWrites(inner: transport, writes: n)
     }
@@ -208,7 +208,7 @@ extension OhanaCommand.Dedupe {
       }
       if !global.quiet {
         for r in report.refused {
-          StandardError.write("refused: \(URL(string: r.href).map(URLSessionTransport.redacted) ?? r.href): \(r.reason)\n")
+          StandardError.write("refused: \(URL(string: r.href).map(HTTPClientTransport.redacted) ?? r.href): \(r.reason)\n")
         }
         StandardError.write(
           "undo: \(report.restored) cards restored, \(report.refused.count) refused, \(report.unchanged) needed nothing\n")

@@ -44,7 +44,7 @@ import Testing
   final class Server {
     let process = Process()
     let port: Int
-    init(python: String, arguments: (Int) -> [String]) throws {
+    init(python: String, scheme: String = "http", caFile: String? = nil, arguments: (Int) -> [String]) throws {
       port = CardDAVServerTests.freePort()
       process.executableURL = URL(fileURLWithPath: python)
       process.arguments = arguments(port)
@@ -52,9 +52,9 @@ import Testing
       process.standardError = FileHandle.nullDevice
       try process.run()
       // Up when it answers.
-      let transport = URLSessionTransport(timeout: 2)
+      let transport = HTTPClientTransport(caFile: caFile, timeout: 2)
       for _ in 0..<100 {
-        if (try? transport.send(HTTPRequest(method: "OPTIONS", url: URL(string: "http://127.0.0.1:\(port)/")!))) != nil { return }
+        if (try? transport.send(HTTPRequest(method: "OPTIONS", url: URL(string: "\(scheme)://127.0.0.1:\(port)/")!))) != nil { return }
         usleep(100_000)
       }
       throw TestFailure("the server on port \(port) did not start")
@@ -96,7 +96,7 @@ import Testing
     #expect(try CLI.run(["generate", "--contacts", "150", "--seed", "5", "--dup-rate", "0.2", "--version", "4.0", "-o", book, "-q"]).status == 0)
     let uploaded = Self.cards(try String(contentsOfFile: book, encoding: .utf8))
     #expect(uploaded.count == 150)
-    let transport = URLSessionTransport()
+    let transport = HTTPClientTransport()
     let bookURL = base.appendingPathComponent("user/contacts/addressbook/")
     for (i, card) in uploaded.enumerated() {
       let put = try transport.send(
@@ -162,7 +162,7 @@ import Testing
     }
     defer { server.stop() }
     let base = URL(string: "http://127.0.0.1:\(server.port)/")!
-    let transport = URLSessionTransport()
+    let transport = HTTPClientTransport()
     let auth = "Basic " + Data("ann:right-pass".utf8).base64EncodedString()
     // An address book for ann, made as a client makes one (MKCOL).
     let mk = try transport.send(

@@ -57,7 +57,7 @@ public struct WriteBack {
     }
     let base = book.path.hasSuffix("/") ? book.path : book.path + "/"
     guard url.path.hasPrefix(base), url.path.count > base.count, !url.path.dropFirst(base.count).contains("/") else {
-      throw CardDAVError(.refused, "the plan names \(URLSessionTransport.redacted(url)), which is not a card in the book; refused")
+      throw CardDAVError(.refused, "the plan names \(HTTPClientTransport.redacted(url)), which is not a card in the book; refused")
     }
     return url
   }
@@ -246,7 +246,10 @@ public struct WriteBack {
     let survivor = try card(c.survivor.href)
     let putDone = state.outcomes["PUT \(c.survivor.href)"].map { (200..<300).contains($0.status ?? 0) } ?? false
     let putStarted = state.intents["PUT \(c.survivor.href)"] != nil
-    var needPut = !putDone
+    // A survivor the others add nothing to is not written (nor read back:
+    // the check above saw its planned ETag).
+    let unchanged = c.merged == c.survivor.text
+    var needPut = !putDone && !unchanged
     if !putStarted {
       // Nothing of this cluster done yet: every card as planned?
       for p in [c.survivor] + c.delete {
@@ -289,7 +292,9 @@ public struct WriteBack {
         return ClusterOutcome(id: c.id, result: "failed", detail: "PUT of the survivor: HTTP \(r.status)", deleted: 0)
       }
     }
-    if state.verified[c.survivor.href] == nil {
+    if unchanged {
+      // Nothing to verify.
+    } else if state.verified[c.survivor.href] == nil {
       let back = try client.get(survivor)
       let missing =
         back.status == 200 ? Self.lost(planned: c.merged, served: String(decoding: back.body, as: UTF8.self)) : ["the whole card"]

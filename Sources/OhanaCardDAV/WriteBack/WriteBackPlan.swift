@@ -84,7 +84,7 @@ public struct WriteBackPlan: Codable, Sendable {
     var uidCount: [String: Int] = [:]
     for t in texts { if let u = t?.uid, !u.isEmpty { uidCount[u, default: 0] += 1 } }
     var plan = WriteBackPlan(
-      book: URLSessionTransport.redacted(book.url), cardsInBook: book.cards.count,
+      book: HTTPClientTransport.redacted(book.url), cardsInBook: book.cards.count,
       duplicateUids: uidCount.filter { $0.value > 1 }.map(\.key).sorted(), clusters: [], groups: [], skipped: [])
     var survivorUID: [String: String] = [:]
     let ordered = clusters.map { $0.sorted { book.cards[$0].url.absoluteString < book.cards[$1].url.absoluteString } }

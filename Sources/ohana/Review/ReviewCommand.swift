@@ -169,7 +169,7 @@ extension OhanaCommand {
         // not learn the folders of the machine it was made on.
         let names =
           inputs.contains(where: CardDAVInput.isURL)
-          ? inputs.map { URL(string: $0).map { URLSessionTransport.redacted($0) } ?? $0 }
+          ? inputs.map { URL(string: $0).map { HTTPClientTransport.redacted($0) } ?? $0 }
           : try ContactFiles.inputs(input).map { String($0.name.split(separator: "/").last ?? Substring($0.name)) }
         page.inputs = names
         page.title = title ?? "Review of \(names.joined(separator: ", "))"

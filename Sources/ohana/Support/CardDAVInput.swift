@@ -46,7 +46,7 @@ enum CardDAVInput {
     }
     if url.scheme?.lowercased() == "http" && !CardDAVClient.isLoopback(url) && !options.insecureHTTP {
       throw CLIError(
-        "\(URLSessionTransport.redacted(url)): plain http to another machine would send the password in clear; use https, or --insecure-http",
+        "\(HTTPClientTransport.redacted(url)): plain http to another machine would send the password in clear; use https, or --insecure-http",
         exitCode: CLIError.usage)
     }
     if url.user != nil || url.password != nil {
@@ -58,7 +58,7 @@ enum CardDAVInput {
   /// A client for the server of `url`, with the login the options give.
   static func client(_ url: URL, _ options: InputOptions, transport: (any HTTPTransport)? = nil) throws -> CardDAVClient {
     CardDAVClient(
-      start: url, transport: transport ?? URLSessionTransport(caFile: options.caFile),
+      start: url, transport: transport ?? HTTPClientTransport(caFile: options.caFile),
       credentials: try credentials(options, url: url))
   }
 
@@ -96,7 +96,7 @@ enum CardDAVInput {
       }
       if !quiet {
         for b in result.books {
-          StandardError.write("\(URLSessionTransport.redacted(b.url)): \(b.cards) cards\n")
+          StandardError.write("\(HTTPClientTransport.redacted(b.url)): \(b.cards) cards\n")
         }
       }
       parts.append(result.read.table)
