@@ -201,6 +201,9 @@ public struct CardDAVClient: Sendable {
     public var syncToken: String?
     /// Hrefs the server says were removed since the token given.
     public var removed: [URL] = []
+    /// Whether this lists every card (no token was given, the server
+    /// forgot it, or the book has no sync-collection).
+    public var full = true
   }
 
   static func syncBody(_ token: String?) -> String {
@@ -223,7 +226,7 @@ public struct CardDAVClient: Sendable {
   /// (`DAV:valid-sync-token`) gives a full listing. A server without
   /// sync-collection is listed by PROPFIND Depth 1.
   public func list(_ book: URL, token: String? = nil) throws(CardDAVError) -> Listing {
-    var listing = Listing(cards: [], syncToken: nil)
+    var listing = Listing(cards: [], syncToken: nil, full: token == nil)
     var seen = Set<String>()
     var current = token
     var full = token == nil
@@ -233,7 +236,7 @@ public struct CardDAVClient: Sendable {
         let root = DAVElement.parse(r.body), root.find(DAVElement.dav, "valid-sync-token") != nil
       {
         // The token is gone: everything again, from nothing.
-        listing = Listing(cards: [], syncToken: nil)
+        listing = Listing(cards: [], syncToken: nil, full: true)
         seen.removeAll()
         current = nil
         full = true

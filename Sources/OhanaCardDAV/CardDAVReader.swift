@@ -84,7 +84,18 @@ public enum CardDAVReader {
   public static func readBook(_ url: URL, client: CardDAVClient, options: ReadOptions = ReadOptions()) throws -> Book {
     let listing = try client.list(url)
     let cards = try client.fetch(url, listing.cards.map(\.url))
-    let name = HTTPClientTransport.redacted(url)
+    let (read, cardOfRow, groups) = try contacts(cards, book: url, options: options, skipGroups: true)
+    return Book(url: url, cards: cards, read: read, cardOfRow: cardOfRow, groups: groups, syncToken: listing.syncToken)
+  }
+
+  /// `cards` read as one contact table, tagged with the book's URL as
+  /// their source; per row the index of its card (-1 when that card did
+  /// not read as exactly one contact); with `skipGroups`, group cards are
+  /// left out of the table (their indices returned).
+  static func contacts(_ cards: [CardDAVCard], book: URL, options: ReadOptions, skipGroups: Bool) throws
+    -> (ReadResult, [Int], [Int])
+  {
+    let name = HTTPClientTransport.redacted(book)
     var o = options
     o.sourceName = name
     var bytes: [UInt8] = []
@@ -93,7 +104,7 @@ public enum CardDAVReader {
     var startLines: [Int] = []  // 1-based line where each contact card starts
     var line = 1
     for (i, c) in cards.enumerated() {
-      if let text = VCardText(String(decoding: c.data, as: UTF8.self)), text.isGroup {
+      if skipGroups, let text = VCardText(String(decoding: c.data, as: UTF8.self)), text.isGroup {
         groups.append(i)
         continue
       }
@@ -124,6 +135,60 @@ public enum CardDAVReader {
     for row in 0..<r.table.rowCount where slot[row] >= 0 && rowsOfCard[slot[row]] == 1 {
       cardOfRow[row] = contactCards[slot[row]]
     }
-    return Book(url: url, cards: cards, read: r, cardOfRow: cardOfRow, groups: groups, syncToken: listing.syncToken)
+    return (r, cardOfRow, groups)
+  }
+
+  /// What an entity store keeps of a book between runs: the sync token
+  /// and the contact uid of each card (by href path), to take out the
+  /// contacts of cards deleted on the server.
+  public struct SyncState: Codable, Sendable {
+    public var token: String?
+    public var cards: [String: String]
+
+    public init(token: String? = nil, cards: [String: String] = [:]) {
+      self.token = token
+      self.cards = cards
+    }
+  }
+
+  /// The cards of `book` changed since `state` (all of them without a
+  /// state, or when the server no longer knows its token).
+  public struct Changes: Sendable {
+    public var read: ReadResult
+    /// Uids of contacts whose cards were deleted (or whose UID changed).
+    public var removedUIDs: [String]
+    public var state: SyncState
+    /// Whether every card was listed (no token, or a token the server forgot).
+    public var full: Bool
+    public var fetched: Int
+    public var removedCards: Int
+  }
+
+  public static func readChanges(
+    _ book: URL, client: CardDAVClient, state: SyncState?, options: ReadOptions = ReadOptions()
+  ) throws -> Changes {
+    let listing = try client.list(book, token: state?.token)
+    let cards = try client.fetch(book, listing.cards.map(\.url))
+    let (read, cardOfRow, _) = try contacts(cards, book: book, options: options, skipGroups: false)
+    var next = state ?? SyncState()
+    var removed: [String] = []
+    var removedCards = 0
+    let gone: [String] =
+      listing.full
+      ? Array(Set(next.cards.keys).subtracting(listing.cards.map(\.url.path))) : listing.removed.map(\.path)
+    for path in gone.sorted() {
+      guard let uid = next.cards.removeValue(forKey: path) else { continue }
+      removed.append(uid)
+      removedCards += 1
+    }
+    for (row, card) in cardOfRow.enumerated() where card >= 0 {
+      guard let uid = read.table.uid(at: row) else { continue }
+      let path = cards[card].url.path
+      if let old = next.cards[path], old != uid { removed.append(old) }
+      next.cards[path] = uid
+    }
+    next.token = listing.syncToken
+    return Changes(
+      read: read, removedUIDs: removed, state: next, full: listing.full, fetched: cards.count, removedCards: removedCards)
   }
 }

@@ -802,3 +802,14 @@ struct StageClock {
     last = now
   }
 }
+
+extension EntityStore {
+  /// What a data provider keeps between runs under `key` (a CardDAV
+  /// book's sync token and the uid of each card, README "Live address
+  /// books"), as text in `meta` (`provider:KEY`).
+  package func providerState(_ key: String) throws(StoreError) -> String? { try meta("provider:" + key) }
+
+  package func setProviderState(_ key: String, _ value: String) throws(StoreError) {
+    try setMeta("provider:" + key, value)
+  }
+}

@@ -30,7 +30,26 @@ extension OhanaCommand.Dedupe {
             + "drop --threshold, --weights, --em, --blocking, --max-block and --region, or make a new store")
       }
       if !exists && !removing.isEmpty { throw CLIError("--remove: there is no store at \(storePath) yet") }
-      let read = try ContactFiles.read(input, quiet: global.quiet)
+      // An address book: a later run reads only what changed since the
+      // sync token the store kept (README "Live address books").
+      let fromServer = input.inputs.contains(where: CardDAVInput.isURL)
+      var early: EntityStore? = nil
+      if fromServer && exists {
+        do throws(StoreError) { early = try EntityStore.open(at: storePath) } catch {
+          throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)
+        }
+      }
+      var providerStates: [(String, String)] = []
+      var removingAll = removing
+      let read: ReadResult
+      if fromServer {
+        let changes = try CardDAVInput.readChanges(input, store: early, quiet: global.quiet)
+        read = changes.read
+        removingAll += changes.removing
+        providerStates = changes.states
+      } else {
+        read = try ContactFiles.read(input, quiet: global.quiet)
+      }
       let readDone = Clock.seconds()
 
       // The first run builds the store beside its path and renames it into
@@ -53,13 +72,15 @@ extension OhanaCommand.Dedupe {
       let run: StoreRun
       do {
         if exists {
-          entityStore = try EntityStore.open(at: storePath)
+          entityStore = try early ?? EntityStore.open(at: storePath)
         } else {
           unlink(partial)
           entityStore = try EntityStore.create(at: partial, configuration: configuration(), unjournaled: true)
         }
         run = try entityStore.link(
-          read.table, source: input.sourceLabel, removing: removing, decisions: decided, recordChanges: changes != nil)
+          read.table, source: input.sourceLabel, removing: removingAll, decisions: decided, recordChanges: changes != nil)
+        // Kept once the run is in: a run that fails reads the same changes again.
+        for (key, state) in providerStates { try entityStore.setProviderState(key, state) }
       } catch let error as StoreError {
         if !exists { unlink(partial) }
         throw CLIError("\(storePath): \(error.description)", exitCode: CLIError.cannotCreate)

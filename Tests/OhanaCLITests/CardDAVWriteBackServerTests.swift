@@ -311,4 +311,85 @@ import Testing
     let kept = ((clusters[vera]["delete"] as? [[String: Any]]) ?? []).compactMap { $0["href"] as? String }
     for href in kept { #expect(try book.get(URL(string: href)!.deletingPathExtension().lastPathComponent) != nil) }
   }
+
+  /// With --store, a later run reads only what changed since the sync
+  /// token the store kept: another client's add, edit and delete are the
+  /// three changes; a token the server no longer knows reads everything
+  /// again, with nothing lost and nothing twice.
+  static func storeFollowsTheBook(_ base: String, _ book: Book, _ login: [String], _ dir: TempDir) throws {
+    let store = dir.path("s.sqlite")
+    let first = try CLI.run(["dedupe", base, "--store", store, "-o", dir.path("m.vcf")] + login)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stderr.contains("\(Self.book.count) cards"), "\(first.stderr)")
+    try book.put("n1", Self.card("n1", ["FN:Nina Melo", "N:Melo;Nina;;;", "EMAIL:nina@example.com"]))
+    try book.put("b1", (Self.book["b1"] ?? "").replacingOccurrences(of: "END:VCARD", with: "NOTE:edited\r\nEND:VCARD"))
+    let gone = try book.transport.send(HTTPRequest(method: "DELETE", url: book.url.appendingPathComponent("c1.vcf"), headers: book.headers()))
+    try #require((200..<300).contains(gone.status))
+    let later = try CLI.run(["dedupe", base, "--store", store, "-o", dir.path("m.vcf"), "--changes", dir.path("changes.ndjson")] + login)
+    #expect(later.status == 0, "\(later.stderr)")
+    #expect(later.stderr.contains("2 cards changed since the last run, 1 deleted"), "\(later.stderr)")
+    let changes = try String(contentsOfFile: dir.path("changes.ndjson"), encoding: .utf8).split(separator: "\n").map {
+      try CLI.json(Data($0.utf8))
+    }
+    var byUID: [String: String] = [:]
+    for c in changes { if let uid = c["uid"] as? String { byUID[uid] = c["change"] as? String } }
+    #expect(byUID == ["n1": "added", "b1": "updated", "c1": "removed"])
+    // Nothing changed: nothing read.
+    let quiet = try CLI.run(["dedupe", base, "--store", store, "-o", dir.path("m.vcf")] + login)
+    #expect(quiet.stderr.contains("0 cards changed since the last run, 0 deleted"), "\(quiet.stderr)")
+    // A damaged token: every card again, none lost, none twice.
+    let sql = "UPDATE meta SET value = json_set(value, '$.token', 'http://ohana.invalid/damaged') WHERE key LIKE 'provider:%'"
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["sqlite3", store, sql]
+    try p.run()
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0)
+    let again = try CLI.run(["dedupe", base, "--store", store, "-o", dir.path("m.vcf"), "--clusters", dir.path("c.csv")] + login)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("no longer knows the sync token") && again.stderr.contains("0 added, 0 updated, 0 removed"), "\(again.stderr)")
+    let uids = try String(contentsOfFile: dir.path("c.csv"), encoding: .utf8).split(separator: "\n").dropFirst().map {
+      String($0.split(separator: ",")[0])
+    }
+    var expected = Set(Self.book.keys)
+    expected.remove("c1")
+    expected.insert("n1")
+    #expect(uids.count == expected.count && Set(uids) == expected)
+  }
+
+  @Test func xandikosStoreFollowsTheBook() throws {
+    guard let python = try CardDAVServerTests.serverPython() else { return }
+    let dir = try TempDir()
+    let (server, book, _) = try Self.xandikos(python, dir)
+    defer { server.stop() }
+    try Self.storeFollowsTheBook("http://127.0.0.1:\(server.port)/", book, [], dir)
+  }
+
+  @Test func radicaleStoreFollowsTheBook() throws {
+    guard let python = try CardDAVServerTests.serverPython() else { return }
+    let dir = try TempDir()
+    try dir.write("users", "ann:right-pass\n")
+    try dir.write("pw", "right-pass\n")
+    let server = try Server(python: python) { port in
+      [
+        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
+        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
+        "--auth-htpasswd-encryption", "plain",
+      ]
+    }
+    defer { server.stop() }
+    let base = "http://127.0.0.1:\(server.port)/"
+    let auth = "Basic " + Data("ann:right-pass".utf8).base64EncodedString()
+    let book = Book(url: URL(string: base + "ann/contacts/")!, auth: auth)
+    let mk = try book.transport.send(
+      HTTPRequest(
+        method: "MKCOL", url: book.url, headers: book.headers([("Content-Type", "application/xml")]),
+        body: Data("""
+          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
+          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
+          """.utf8)))
+    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
+    for (name, text) in Self.book.sorted(by: { $0.key < $1.key }) { try book.put(name, text) }
+    try Self.storeFollowsTheBook(base, book, ["--user", "ann", "--password-file", dir.path("pw")], dir)
+  }
 }

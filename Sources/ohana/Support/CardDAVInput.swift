@@ -1,6 +1,7 @@
 import Foundation
 import Ohana
 import OhanaCardDAV
+import OhanaStore
 
 /// Address books as inputs (README "Live address books"): an `http` or
 /// `https` URL is read through the CardDAV provider.
@@ -108,5 +109,58 @@ enum CardDAVInput {
     if !quiet { ContactFiles.announce(errors) }
     return ReadResult(
       table: ContactTable.concatenate(parts), errors: errors, bytesRead: bytes, recordsRead: records, recordsSkipped: skipped)
+  }
+
+  /// The books the URL inputs name, read for an entity store: with the
+  /// state a store kept of a book, only the cards changed since its sync
+  /// token (the contacts of deleted cards to take out); without, whole.
+  /// The states to keep after the run are returned, keyed by book URL.
+  static func readChanges(_ options: InputOptions, store: EntityStore?, quiet: Bool) throws
+    -> (read: ReadResult, removing: [String], states: [(String, String)])
+  {
+    var parts: [ContactTable] = []
+    var errors: [InputError] = []
+    var removing: [String] = []
+    var states: [(String, String)] = []
+    var bytes = 0, records = 0, skipped = 0
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    for arg in options.inputs {
+      let url = try Self.url(arg, options)
+      let client = try Self.client(url, options)
+      do {
+        for book in try client.addressBooks(from: url, only: options.addressBook) {
+          let key = HTTPClientTransport.redacted(book)
+          let kept = try store?.providerState(key).flatMap {
+            try? JSONDecoder().decode(CardDAVReader.SyncState.self, from: Data($0.utf8))
+          }
+          let changes = try CardDAVReader.readChanges(
+            book, client: client, state: kept, options: ReadOptions(strict: options.strict, declaredCharset: options.charset))
+          if !quiet {
+            StandardError.write(
+              kept == nil
+                ? "\(key): \(changes.fetched) cards\n"
+                : changes.full
+                  ? "\(key): the server no longer knows the sync token: all \(changes.fetched) cards read again, \(changes.removedCards) gone\n"
+                  : "\(key): \(changes.fetched) cards changed since the last run, \(changes.removedCards) deleted\n")
+          }
+          parts.append(changes.read.table)
+          errors.append(contentsOf: changes.read.errors)
+          removing.append(contentsOf: changes.removedUIDs)
+          bytes += changes.read.bytesRead
+          records += changes.read.recordsRead
+          skipped += changes.read.recordsSkipped
+          states.append((key, String(decoding: try encoder.encode(changes.state), as: UTF8.self)))
+        }
+      } catch let error as CardDAVError {
+        throw Self.cliError(error)
+      } catch let error as ContactIOError {
+        throw CLIError(error.description, exitCode: CLIError.dataError)
+      }
+    }
+    if !quiet { ContactFiles.announce(errors) }
+    let read = ReadResult(
+      table: ContactTable.concatenate(parts), errors: errors, bytesRead: bytes, recordsRead: records, recordsSkipped: skipped)
+    return (read, removing, states)
   }
 }
