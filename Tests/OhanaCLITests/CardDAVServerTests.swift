@@ -93,9 +93,9 @@ import Testing
     defer { server.stop() }
     let base = URL(string: "http://127.0.0.1:\(server.port)/")!
     let book = dir.path("book.vcf")
-    #expect(try CLI.run(["generate", "--contacts", "150", "--seed", "5", "--dup-rate", "0.2", "--version", "4.0", "-o", book, "-q"]).status == 0)
+    #expect(try CLI.run(["generate", "--contacts", "1000", "--seed", "5", "--dup-rate", "0.2", "--version", "4.0", "-o", book, "-q"]).status == 0)
     let uploaded = Self.cards(try String(contentsOfFile: book, encoding: .utf8))
-    #expect(uploaded.count == 150)
+    #expect(uploaded.count == 1000)
     let transport = HTTPClientTransport()
     let bookURL = base.appendingPathComponent("user/contacts/addressbook/")
     for (i, card) in uploaded.enumerated() {
@@ -107,7 +107,7 @@ import Testing
     let books = try client.addressBooks(from: base)
     #expect(books.map(\.absoluteString) == [base.absoluteString + "user/contacts/addressbook/"])
     let listing = try client.list(books[0])
-    #expect(listing.cards.count == 150)
+    #expect(listing.cards.count == 1000)
     #expect(listing.syncToken != nil)
     let fetched = try client.fetch(books[0], listing.cards.map(\.url))
     var byName: [String: String] = [:]
@@ -144,7 +144,7 @@ import Testing
     #expect(changes.removed.map(\.lastPathComponent) == ["c0.vcf"])
     // A damaged token: a full listing, nothing lost, nothing twice.
     let full = try client.list(books[0], token: "http://xandikos.invalid/damaged")
-    #expect(full.cards.count == 150 && Set(full.cards.map(\.url)).count == 150)
+    #expect(full.cards.count == 1000 && Set(full.cards.map(\.url)).count == 1000)
   }
 
   /// Radicale with basic auth: the right password reads, a wrong one is one

@@ -23,7 +23,9 @@ import ctypes
 import json
 import enum
 import math
+import netrc
 import os
+import urllib.parse
 import warnings
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple, Union, overload
@@ -31,7 +33,7 @@ from typing import Iterable, Optional, Sequence, Tuple, Union, overload
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import _ffi
+from . import _carddav, _ffi
 
 __all__ = [
     "ContactTable",
@@ -72,11 +74,20 @@ class ErrorCode(enum.IntEnum):
     CHARSET = 4  # text in an encoding that cannot be decoded
     ARGUMENT = 5  # a bad setting or argument
     ARROW = 6  # an Arrow structure that cannot be taken
+    SERVER = 7  # a CardDAV server that cannot be reached or does not speak CardDAV (ohana.read of a URL)
+    LOGIN = 8  # a CardDAV server that refused the login (ohana.read of a URL)
 
     @property
     def exit_status(self) -> int:
-        """sysexits(3): 66 no input, 65 data error, 64 usage, 70 software."""
-        return {ErrorCode.IO: 66, ErrorCode.ARGUMENT: 64, ErrorCode.ARROW: 70}.get(self, 65)
+        """sysexits(3): 66 no input, 65 data error, 64 usage, 70 software,
+        69 unavailable, 77 no permission."""
+        return {
+            ErrorCode.IO: 66,
+            ErrorCode.ARGUMENT: 64,
+            ErrorCode.ARROW: 70,
+            ErrorCode.SERVER: 69,
+            ErrorCode.LOGIN: 77,
+        }.get(self, 65)
 
 
 class OhanaError(Exception):
@@ -443,15 +454,88 @@ def _paths(paths: Union[PathLike, Sequence[PathLike]]) -> list[bytes]:
     return [os.fsencode(p) for p in paths]
 
 
+def _is_url(p: PathLike) -> bool:
+    return isinstance(p, str) and p.lower().startswith(("http://", "https://"))
+
+
+def _carddav_password(url: str, user: Optional[str], password_file: Optional[PathLike]) -> tuple[Optional[str], Optional[str]]:
+    """The login for `url`, as the `ohana` tool finds it: `password_file`'s
+    first line, else $OHANA_CARDDAV_PASSWORD, else ~/.netrc (which may
+    give the user too); never a password in an argument or the URL."""
+    if password_file is not None:
+        if user is None:
+            raise ValueError("password_file needs user")
+        with open(password_file, encoding="utf-8") as f:
+            return user, f.readline().rstrip("\r\n")
+    env = os.environ.get("OHANA_CARDDAV_PASSWORD")
+    if env is not None:
+        if user is None:
+            raise ValueError("OHANA_CARDDAV_PASSWORD needs user")
+        return user, env
+    host = urllib.parse.urlsplit(url).hostname or ""
+    try:
+        found = netrc.netrc().authenticators(host)
+    except (FileNotFoundError, netrc.NetrcParseError):
+        found = None
+    if found and found[2] is not None and (user is None or user == found[0]):
+        return found[0], found[2]
+    if user is not None:
+        raise ValueError("user needs a password: password_file, OHANA_CARDDAV_PASSWORD or ~/.netrc")
+    return None, None
+
+
 def read_table(
-    paths: Union[PathLike, Sequence[PathLike]], format: Optional[str] = None, strict: bool = False
+    paths: Union[PathLike, Sequence[PathLike]],
+    format: Optional[str] = None,
+    strict: bool = False,
+    *,
+    user: Optional[str] = None,
+    password_file: Optional[PathLike] = None,
+    ca_file: Optional[PathLike] = None,
+    address_book: Optional[str] = None,
+    insecure_http: bool = False,
 ) -> ContactTable:
     """Reads contact files (vCard 2.1/3.0/4.0, CSV, NDJSON) into the engine,
     one after the other, as one :class:`ContactTable`; each contact's
     `source` is the path it came from. `format` None: from each file's
     extension, else its content. A bad line costs that line and is reported
     in `problems`; with `strict=True` the first one raises
-    :class:`OhanaError` with its line number instead."""
+    :class:`OhanaError` with its line number instead.
+
+    An `http` or `https` URL (one, alone) is a CardDAV address book, or a
+    server or principal to discover them from (`address_book`: only the one
+    of that name), as the `ohana` tool reads it (README "Live address
+    books"): `user`, and the password from `password_file`,
+    $OHANA_CARDDAV_PASSWORD or ~/.netrc; `ca_file` for a private CA; plain
+    http only to this machine unless `insecure_http`. A server that cannot
+    be reached raises :class:`OhanaError` with code SERVER, a refused login
+    LOGIN."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    urls = [p for p in paths if _is_url(p)]
+    if urls:
+        if len(paths) != 1:
+            raise ValueError("read one address book URL at a time, without files")
+        url = urls[0]
+        login, password = _carddav_password(url, user, password_file)
+        try:
+            books = _carddav.read_books(
+                url, login, password, None if ca_file is None else os.fspath(ca_file), address_book, insecure_http
+            )
+        except _carddav.CardDAVError as e:
+            code = {"login": ErrorCode.LOGIN, "argument": ErrorCode.ARGUMENT}.get(e.kind, ErrorCode.SERVER)
+            raise OhanaError(code, None, str(e)) from None
+        if len(books) != 1:
+            raise ValueError(
+                f"{_carddav.redacted(url)} leads to {len(books)} address books: name one with address_book"
+            )
+        book, cards = books[0]
+        data = b"".join(c if c.endswith(b"\n") else c + b"\r\n" for c in cards)
+        out = ctypes.c_void_p()
+        err = _ffi.new_error()
+        rc = _ffi.lib.ohana_read_bytes(data, len(data), b"vcard", book.encode(), 1, int(strict), ctypes.byref(out), ctypes.byref(err))
+        _check(rc, err)
+        return ContactTable(out.value)
     encoded = _paths(paths)
     array = (ctypes.c_char_p * max(1, len(encoded)))(*encoded)
     out = ctypes.c_void_p()
@@ -464,13 +548,14 @@ def read_table(
 
 
 def read(
-    paths: Union[PathLike, Sequence[PathLike]], format: Optional[str] = None, strict: bool = False
+    paths: Union[PathLike, Sequence[PathLike]], format: Optional[str] = None, strict: bool = False, **carddav
 ) -> pa.Table:
-    """Reads contact files into a `pyarrow.Table`: one row per contact, with
+    """Reads contact files, or a CardDAV address book URL (the keywords of
+    :func:`read_table`), into a `pyarrow.Table`: one row per contact, with
     `fields` and `addresses` list columns (see :meth:`ContactTable.to_arrow`).
     Raises :class:`OhanaError` (with `line` and `reason`) when a file cannot
     be read, or with `strict=True` at its first bad line."""
-    return read_table(paths, format=format, strict=strict).to_arrow()
+    return read_table(paths, format=format, strict=strict, **carddav).to_arrow()
 
 
 def _engine(table: TableLike) -> ContactTable:
