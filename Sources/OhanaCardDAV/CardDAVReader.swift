@@ -34,28 +34,14 @@ public enum CardDAVReader {
     var bytesRead = 0, records = 0, skipped = 0
     for book in try client.addressBooks(from: start, only: only) {
       let listing = try client.list(book)
-      let cards = try client.fetch(book, listing.cards.map(\.url))
-      let name = HTTPClientTransport.redacted(book)
-      var o = options
-      o.sourceName = name
-      var bytes: [UInt8] = []
-      for c in cards {
-        bytes.append(contentsOf: c.data)
-        if bytes.last != 0x0A { bytes.append(contentsOf: [0x0D, 0x0A]) }
-      }
-      var r = try ContactIO.read(bytes: bytes, format: .vcard4, options: o)
-      r.table.tagSource(name)
-      if r.table.rowCount == cards.count {
-        refs.append(contentsOf: cards.map { CardRef(url: $0.url, etag: $0.etag) })
-      } else {
-        refs.append(contentsOf: [CardRef?](repeating: nil, count: r.table.rowCount))
-      }
+      let (r, cardRefs, fetched) = try readInBatches(book, listing.cards.map(\.url), client: client, options: options)
+      refs.append(contentsOf: cardRefs)
       parts.append(r.table)
       errors.append(contentsOf: r.errors)
       bytesRead += r.bytesRead
       records += r.recordsRead
       skipped += r.recordsSkipped
-      books.append((book, cards.count, listing.syncToken))
+      books.append((book, fetched, listing.syncToken))
     }
     let read = ReadResult(
       table: ContactTable.concatenate(parts), errors: errors, bytesRead: bytesRead, recordsRead: records,
@@ -92,9 +78,9 @@ public enum CardDAVReader {
   /// their source; per row the index of its card (-1 when that card did
   /// not read as exactly one contact); with `skipGroups`, group cards are
   /// left out of the table (their indices returned).
-  static func contacts(_ cards: [CardDAVCard], book: URL, options: ReadOptions, skipGroups: Bool) throws
-    -> (ReadResult, [Int], [Int])
-  {
+  static func contacts(
+    _ cards: [CardDAVCard], book: URL, options: ReadOptions, skipGroups: Bool, firstLine: Int = 1
+  ) throws -> (ReadResult, [Int], [Int]) {
     let name = HTTPClientTransport.redacted(book)
     var o = options
     o.sourceName = name
@@ -135,7 +121,55 @@ public enum CardDAVReader {
     for row in 0..<r.table.rowCount where slot[row] >= 0 && rowsOfCard[slot[row]] == 1 {
       cardOfRow[row] = contactCards[slot[row]]
     }
+    // Lines counted from `firstLine` (a batch after others).
+    let shift = firstLine - 1
+    if shift > 0 {
+      for i in r.table.sourceLine.indices where r.table.sourceLine[i] > 0 {
+        r.table.sourceLine[i] &+= UInt32(truncatingIfNeeded: shift)
+      }
+      for i in r.errors.indices where r.errors[i].line > 0 { r.errors[i].line += shift }
+    }
     return (r, cardOfRow, groups)
+  }
+
+  /// The cards at `urls` fetched a batch at a time (`client.batchSize`),
+  /// each batch read into a table as it comes and its text let go: memory
+  /// holds the contacts and one batch, whatever the book's size. Per row,
+  /// its card's URL and ETag (nil when the card did not read as one
+  /// contact); lines are counted over the book's cards one after another.
+  static func readInBatches(_ book: URL, _ urls: [URL], client: CardDAVClient, options: ReadOptions) throws
+    -> (ReadResult, [CardRef?], cards: Int)
+  {
+    var fetched = 0
+    var parts: [ContactTable] = []
+    var errors: [InputError] = []
+    var refs: [CardRef?] = []
+    var bytesRead = 0, records = 0, skipped = 0
+    var line = 1
+    var start = 0
+    while start < urls.count {
+      let batch = Array(urls[start..<min(urls.count, start + client.batchSize)])
+      start += batch.count
+      let cards = try client.fetch(book, batch)
+      fetched += cards.count
+      let (r, cardOfRow, _) = try contacts(cards, book: book, options: options, skipGroups: false, firstLine: line)
+      for c in cards { line += c.data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (c.data.last == 0x0A ? 0 : 1) }
+      refs.append(contentsOf: cardOfRow.map { $0 >= 0 ? CardRef(url: cards[$0].url, etag: cards[$0].etag) : nil })
+      parts.append(r.table)
+      errors.append(contentsOf: r.errors)
+      bytesRead += r.bytesRead
+      records += r.recordsRead
+      skipped += r.recordsSkipped
+    }
+    if parts.isEmpty {
+      var o = options
+      o.sourceName = HTTPClientTransport.redacted(book)
+      return (try ContactIO.read(bytes: [], format: .vcard4, options: o), [], 0)
+    }
+    let read = ReadResult(
+      table: parts.count == 1 ? parts[0] : ContactTable.concatenate(parts), errors: errors, bytesRead: bytesRead,
+      recordsRead: records, recordsSkipped: skipped)
+    return (read, refs, fetched)
   }
 
   /// What an entity store keeps of a book between runs: the sync token
@@ -168,8 +202,7 @@ public enum CardDAVReader {
     _ book: URL, client: CardDAVClient, state: SyncState?, options: ReadOptions = ReadOptions()
   ) throws -> Changes {
     let listing = try client.list(book, token: state?.token)
-    let cards = try client.fetch(book, listing.cards.map(\.url))
-    let (read, cardOfRow, _) = try contacts(cards, book: book, options: options, skipGroups: false)
+    let (read, refs, fetched) = try readInBatches(book, listing.cards.map(\.url), client: client, options: options)
     var next = state ?? SyncState()
     var removed: [String] = []
     var removedCards = 0
@@ -181,14 +214,15 @@ public enum CardDAVReader {
       removed.append(uid)
       removedCards += 1
     }
-    for (row, card) in cardOfRow.enumerated() where card >= 0 {
-      guard let uid = read.table.uid(at: row) else { continue }
-      let path = cards[card].url.path
+    for (row, ref) in refs.enumerated() {
+      guard let ref, let uid = read.table.uid(at: row) else { continue }
+      let path = ref.url.path
       if let old = next.cards[path], old != uid { removed.append(old) }
       next.cards[path] = uid
     }
     next.token = listing.syncToken
     return Changes(
-      read: read, removedUIDs: removed, state: next, full: listing.full, fetched: cards.count, removedCards: removedCards)
+      read: read, removedUIDs: removed, state: next, full: listing.full, fetched: fetched,
+      removedCards: removedCards)
   }
 }
