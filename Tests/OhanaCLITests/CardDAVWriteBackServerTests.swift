@@ -392,4 +392,43 @@ import Testing
     for (name, text) in Self.book.sorted(by: { $0.key < $1.key }) { try book.put(name, text) }
     try Self.storeFollowsTheBook(base, book, ["--user", "ann", "--password-file", dir.path("pw")], dir)
   }
+
+  /// Radicale refuses a merged card over its size limit (HTTP 413): the
+  /// cluster is reported too large, nothing of it is deleted, exit 75.
+  @Test func radicaleSizeLimit() throws {
+    guard let python = try CardDAVServerTests.serverPython() else { return }
+    let dir = try TempDir()
+    try dir.write("users", "ann:right-pass\n")
+    try dir.write("pw", "right-pass\n")
+    let server = try Server(python: python) { port in
+      [
+        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
+        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
+        "--auth-htpasswd-encryption", "plain", "--server-max-content-length", "700",
+      ]
+    }
+    defer { server.stop() }
+    let base = "http://127.0.0.1:\(server.port)/"
+    let book = Book(url: URL(string: base + "ann/contacts/")!, auth: "Basic " + Data("ann:right-pass".utf8).base64EncodedString())
+    let mk = try book.transport.send(
+      HTTPRequest(
+        method: "MKCOL", url: book.url, headers: book.headers([("Content-Type", "application/xml")]),
+        body: Data("""
+          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
+          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
+          """.utf8)))
+    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
+    // Each card under the limit; the two notes together over it.
+    let a1 = Self.card("a1", ["FN:Ana Lima", "N:Lima;Ana;;;", "TEL:+1 415 555 0101", "EMAIL:ana@example.com", "NOTE:" + String(repeating: "x", count: 300)])
+    let a2 = Self.card("a2", ["FN:Ana Lima", "N:Lima;Ana;;;", "TEL:+1 415 555 0101", "EMAIL:ana@example.com", "NOTE:" + String(repeating: "y", count: 300)])
+    try book.put("a1", a1)
+    try book.put("a2", a2)
+    let stored = [try book.get("a1"), try book.get("a2")]
+    let login = ["--user", "ann", "--password-file", dir.path("pw")]
+    #expect(try CLI.run(["dedupe", base, "--plan", dir.path("plan.json"), "-q"] + login).status == 0)
+    let applied = try CLI.run(["dedupe", "--apply", dir.path("plan.json"), "--undo-log", dir.path("undo.ndjson"), "--force"] + login)
+    #expect(applied.status == 75, "\(applied.stderr)")
+    #expect(applied.stderr.contains("1 too large") && applied.stderr.contains("HTTP 413"), "\(applied.stderr)")
+    #expect([try book.get("a1"), try book.get("a2")] == stored)
+  }
 }

@@ -283,31 +283,37 @@ def curl_command(url, files):
 
 
 def timed(cmd, server, env=None, stdout=subprocess.DEVNULL):
-    """Wall seconds, peak RSS (MiB, from wait4: what /usr/bin/time -v reports
-    as "Maximum resident set size"), the command's CPU seconds, the server's
-    CPU seconds meanwhile, and stdout."""
+    """Wall seconds, peak RSS in MiB (`/usr/bin/time -v`'s "Maximum resident
+    set size"), the command's CPU seconds (user + system), the server's CPU
+    seconds meanwhile, and the command's stdout and stderr.
+
+    The peak RSS comes from /usr/bin/time, not from this script's own
+    wait4: Linux carries the forking parent's peak RSS into the child's
+    (exec records the old memory's high-water mark), so a child of this
+    Python process would report at least Python's RSS."""
     out_f, err_f = tempfile.TemporaryFile(), tempfile.TemporaryFile()
-    s0 = server.cpu()
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=out_f if stdout == subprocess.PIPE else stdout, stderr=err_f, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    s1 = server.cpu()
-    p.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
+        s0 = server.cpu() if server else 0.0
+        t0 = time.perf_counter()
+        p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", tf.name] + cmd,
+                           stdout=out_f if stdout == subprocess.PIPE else stdout, stderr=err_f, env=env)
+        wall = time.perf_counter() - t0
+        s1 = server.cpu() if server else 0.0
+        fields = tf.read().split()
     out_f.seek(0)
     err_f.seek(0)
     out, err = out_f.read(), err_f.read()
     if p.returncode != 0:
         raise SystemExit(f"{cmd[0]} failed ({p.returncode}): {err.decode(errors='replace')[-800:]}")
-    return {"wall": wall, "rss": ru.ru_maxrss / 1024, "cpu": ru.ru_utime + ru.ru_stime,
+    rss_kib, user, system = int(fields[-3]), float(fields[-2]), float(fields[-1])
+    return {"wall": wall, "rss": rss_kib / 1024, "cpu": user + system,
             "server": s1 - s0, "out": out, "err": err}
 
 
 def run_local(args, vcf):
     """ohana stats on the same cards from a file: the parse and the table alone."""
-    p = subprocess.Popen([args.ohana, "stats", vcf, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    return ru.ru_maxrss / 1024, ru.ru_utime + ru.ru_stime
+    r = timed([args.ohana, "stats", vcf, "-q"], None)
+    return r["rss"], r["cpu"]
 
 
 class Recorder(socketserver.ThreadingMixIn, http.server.HTTPServer):

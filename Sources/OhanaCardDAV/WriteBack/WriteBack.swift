@@ -14,10 +14,10 @@ import Foundation
 ///    other cards are kept);
 /// 4. `DELETE` each merged-away card with `If-Match` its planned ETag; a
 ///    card whose ETag moved is kept.
-/// A 412 is never retried with a fresh ETag. A 412 while the card still
-/// has its planned ETag is the server refusing the card itself (Radicale
-/// answers so for a card over its size limit): "too large", not a
-/// conflict. Then the group cards that name a merged-away UID are pointed
+/// A 412 is never retried with a fresh ETag. A 413, or a 412 while the
+/// card still has its planned ETag, is the server refusing the card itself
+/// (Radicale 3.9 answers 413 for a card over its size limit): "too large",
+/// not a conflict. Then the group cards that name a merged-away UID are pointed
 /// at the survivor (`If-Match`).
 public struct WriteBack {
   public let client: CardDAVClient
