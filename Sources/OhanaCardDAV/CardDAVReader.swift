@@ -146,12 +146,19 @@ public enum CardDAVReader {
     var refs: [CardRef?] = []
     var bytesRead = 0, records = 0, skipped = 0
     var line = 1
-    var start = 0
-    while start < urls.count {
-      let batch = Array(urls[start..<min(urls.count, start + client.batchSize)])
-      start += batch.count
-      let cards = try client.fetch(book, batch)
+    let batches = stride(from: 0, to: urls.count, by: max(1, client.batchSize)).map {
+      Array(urls[$0..<min(urls.count, $0 + client.batchSize)])
+    }
+    // The next batch is asked for before this one is read: the server
+    // works on it meanwhile.
+    var pending = batches.first.map { client.startFetch(book, $0) }
+    var missing = 0
+    for (i, batch) in batches.enumerated() {
+      guard let current = pending else { break }
+      pending = i + 1 < batches.count ? client.startFetch(book, batches[i + 1]) : nil
+      let cards = try client.fetched(book, batch, current)
       fetched += cards.count
+      missing += batch.count - cards.count
       let (r, cardOfRow, _) = try contacts(cards, book: book, options: options, skipGroups: false, firstLine: line)
       for c in cards { line += c.data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (c.data.last == 0x0A ? 0 : 1) }
       refs.append(contentsOf: cardOfRow.map { $0 >= 0 ? CardRef(url: cards[$0].url, etag: cards[$0].etag) : nil })
@@ -160,6 +167,14 @@ public enum CardDAVReader {
       bytesRead += r.bytesRead
       records += r.recordsRead
       skipped += r.recordsSkipped
+    }
+    if missing > 0 {
+      // Deleted between the listing and the fetch, or a name the server
+      // lists but does not serve: said, not silently dropped.
+      errors.append(
+        InputError(
+          line: 0, reason: "\(missing) of the \(urls.count) cards listed were not served when fetched (HTTP 404: deleted since the listing, or a server fault)",
+          source: HTTPClientTransport.redacted(book), severity: .warning))
     }
     if parts.isEmpty {
       var o = options

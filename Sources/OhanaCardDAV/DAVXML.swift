@@ -85,7 +85,8 @@ public struct DAVResponse: Sendable {
   public static func multistatus(_ root: DAVElement) -> (responses: [DAVResponse], syncToken: String?) {
     var out: [DAVResponse] = []
     for r in root.children(DAVElement.dav, "response") {
-      guard let href = r.child(DAVElement.dav, "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+      guard let hrefElement = r.child(DAVElement.dav, "href") else { continue }
+      let href = trimmedXML(hrefElement.text)
       let status = r.child(DAVElement.dav, "status").flatMap { statusCode($0.text) }
       var props: [DAVElement] = []
       for ps in r.children(DAVElement.dav, "propstat") {
@@ -95,7 +96,7 @@ public struct DAVResponse: Sendable {
       }
       out.append(DAVResponse(href: href, status: status, properties: props))
     }
-    let token = root.child(DAVElement.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let token = root.child(DAVElement.dav, "sync-token").map { trimmedXML($0.text) }
     return (out, token)
   }
 
@@ -104,4 +105,18 @@ public struct DAVResponse: Sendable {
     let parts = line.split(separator: " ")
     return parts.count >= 2 ? Int(parts[1]) : nil
   }
+}
+
+/// `s` without the XML white space (space, tab, CR, LF) around it; `s`
+/// itself, uncopied, when there is none (the usual case: an href or ETag
+/// as the server wrote it).
+func trimmedXML(_ s: String) -> String {
+  let u = s.utf8
+  func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+  guard let first = u.first, let last = u.last, blank(first) || blank(last) else { return s }
+  var start = u.startIndex
+  var end = u.endIndex
+  while start < end && blank(u[start]) { start = u.index(after: start) }
+  while end > start && blank(u[u.index(before: end)]) { end = u.index(before: end) }
+  return String(s[start..<end])
 }

@@ -36,6 +36,28 @@ public struct HTTPResponse: Sendable {
 /// fake one in tests (the cases a real server cannot be made to produce).
 public protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) throws(CardDAVError) -> HTTPResponse
+  /// Sends a request and returns at once; the answer is waited for with
+  /// ``PendingResponse/wait()`` (the client overlaps a batch's fetching
+  /// with the reading of the one before). By default: sent and answered
+  /// here.
+  func start(_ request: HTTPRequest) -> PendingResponse
+}
+
+extension HTTPTransport {
+  public func start(_ request: HTTPRequest) -> PendingResponse {
+    let answer: Result<HTTPResponse, CardDAVError>
+    do throws(CardDAVError) { answer = .success(try send(request)) } catch { answer = .failure(error) }
+    return PendingResponse { () throws(CardDAVError) in try answer.get() }
+  }
+}
+
+/// A request on its way.
+public struct PendingResponse: Sendable {
+  let answer: @Sendable () throws(CardDAVError) -> HTTPResponse
+
+  public init(_ answer: @escaping @Sendable () throws(CardDAVError) -> HTTPResponse) { self.answer = answer }
+
+  public func wait() throws(CardDAVError) -> HTTPResponse { try answer() }
 }
 
 /// What went wrong, in words a user can act on; never a contact value
@@ -81,19 +103,31 @@ public final class HTTPClientTransport: HTTPTransport {
 
   deinit { try? client.syncShutdown() }
 
-  public func send(_ request: HTTPRequest) throws(CardDAVError) -> HTTPResponse {
+  public func send(_ request: HTTPRequest) throws(CardDAVError) -> HTTPResponse { try start(request).wait() }
+
+  public func start(_ request: HTTPRequest) -> PendingResponse {
+    let what = "\(request.method) \(Self.redacted(request.url))"
+    let future: EventLoopFuture<HTTPClient.Response>
     do {
       var headers = HTTPHeaders()
       for (name, value) in request.headers { headers.add(name: name, value: value) }
       let r = try HTTPClient.Request(
         url: request.url, method: .RAW(value: request.method), headers: headers, body: request.body.map { .bytes($0) })
-      let response = try client.execute(request: r, deadline: .now() + timeout).wait()
-      var out: [String: String] = [:]
-      for (name, value) in response.headers { out[name.lowercased()] = value }
-      return HTTPResponse(
-        status: Int(response.status.code), headers: out, body: response.body.map { Data(buffer: $0) } ?? Data())
+      future = client.execute(request: r, deadline: .now() + timeout)
     } catch {
-      throw CardDAVError(.unavailable, "\(request.method) \(Self.redacted(request.url)): \(Self.describe(error))")
+      let message = "\(what): \(Self.describe(error))"
+      return PendingResponse { () throws(CardDAVError) in throw CardDAVError(.unavailable, message) }
+    }
+    return PendingResponse { () throws(CardDAVError) in
+      do {
+        let response = try future.wait()
+        var out: [String: String] = [:]
+        for (name, value) in response.headers { out[name.lowercased()] = value }
+        return HTTPResponse(
+          status: Int(response.status.code), headers: out, body: response.body.map { Data(buffer: $0) } ?? Data())
+      } catch {
+        throw CardDAVError(.unavailable, "\(what): \(Self.describe(error))")
+      }
     }
   }
 

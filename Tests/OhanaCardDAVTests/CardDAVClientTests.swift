@@ -167,4 +167,43 @@ import Testing
     #expect(CardDAVCredentials.netrc(text, host: "c.example")?.user == "guest")
     #expect(CardDAVCredentials.netrc("machine a login x password y", host: "z") == nil)
   }
+
+  /// A card whose name holds a percent sign is asked for by its href as
+  /// listed (percent-encoded), not decoded; a listed card the server does
+  /// not serve is a warning, not a silent loss.
+  @Test func hrefsAreSentAsListedAndMissingCardsAreSaid() throws {
+    let book = URL(string: "http://127.0.0.1:1/ab/")!
+    let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p1\r\nFN:Per Cent\r\nEND:VCARD\r\n"
+    let fake = Fake { r, _ in
+      let b = Self.body(r)
+      if b.contains("sync-collection") {
+        return Self.xml("""
+          <multistatus xmlns="DAV:"><response><href>/ab/50%25.vcf</href><propstat><prop><getetag>"a"</getetag></prop>
+          <status>HTTP/1.1 200 OK</status></propstat></response>
+          <response><href>/ab/gone.vcf</href><propstat><prop><getetag>"b"</getetag></prop>
+          <status>HTTP/1.1 200 OK</status></propstat></response><sync-token>t1</sync-token></multistatus>
+          """)
+      }
+      if b.contains("addressbook-multiget") {
+        // Served only when asked for exactly as listed.
+        let data = b.contains("<d:href>/ab/50%25.vcf</d:href>") ? card.replacingOccurrences(of: "\r", with: "&#13;") : nil
+        return Self.xml("""
+          <multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+          <response><href>/ab/50%25.vcf</href>\(data.map { "<propstat><prop><getetag>\"a\"</getetag><C:address-data>\($0)</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat>" } ?? "<status>HTTP/1.1 404 Not Found</status>")</response>
+          <response><href>/ab/gone.vcf</href><status>HTTP/1.1 404 Not Found</status></response></multistatus>
+          """)
+      }
+      return HTTPResponse(status: 207, body: Data("""
+        <multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><response><href>/ab/</href><propstat><prop>
+        <resourcetype><collection/><C:addressbook/></resourcetype></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+        """.utf8))
+    }
+    let client = CardDAVClient(start: book, transport: fake, credentials: nil)
+    let result = try CardDAVReader.read(book, client: client)
+    #expect(result.read.table.rowCount == 1)
+    #expect(result.read.table.uid(at: 0) == "p1")
+    #expect(result.refs.first??.url.absoluteString == "http://127.0.0.1:1/ab/50%25.vcf")
+    let warning = result.read.errors.first { $0.isWarning && $0.reason.contains("not served") }
+    #expect(warning?.reason.hasPrefix("1 of the 2 cards listed") == true)
+  }
 }

@@ -434,6 +434,14 @@ def bench_size(args, n):
             "srv_curl": med(c, "server"), "curl_rss": med(c, "rss"), "local_rss": local_rss,
             "local_cpu": local_cpu, "bytes": os.path.getsize(vcf), "requests": len(files),
             "ohana_walls": [x["wall"] for x in o], "curl_walls": [x["wall"] for x in c],
+            "ohana_server": [x["server"] for x in o], "curl_server": [x["server"] for x in c],
+            # Each interleaved pair's ratio, and each client's own time (its
+            # wall time less Xandikos's CPU meanwhile): Xandikos's speed
+            # drifts from run to run (and over its lifetime) far more than
+            # the clients' costs do, so these two are the steadier figures.
+            "pair_ratio": statistics.median(a["wall"] / b["wall"] for a, b in zip(o, c)),
+            "ohana_own": statistics.median(x["wall"] - x["server"] for x in o),
+            "curl_own": statistics.median(x["wall"] - x["server"] for x in c),
             "populate": meta["populate"]}
 
 
@@ -457,19 +465,29 @@ def main():
     os.makedirs(args.cache, exist_ok=True)
     rows = [bench_size(args, int(s)) for s in args.sizes.split(",")]
     load = os.getloadavg()
+    built = datetime.datetime.fromtimestamp(os.path.getmtime(args.ohana), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
+    xandikos_version = subprocess.run(
+        [args.python, "-c", "import xandikos; print('.'.join(map(str, xandikos.__version__)))"],
+        capture_output=True, text=True).stdout.strip()
     print(f"\nohana reading a Xandikos address book on loopback, {datetime.date.today().isoformat()}, "
-          f"{os.cpu_count()} CPUs, load {load[0]:.2f}; medians of {args.runs} interleaved runs each\n")
+          f"{os.cpu_count()} CPUs, load {load[0]:.2f}; medians of {args.runs} interleaved runs each; "
+          f"ohana {args.ohana} (built {built}), curl {curl_version}, Xandikos {xandikos_version}\n")
     print("| cards | ohana median s | curl median s | ratio ohana/curl | ohana peak RSS MB |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         print(f"| {r['n']:,} | {r['ohana']:.3f} | {r['curl']:.3f} | {r['ohana'] / r['curl']:.2f} | {r['rss']:.1f} |")
-    print("\nWhere the time goes (medians; CPU = user + system seconds):\n")
+    print("\nWhere the time goes (medians; CPU = user + system seconds; own = wall less Xandikos's CPU meanwhile;"
+          " ratio at equal server time = 1 + (ohana own - curl own) / curl median):\n")
     print("| cards | MB of vCard | requests | Xandikos CPU during ohana s | Xandikos CPU during curl s "
-          "| ohana CPU s | curl CPU s | ohana stats FILE: CPU s, peak RSS MB |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| ohana CPU s | curl CPU s | ohana own s | curl own s | median of pair ratios | ratio at equal server time "
+          "| ohana stats FILE: CPU s, peak RSS MB |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         print(f"| {r['n']:,} | {r['bytes'] / 1e6:.1f} | {r['requests']} | {r['srv_ohana']:.3f} | {r['srv_curl']:.3f} "
-              f"| {r['ohana_cpu']:.3f} | {r['curl_cpu']:.3f} | {r['local_cpu']:.3f}, {r['local_rss']:.1f} |")
+              f"| {r['ohana_cpu']:.3f} | {r['curl_cpu']:.3f} | {r['ohana_own']:.3f} | {r['curl_own']:.3f} "
+              f"| {r['pair_ratio']:.2f} | {1 + (r['ohana_own'] - r['curl_own']) / r['curl']:.2f} "
+              f"| {r['local_cpu']:.3f}, {r['local_rss']:.1f} |")
     if len(rows) > 1:
         a, b = rows[0], rows[-1]
         print(f"\nohana peak RSS grows {(b['rss'] - a['rss']) * 1024 / (b['n'] - a['n']):.2f} KiB per card "
