@@ -149,14 +149,16 @@ public enum CardDAVReader {
     let batches = stride(from: 0, to: urls.count, by: max(1, client.batchSize)).map {
       Array(urls[$0..<min(urls.count, $0 + client.batchSize)])
     }
-    // The next batch is asked for before this one is read: the server
-    // works on it meanwhile.
+    // With `fetchAhead`, the next batch is asked for before this one is
+    // read (the server works on it meanwhile); else after.
     var pending = batches.first.map { client.startFetch(book, $0) }
     var missing = 0
     for (i, batch) in batches.enumerated() {
       guard let current = pending else { break }
-      pending = i + 1 < batches.count ? client.startFetch(book, batches[i + 1]) : nil
+      let ahead = client.fetchAhead
+      if ahead { pending = i + 1 < batches.count ? client.startFetch(book, batches[i + 1]) : nil }
       let cards = try client.fetched(book, batch, current)
+      if !ahead { pending = i + 1 < batches.count ? client.startFetch(book, batches[i + 1]) : nil }
       fetched += cards.count
       missing += batch.count - cards.count
       let (r, cardOfRow, _) = try contacts(cards, book: book, options: options, skipGroups: false, firstLine: line)

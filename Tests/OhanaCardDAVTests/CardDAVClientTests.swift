@@ -198,12 +198,15 @@ import Testing
         <resourcetype><collection/><C:addressbook/></resourcetype></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
         """.utf8))
     }
-    let client = CardDAVClient(start: book, transport: fake, credentials: nil)
-    let result = try CardDAVReader.read(book, client: client)
-    #expect(result.read.table.rowCount == 1)
-    #expect(result.read.table.uid(at: 0) == "p1")
-    #expect(result.refs.first??.url.absoluteString == "http://127.0.0.1:1/ab/50%25.vcf")
-    let warning = result.read.errors.first { $0.isWarning && $0.reason.contains("not served") }
-    #expect(warning?.reason.hasPrefix("1 of the 2 cards listed") == true)
+    for ahead in [false, true] {
+      var client = CardDAVClient(start: book, transport: fake, credentials: nil)
+      client.fetchAhead = ahead
+      let result = try CardDAVReader.read(book, client: client)
+      #expect(result.read.table.rowCount == 1)
+      #expect(result.read.table.uid(at: 0) == "p1")
+      #expect(result.refs.first??.url.absoluteString == "http://127.0.0.1:1/ab/50%25.vcf")
+      let warning = result.read.errors.first { $0.isWarning && $0.reason.contains("not served") }
+      #expect(warning?.reason.hasPrefix("1 of the 2 cards listed") == true)
+    }
   }
 }
