@@ -92,6 +92,36 @@ import Testing
     try CLI.json(try dir.read(name))
   }
 
+  /// Radicale with user ann (password in `dir/pw`) and an empty address
+  /// book `ann/contacts/`, made as a client makes one (MKCOL); `extra`
+  /// arguments, and TLS with `caFile` trusted when given.
+  static func radicale(_ python: String, _ dir: TempDir, extra: [String] = [], caFile: String? = nil) throws
+    -> (Server, Book, String)
+  {
+    try dir.write("users", "ann:right-pass\n")
+    try dir.write("pw", "right-pass\n")
+    let server = try Server(python: python, scheme: caFile == nil ? "http" : "https", caFile: caFile) { port in
+      [
+        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
+        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
+        "--auth-htpasswd-encryption", "plain",
+      ] + extra
+    }
+    let base = "\(caFile == nil ? "http" : "https")://127.0.0.1:\(server.port)/"
+    let book = Book(
+      url: URL(string: base + "ann/contacts/")!, auth: "Basic " + Data("ann:right-pass".utf8).base64EncodedString(),
+      transport: HTTPClientTransport(caFile: caFile))
+    let mk = try book.transport.send(
+      HTTPRequest(
+        method: "MKCOL", url: book.url, headers: book.headers([("Content-Type", "application/xml")]),
+        body: Data("""
+          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
+          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
+          """.utf8)))
+    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
+    return (server, book, base)
+  }
+
   static func xandikos(_ python: String, _ dir: TempDir) throws -> (Server, Book, String) {
     let server = try Server(python: python) { port in
       ["-m", "xandikos", "serve", "--defaults", "-d", dir.path("dav"), "-l", "127.0.0.1", "-p", "\(port)"]
@@ -248,30 +278,10 @@ import Testing
     try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.path("server.key"), "-out", dir.path("server.csr"), "-subj", "/CN=127.0.0.1"])
     try dir.write("ext", "subjectAltName=IP:127.0.0.1\n")
     try openssl(["x509", "-req", "-in", dir.path("server.csr"), "-CA", dir.path("ca.pem"), "-CAkey", dir.path("ca.key"), "-CAcreateserial", "-out", dir.path("server.pem"), "-days", "2", "-extfile", dir.path("ext")])
-    try dir.write("users", "ann:right-pass\n")
-    try dir.write("pw", "right-pass\n")
-    let server = try Server(python: python, scheme: "https", caFile: dir.path("ca.pem")) { port in
-      [
-        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
-        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
-        "--auth-htpasswd-encryption", "plain", "--server-ssl", "--server-certificate", dir.path("server.pem"),
-        "--server-key", dir.path("server.key"),
-      ]
-    }
+    let (server, book, base) = try Self.radicale(
+      python, dir, extra: ["--server-ssl", "--server-certificate", dir.path("server.pem"), "--server-key", dir.path("server.key")],
+      caFile: dir.path("ca.pem"))
     defer { server.stop() }
-    let base = "https://127.0.0.1:\(server.port)/"
-    let auth = "Basic " + Data("ann:right-pass".utf8).base64EncodedString()
-    let transport = HTTPClientTransport(caFile: dir.path("ca.pem"))
-    let mk = try transport.send(
-      HTTPRequest(
-        method: "MKCOL", url: URL(string: base + "ann/contacts/")!,
-        headers: [("Authorization", auth), ("Content-Type", "application/xml")],
-        body: Data("""
-          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
-          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
-          """.utf8)))
-    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
-    let book = Book(url: URL(string: base + "ann/contacts/")!, auth: auth, transport: transport)
     for (name, text) in Self.book.sorted(by: { $0.key < $1.key }) { try book.put(name, text) }
     let stored = try book.all()
     let login = ["--user", "ann", "--password-file", dir.path("pw"), "--ca-file", dir.path("ca.pem")]
@@ -368,27 +378,8 @@ import Testing
   @Test func radicaleStoreFollowsTheBook() throws {
     guard let python = try CardDAVServerTests.serverPython() else { return }
     let dir = try TempDir()
-    try dir.write("users", "ann:right-pass\n")
-    try dir.write("pw", "right-pass\n")
-    let server = try Server(python: python) { port in
-      [
-        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
-        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
-        "--auth-htpasswd-encryption", "plain",
-      ]
-    }
+    let (server, book, base) = try Self.radicale(python, dir)
     defer { server.stop() }
-    let base = "http://127.0.0.1:\(server.port)/"
-    let auth = "Basic " + Data("ann:right-pass".utf8).base64EncodedString()
-    let book = Book(url: URL(string: base + "ann/contacts/")!, auth: auth)
-    let mk = try book.transport.send(
-      HTTPRequest(
-        method: "MKCOL", url: book.url, headers: book.headers([("Content-Type", "application/xml")]),
-        body: Data("""
-          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
-          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
-          """.utf8)))
-    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
     for (name, text) in Self.book.sorted(by: { $0.key < $1.key }) { try book.put(name, text) }
     try Self.storeFollowsTheBook(base, book, ["--user", "ann", "--password-file", dir.path("pw")], dir)
   }
@@ -398,26 +389,8 @@ import Testing
   @Test func radicaleSizeLimit() throws {
     guard let python = try CardDAVServerTests.serverPython() else { return }
     let dir = try TempDir()
-    try dir.write("users", "ann:right-pass\n")
-    try dir.write("pw", "right-pass\n")
-    let server = try Server(python: python) { port in
-      [
-        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder",
-        dir.path("collections"), "--auth-type", "htpasswd", "--auth-htpasswd-filename", dir.path("users"),
-        "--auth-htpasswd-encryption", "plain", "--server-max-content-length", "700",
-      ]
-    }
+    let (server, book, base) = try Self.radicale(python, dir, extra: ["--server-max-content-length", "700"])
     defer { server.stop() }
-    let base = "http://127.0.0.1:\(server.port)/"
-    let book = Book(url: URL(string: base + "ann/contacts/")!, auth: "Basic " + Data("ann:right-pass".utf8).base64EncodedString())
-    let mk = try book.transport.send(
-      HTTPRequest(
-        method: "MKCOL", url: book.url, headers: book.headers([("Content-Type", "application/xml")]),
-        body: Data("""
-          <?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
-          <d:resourcetype><d:collection/><c:addressbook/></d:resourcetype></d:prop></d:set></d:mkcol>
-          """.utf8)))
-    try #require(mk.status == 201, "MKCOL: HTTP \(mk.status)")
     // Each card under the limit; the two notes together over it.
     let a1 = Self.card("a1", ["FN:Ana Lima", "N:Lima;Ana;;;", "TEL:+1 415 555 0101", "EMAIL:ana@example.com", "NOTE:" + String(repeating: "x", count: 300)])
     let a2 = Self.card("a2", ["FN:Ana Lima", "N:Lima;Ana;;;", "TEL:+1 415 555 0101", "EMAIL:ana@example.com", "NOTE:" + String(repeating: "y", count: 300)])

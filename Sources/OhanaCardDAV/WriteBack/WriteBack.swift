@@ -218,20 +218,37 @@ public struct WriteBack {
 
   static func isDeleted(_ status: Int?) -> Bool { status.map { (200..<300).contains($0) || $0 == 404 } ?? false }
 
-  private func put(_ url: URL, _ text: String, ifMatch: String?, ifNoneMatch: Bool = false, log: UndoLog, cluster: Int?)
+  private func put(_ url: URL, _ text: String, ifMatch: String?, log: UndoLog, cluster: Int?)
     throws(CardDAVError) -> HTTPResponse
   {
+    try journaled("PUT", url, ifMatch: ifMatch, sha256: WriteBackPlan.hex(text), log: log, cluster: cluster) {
+      () throws(CardDAVError) in try client.put(url, text, ifMatch: ifMatch)
+    }
+  }
+
+  private func delete(_ url: URL, ifMatch: String, log: UndoLog, cluster: Int?) throws(CardDAVError) -> HTTPResponse {
+    try journaled("DELETE", url, ifMatch: ifMatch, sha256: nil, log: log, cluster: cluster) {
+      () throws(CardDAVError) in try client.delete(url, ifMatch: ifMatch)
+    }
+  }
+
+  /// One write: its intent logged (and on disk) before it is sent, its
+  /// outcome after.
+  private func journaled(
+    _ op: String, _ url: URL, ifMatch: String?, sha256: String?, log: UndoLog, cluster: Int?,
+    _ send: () throws(CardDAVError) -> HTTPResponse
+  ) throws(CardDAVError) -> HTTPResponse {
     var intent = UndoEntry(kind: "intent")
     intent.cluster = cluster
-    intent.op = "PUT"
+    intent.op = op
     intent.href = url.absoluteString
     intent.etag = ifMatch
-    intent.sha256 = WriteBackPlan.hex(text)
+    intent.sha256 = sha256
     try log.append(intent)
-    let r = try client.put(url, text, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch)
+    let r = try send()
     var outcome = UndoEntry(kind: "outcome")
     outcome.cluster = cluster
-    outcome.op = "PUT"
+    outcome.op = op
     outcome.href = url.absoluteString
     outcome.status = r.status
     outcome.etag = Self.etag(r)
@@ -324,20 +341,7 @@ public struct WriteBack {
         }
         continue
       }
-      let url = try card(d.href)
-      var intent = UndoEntry(kind: "intent")
-      intent.cluster = c.id
-      intent.op = "DELETE"
-      intent.href = d.href
-      intent.etag = d.etag
-      try log.append(intent)
-      let r = try client.delete(url, ifMatch: d.etag)
-      var o = UndoEntry(kind: "outcome")
-      o.cluster = c.id
-      o.op = "DELETE"
-      o.href = d.href
-      o.status = r.status
-      try log.append(o)
+      let r = try delete(try card(d.href), ifMatch: d.etag, log: log, cluster: c.id)
       if Self.isDeleted(r.status) {
         outcome.deleted += 1
         outcome.deletedHrefs.append(d.href)
