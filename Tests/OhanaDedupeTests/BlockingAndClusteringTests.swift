@@ -157,7 +157,7 @@ import Testing
 @Suite struct ClusteringTests {
   @Test func chainingGuardRefusesABridge() {
     // Scores: 0-1 strong, 1-2 strong, 0-2 strongly negative.
-    var c = GuardedClustering(count: 3)
+    let c = GuardedClustering(count: 3)
     let scores: [Int: Double] = [0 * 8 + 1: 10, 1 * 8 + 2: 9, 0 * 8 + 2: -8]
     let score: (Int, Int) -> Double = { x, y in scores[x * 8 + y] ?? -100 }
     let first = c.join(0, 1, maxClusterSize: 10, linkThreshold: 0, score: score)
@@ -169,7 +169,7 @@ import Testing
   }
 
   @Test func clusterSizeIsCapped() {
-    var c = GuardedClustering(count: 5)
+    let c = GuardedClustering(count: 5)
     for i in 1..<5 { _ = c.join(0, i, maxClusterSize: 3, linkThreshold: -1000) { _, _ in 0 } }
     let ids = c.clusterIDs()
     #expect(ids.filter { $0 == 0 }.count == 3)

@@ -6,6 +6,32 @@
 /// only: it never faults, whatever `p` is, and has no visible effect.
 static inline void ohana_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// Reads `*p` atomically (relaxed: no ordering beyond the value itself).
+static inline unsigned int ohana_atomic_load_u32(const unsigned int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/// Reads `*p` atomically (relaxed).
+static inline unsigned long long ohana_atomic_load_u64(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/// Sets `*p` to `desired` if it still holds `expected`, atomically; returns
+/// 1 when it did, 0 when `*p` held something else.
+static inline int ohana_atomic_cas_u64(unsigned long long *p, unsigned long long expected, unsigned long long desired) {
+  return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/// Adds `v` to `*p` atomically and returns the value before (relaxed).
+static inline unsigned int ohana_atomic_add_u32(unsigned int *p, unsigned int v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+/// Writes `v` to `*p` atomically (relaxed).
+static inline void ohana_atomic_store_u32(unsigned int *p, unsigned int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+/// Sets `*p` to `desired` if it still holds `expected`, atomically;
+/// returns 1 when it did, 0 when `*p` held something else.
+static inline int ohana_atomic_cas_u32(unsigned int *p, unsigned int expected, unsigned int desired) {
+  return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 /// Fixes glibc's mmap threshold at `bytes` (turning off its dynamic
 /// raising): heap blocks of that size or more get their own mapping and go
 /// back to the system when freed. Returns 1 when set, 0 where the C library

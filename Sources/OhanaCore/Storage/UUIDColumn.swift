@@ -282,6 +282,10 @@ public struct UUIDColumn: Sendable, Equatable {
     extend(to: rows + otherRows)
   }
 
+  /// ``gathering(_:)`` of a list of `Int32` rows, specialized here (the
+  /// generic one, called from another module, runs unspecialized).
+  package func gathering(rows: [Int32]) -> UUIDColumn { gathering(rows) }
+
   /// The rows `rows` (indices into this column) in that order; empty
   /// storage when none of them holds a UUID.
   package func gathering<C: Collection>(_ rows: C) -> UUIDColumn where C.Element: BinaryInteger {

@@ -91,18 +91,9 @@ enum Blocking {
     }
     PhaseTrace.mark("block.sortedNames")
     // Pairs are `low row << 32 | high row`; the sort lays them end to end.
-    var pairs = RadixSort.sorted(consume pairLists, threads: threads)
+    let pairs = RadixSort.sorted(consume pairLists, threads: threads)
     PhaseTrace.mark("block.pairsSorted")
-    // Unique in place.
-    if pairs.count > 1 {
-      var w = 1
-      for i in 1..<pairs.count where pairs[i] != pairs[w - 1] {
-        pairs[w] = pairs[i]
-        w += 1
-      }
-      pairs.removeSubrange(w...)
-    }
-    return pairs
+    return ParallelFill.uniqued(pairs, threads: threads)
   }
 }
 

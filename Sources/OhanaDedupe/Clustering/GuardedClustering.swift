@@ -1,4 +1,5 @@
 import COhanaCore
+import OhanaCore
 
 /// Union-find over accepted pairs, with a guard against chaining.
 ///
@@ -10,18 +11,43 @@ import COhanaCore
 ///   a household phone, bridged by a record of each).
 /// A refused pair is counted; its contacts stay in their clusters.
 ///
+/// A join reads and writes only the rows of the two clusters it joins, so
+/// joins within *different components* of the pairs' graph may run on
+/// several workers at once: ``joinAll(_:unions:threads:maxClusterSize:linkThreshold:decide:)``
+/// does so. The rows' links live in buffers this class owns (the only
+/// unsafe code of the clustering); every other use is one thread's.
+///
 /// - Complexity: O(pairs × α) for unions of singletons; a join of clusters
 ///   of sizes p and q compares p × q pairs, at most maxClusterSize² / 4.
-struct GuardedClustering {
-  private(set) var parent: [Int32]
-  private var size: [Int32]
+final class GuardedClustering: @unchecked Sendable {
+  // @unchecked Sendable: concurrent calls touch disjoint components (the
+  // contract of `joinAll`); otherwise one thread at a time.
+  private let parent: UnsafeMutableBufferPointer<Int32>
+  private let size: UnsafeMutableBufferPointer<Int32>
   /// Members of a cluster form a ring through `next`.
-  private var next: [Int32]
+  private let next: UnsafeMutableBufferPointer<Int32>
 
-  init(count: Int) {
-    parent = (0..<Int32(count)).map { $0 }
-    size = [Int32](repeating: 1, count: count)
-    next = parent
+  var count: Int { parent.count }
+
+  init(count: Int, threads: Int = 0) {
+    let n = max(0, count)
+    parent = .allocate(capacity: n)
+    size = .allocate(capacity: n)
+    next = .allocate(capacity: n)
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 16)
+    Parallel.forEach(pieces, workers: threads) { p in
+      for i in Parallel.piece(p, of: pieces, count: n) {
+        parent.initializeElement(at: i, to: Int32(truncatingIfNeeded: i))
+        size.initializeElement(at: i, to: 1)
+        next.initializeElement(at: i, to: Int32(truncatingIfNeeded: i))
+      }
+    }
+  }
+
+  deinit {
+    parent.deallocate()
+    size.deallocate()
+    next.deallocate()
   }
 
   /// Starts loading `x`'s parent link and cluster size, for a join a few
@@ -29,11 +55,12 @@ struct GuardedClustering {
   /// scattered: each would otherwise wait on its loads in turn). A hint only.
   @inline(__always)
   func prefetch(_ x: Int) {
-    parent.withUnsafeBufferPointer { p in if x < p.count, let base = p.baseAddress { ohana_prefetch(base + x) } }
-    size.withUnsafeBufferPointer { p in if x < p.count, let base = p.baseAddress { ohana_prefetch(base + x) } }
+    guard x >= 0 && x < parent.count, let p = parent.baseAddress, let s = size.baseAddress else { return }
+    ohana_prefetch(p + x)
+    ohana_prefetch(s + x)
   }
 
-  mutating func find(_ x: Int) -> Int {
+  func find(_ x: Int) -> Int {
     var r = x
     while Int(parent[r]) != r { r = Int(parent[r]) }
     var c = x
@@ -47,7 +74,7 @@ struct GuardedClustering {
 
   /// Tries to join the clusters of `a` and `b`; `score(x, y)` gives the
   /// weight of a cross pair. Returns whether they are (now) one cluster.
-  mutating func join(
+  func join(
     _ a: Int, _ b: Int, maxClusterSize: Int, linkThreshold: Double, score: (Int, Int) -> Double
   ) -> Bool {
     let ra = find(a), rb = find(b)
@@ -72,13 +99,13 @@ struct GuardedClustering {
 
   /// Joins the clusters of `a` and `b` without the guard (the entity
   /// store's clusters, joined when they were made).
-  mutating func unite(_ a: Int, _ b: Int) {
+  func unite(_ a: Int, _ b: Int) {
     let ra = find(a), rb = find(b)
     if ra == rb { return }
     splice(ra, rb)
   }
 
-  private mutating func splice(_ ra: Int, _ rb: Int) {
+  private func splice(_ ra: Int, _ rb: Int) {
     let sa = Int(size[ra]), sb = Int(size[rb])
     let (big, small) = sa >= sb ? (ra, rb) : (rb, ra)
     parent[small] = Int32(big)
@@ -88,16 +115,179 @@ struct GuardedClustering {
     next[small] = t
   }
 
-  /// For every row, its cluster's smallest row.
-  mutating func clusterIDs() -> [Int32] {
+  /// For every row, its cluster's smallest row. On all workers: each
+  /// cluster's root walks its ring twice (its smallest member, then the
+  /// members' ids), so every row is written by one worker.
+  func clusterIDs(threads: Int = 0) -> [Int32] {
     let n = parent.count
-    var smallest = [Int32](repeating: Int32.max, count: n)
-    for i in 0..<n {
-      let r = find(i)
-      if Int32(i) < smallest[r] { smallest[r] = Int32(i) }
+    let out = SharedWords(count: n)
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 15)
+    Parallel.forEach(pieces, workers: threads) { p in
+      for r in Parallel.piece(p, of: pieces, count: n) where Int(parent[r]) == r {
+        var smallest = UInt32(r)
+        var x = Int(next[r])
+        while x != r {
+          smallest = min(smallest, UInt32(x))
+          x = Int(next[x])
+        }
+        x = r
+        repeat {
+          out[x] = smallest
+          x = Int(next[x])
+        } while x != r
+      }
     }
-    var out = [Int32](repeating: 0, count: n)
-    for i in 0..<n { out[i] = smallest[find(i)] }
-    return out
+    return out.signedArray()
+  }
+
+  /// How many clusters hold more than one row, and how many rows they hold.
+  func clusterCounts(threads: Int = 0) -> (clusters: Int, contacts: Int) {
+    let n = parent.count
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 15)
+    return Parallel.map(pieces, workers: threads) { p -> (Int, Int) in
+      var clusters = 0, contacts = 0
+      for r in Parallel.piece(p, of: pieces, count: n) where Int(parent[r]) == r && size[r] > 1 {
+        clusters += 1
+        contacts += Int(size[r])
+      }
+      return (clusters, contacts)
+    }.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+  }
+
+  /// What became of one pair in ``joinAll(_:unions:threads:maxClusterSize:linkThreshold:decide:)``.
+  enum Outcome: UInt8, Sendable {
+    case joined = 1
+    case refusedByGuard = 2
+    case refusedByDecision = 3
+  }
+
+  /// Unites `unions` (unguarded), then joins `pairs` (`a << 32 | b`,
+  /// strongest first) under the guard, on all workers, and returns each
+  /// pair's outcome: the same as joining them one by one in their order.
+  /// `apart(x, y)`: a reviewer keeps the two rows apart (a pair so is
+  /// refused; a cross pair so reads as weight -inf); `score(x, y)`: the
+  /// weight of a cross pair.
+  ///
+  /// Why that holds: a join reads and changes only the clusters of its own
+  /// component of the graph of `pairs` and `unions`, and its outcome depends
+  /// only on the joins before it in that component. So the components are
+  /// found first (a union-find run on all workers at once), dealt by a hash
+  /// of their root into many more pieces than workers, and each piece's
+  /// pairs are joined in their order by one worker. A component is never
+  /// split: one very large component is one worker's serial work.
+  func joinAll(
+    _ pairs: [UInt64], unions: [(Int, Int)], threads: Int, maxClusterSize: Int, linkThreshold: Double,
+    apart: ((Int, Int) -> Bool)?, score: (Int, Int) -> Double
+  ) -> [Outcome] {
+    let m = pairs.count
+    for (a, b) in unions { unite(a, b) }
+    if m == 0 { return [] }
+    @inline(__always) func ends(_ k: Int) -> (Int, Int) {
+      (Int(pairs[k] >> 32), Int(pairs[k] & 0xFFFF_FFFF))
+    }
+
+    // 1. The components.
+    let components = ConcurrentComponents(count: count, threads: threads)
+    for (a, b) in unions { components.unite(a, b) }
+    let chunks = Parallel.pieces(m, workers: threads, minimumPiece: 1 << 14)
+    Parallel.forEach(chunks, workers: threads) { c in
+      for k in Parallel.piece(c, of: chunks, count: m) {
+        let (a, b) = ends(k)
+        components.unite(a, b)
+      }
+    }
+
+    // 2. Each pair's piece (a hash of its component's root), and the pairs
+    // of each piece in their order: counted per chunk, then placed.
+    let buckets = max(1, min(Parallel.workerCount(threads) * 64, m / 256))
+    let pieces = Partitioned(count: m, partitions: buckets, threads: threads) { k in
+      let root = UInt64(components.find(ends(k).0))
+      return Int(((root &+ 1) &* 0x9E37_79B9_7F4A_7C15) >> 32) % buckets
+    }
+    let order = pieces.order, bucketStart = pieces.starts
+
+    // 3. The joins, a piece per worker at a time.
+    let outcome = SharedWords(count: m)
+    let ahead = 8
+    Parallel.forEach(buckets, workers: threads) { b in
+      let lo = bucketStart[b], hi = bucketStart[b + 1]
+      for i in lo..<hi {
+        if i + ahead < hi {
+          let (p, q) = ends(Int(order[i + ahead]))
+          prefetch(p)
+          prefetch(q)
+        }
+        let k = Int(order[i])
+        let (a, b) = ends(k)
+        if let apart, apart(a, b) {
+          outcome[k] = UInt32(Outcome.refusedByDecision.rawValue)
+          continue
+        }
+        var byDecision = false
+        let ok = join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in
+          if let apart, apart(x, y) {
+            byDecision = true
+            return -.infinity
+          }
+          return score(x, y)
+        }
+        outcome[k] = UInt32((ok ? Outcome.joined : byDecision ? .refusedByDecision : .refusedByGuard).rawValue)
+      }
+    }
+    return outcome.array().map { Outcome(rawValue: UInt8(truncatingIfNeeded: $0)) ?? .refusedByGuard }
+  }
+}
+
+/// The connected components of a graph, by a union-find that many workers
+/// run at once: a root is linked only to a smaller root, by
+/// compare-and-swap (so no cycle can form and a lost race is retried), and
+/// a find halves its path as it goes. Every link points to a smaller row,
+/// so a find ends. Once the workers have joined, ``find(_:)`` gives each
+/// row its component's smallest row.
+final class ConcurrentComponents: @unchecked Sendable {
+  // @unchecked Sendable: every access to `parent` is atomic.
+  private let parent: UnsafeMutableBufferPointer<UInt32>
+
+  init(count: Int, threads: Int = 0) {
+    let n = max(0, count)
+    parent = .allocate(capacity: n)
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 16)
+    Parallel.forEach(pieces, workers: threads) { p in
+      for i in Parallel.piece(p, of: pieces, count: n) {
+        parent.initializeElement(at: i, to: UInt32(truncatingIfNeeded: i))
+      }
+    }
+  }
+
+  deinit { parent.deallocate() }
+
+  @inline(__always) private func load(_ x: UInt32) -> UInt32 {
+    ohana_atomic_load_u32(parent.baseAddress.unsafelyUnwrapped + Int(x))
+  }
+
+  @inline(__always) private func swap(_ x: UInt32, from old: UInt32, to new: UInt32) -> Bool {
+    ohana_atomic_cas_u32(parent.baseAddress.unsafelyUnwrapped + Int(x), old, new) != 0
+  }
+
+  func find(_ row: Int) -> Int {
+    precondition(row >= 0 && row < parent.count, "ConcurrentComponents row out of range")
+    var x = UInt32(row)
+    while true {
+      let p = load(x)
+      if p == x { return Int(x) }
+      let g = load(p)
+      if g != p { _ = swap(x, from: p, to: g) }
+      x = g
+    }
+  }
+
+  func unite(_ a: Int, _ b: Int) {
+    var ra = UInt32(find(a)), rb = UInt32(find(b))
+    while ra != rb {
+      let (high, low) = ra > rb ? (ra, rb) : (rb, ra)
+      if swap(high, from: high, to: low) { return }
+      ra = UInt32(find(Int(high)))
+      rb = UInt32(find(Int(low)))
+    }
   }
 }

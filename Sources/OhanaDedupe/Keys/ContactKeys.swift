@@ -72,25 +72,39 @@ struct ContactKeys: Sendable {
     let defaultRegion = RegionCode(configuration.defaultRegion) ?? .us
 
     // Address countries → region, once per distinct id.
+    // The distinct ids are found per range of addresses on all workers
+    // (a country repeats: each range keeps its few), then looked up once.
     var countryRegion = [UInt32](repeating: 0, count: table.pool.count)  // 0 unknown, else RegionCode raw
     let countries = table.addresses[.country]
-    var seen = [Bool](repeating: false, count: table.pool.count)
-    for id in countries where id.isPresent && !seen[id.index] {
-      seen[id.index] = true
-      let code = table.pool.withBytes(of: id) { Countries.region($0) }
-      if let code, let rc = RegionCode(code) { countryRegion[id.index] = rc.rawValue }
+    let distinct = Parallel.map(count: countries.count, threads: threads, minimumChunk: 1 << 15) { range in
+      var ids = Set<StringID>()
+      var last = StringID.absent
+      for i in range {
+        let id = countries[i]
+        if id != last && id.isPresent {
+          ids.insert(id)
+          last = id
+        }
+      }
+      return ids
+    }
+    var seen = Set<StringID>()
+    for part in distinct {
+      for id in part where seen.insert(id).inserted {
+        let code = table.pool.withBytes(of: id) { Countries.region($0) }
+        if let code, let rc = RegionCode(code) { countryRegion[id.index] = rc.rawValue }
+      }
     }
 
     // Every per-contact key in one pass over row ranges, in parallel; the
     // ranges' results are then laid end to end, and the names put in the
-    // records. The names are folded meanwhile, as one more task: mostly
-    // serial (0.2 s at 1,000,000), they ran before the ranges with a
-    // core idle.
+    // records. The names are folded meanwhile, as one more task (started
+    // first; its own steps run on the workers that are free).
     let countryRegions = countryRegion
     PhaseTrace.mark("keys.countries")
-    var (named, parts) = Parallel.map(count: n, threads: threads, minimumChunk: 8192) {
+    var (named, rowParts) = Parallel.map(count: n, threads: threads, minimumChunk: 8192) {
       var names = ContactKeys()
-      names.foldNames(table)
+      names.foldNames(table, threads: threads)
       return names
     } _: { rows in
       RowKeys(table, rows: rows, countryRegions: countryRegions, defaultRegion: defaultRegion)
@@ -107,72 +121,50 @@ struct ContactKeys: Sendable {
     phonetic = named.phonetic
     named = ContactKeys()
     PhaseTrace.mark("keys.rows")
-    // Laid end to end in two halves at once: the per-row lists (records,
-    // birthdays, field and address row keys) on one worker, the CSR lists
-    // and their offsets on the other.
-    // Each half owns its lists of the parts and frees each part's as it is
-    // laid (at 1,000,000 the parts and the laid lists together were the
-    // run's peak).
-    var perRowParts = parts, listParts = parts
-    parts = []
-    for i in perRowParts.indices { perRowParts[i].keepPerRow() }
-    for i in listParts.indices { listParts[i].keepLists() }
-    let perRowHandoff = Handoff(perRowParts), listHandoff = Handoff(listParts)
-    perRowParts = []
-    listParts = []
+    // Laid end to end, each list by a job of its own on all workers (each
+    // part copied into place by one worker). Each job owns its list's
+    // parts and frees them once laid (at 1,000,000 the parts and the laid
+    // lists together were the run's peak).
+    let handoff = Handoff(rowParts)
+    rowParts = []
     let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)
-    let (perRow, lists) = Parallel.both(threads: threads) {
-      RowKeys.laidPerRow(perRowHandoff.take(), count: n, names: names)
-    } _: {
-      RowKeys.laidLists(listHandoff.take(), count: n)
-    }
-    (records, birthday, fieldKeys, addressKeys) = perRow
-    phones = lists.phones
-    phoneOffsets = lists.phoneOffsets
-    emails = lists.emails
-    emailOffsets = lists.emailOffsets
-    addresses = lists.addresses
-    postcodes = lists.postcodes
-    houses = lists.houses
-    addressTexts = lists.addressTexts
-    addressOffsets = lists.addressOffsets
+    let laid = LaidKeys(handoff.take(), count: n, names: names, threads: threads)
+    records = laid.records
+    birthday = laid.birthday
+    fieldKeys = laid.fieldKeys
+    addressKeys = laid.addressKeys
+    phones = laid.phones
+    phoneOffsets = laid.phoneOffsets
+    emails = laid.emails
+    emailOffsets = laid.emailOffsets
+    addresses = laid.addresses
+    postcodes = laid.postcodes
+    houses = laid.houses
+    addressTexts = laid.addressTexts
+    addressOffsets = laid.addressOffsets
     PhaseTrace.mark("keys.laid")
-    assignEmailIDs()
+    assignEmailIDs(threads: threads)
     PhaseTrace.mark("keys.emailIDs")
   }
 
   /// Gives the first three e-mails of every contact an exact 32-bit id
-  /// (a slot of an open-addressing table over the e-mail keys) in its
+  /// (its slot in a table of the e-mail keys, ``ConcurrentKeySet``) in its
   /// sketch, so that the scorer compares up to three e-mails a side
-  /// without the lists.
-  mutating func assignEmailIDs() {
-    var capacity = 16
-    while capacity < emails.count * 2 { capacity <<= 1 }
-    let mask = capacity - 1
-    var table = [UInt64](repeating: 0, count: capacity)
-    // Rows go in batches whose home slots are prefetched first: the table
-    // is far larger than the cache, so each insert was a miss of its own.
-    let batch = 16
-    table.withUnsafeMutableBufferPointer { slots in
-      var lo = 0
-      while lo < records.count {
-        let hi = min(lo + batch, records.count)
-        for r in lo..<hi {
-          for e in emails(of: r).prefix(3) {
-            ohana_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: Hash64.mix(emails[e])) & mask) })
-          }
-        }
-        for r in lo..<hi {
-          for (i, e) in emails(of: r).prefix(3).enumerated() {
-            let key = emails[e]  // never 0
-            var slot = Int(truncatingIfNeeded: Hash64.mix(key)) & mask
-            while slots[slot] != 0 && slots[slot] != key { slot = (slot + 1) & mask }
-            slots[slot] = key
-            records[r].sketch.setEmail(i, UInt32(truncatingIfNeeded: slot + 1))
-          }
-        }
-        lo = hi
+  /// without the lists. Only equality of ids means anything. On the
+  /// workers, in pieces of rows, each row's keys' slots prefetched a few
+  /// rows ahead (the table is far larger than the cache).
+  mutating func assignEmailIDs(threads: Int = 0) {
+    if emails.isEmpty { return }
+    let table = ConcurrentKeySet(capacity: emails.count)
+    let keys = emails, offsets = emailOffsets
+    let ahead = 8, n = records.count
+    ParallelFill.update(&records, threads: threads) { r, record in
+      if r + ahead < n {
+        let lo = Int(offsets[r + ahead])
+        for e in lo..<min(Int(offsets[r + ahead + 1]), lo + 3) { table.prefetch(keys[e]) }
       }
+      let lo = Int(offsets[r]), hi = min(Int(offsets[r + 1]), lo + 3)
+      for e in lo..<hi { record.sketch.setEmail(e - lo, table.insert(keys[e])) }
     }
   }
 
@@ -229,32 +221,35 @@ struct ContactKeys: Sendable {
   /// Folds given, family, full and organization names once per distinct id
   /// (in parallel), applies the nickname table to the first given token,
   /// and computes the order-free name key.
-  private mutating func foldNames(_ table: ContactTable) {
+  private mutating func foldNames(_ table: ContactTable, threads: Int) {
     let n = table.rowCount
     let gCol = table[.givenName], fCol = table[.familyName]
     let fullCol = table[.fullName], orgCol = table[.organization]
-    // Which ids need folding.
-    var needed = [Bool](repeating: false, count: table.pool.count)
-    var list: [StringID] = []
-    func need(_ id: StringID) {
-      if id.isPresent && !needed[id.index] { needed[id.index] = true; list.append(id) }
-    }
-    for r in 0..<n {
-      need(gCol[r]); need(fCol[r])
-      if gCol[r].isAbsent && fCol[r].isAbsent {
-        if fullCol[r].isPresent { need(fullCol[r]) } else { need(orgCol[r]) }
+    /// The name ids row `r` folds, in order: the given and family names,
+    /// and when both are absent the full name, else the organization.
+    @inline(__always) func names(_ r: Int, _ body: (StringID) -> Void) {
+      let g = gCol[r], f = fCol[r]
+      if g.isPresent { body(g) }
+      if f.isPresent { body(f) }
+      if g.isAbsent && f.isAbsent {
+        let other = fullCol[r].isPresent ? fullCol[r] : orgCol[r]
+        if other.isPresent { body(other) }
       }
     }
-    let idList = list
+    // The ids to fold, in the order the rows first name them: the order
+    // they are interned in, which fixes the fold ids.
+    let (idList, folded) = Self.firstOccurrences(count: n, ids: table.pool.count, threads: threads) { r, body in
+      names(r) { body($0.index) }
+    }
     let pool = table.pool
-    let parts = Parallel.map(count: idList.count, threads: 0, minimumChunk: 2048) { range -> ([UInt8], [Int], [Bool]) in
+    let parts = Parallel.map(count: idList.count, threads: threads, minimumChunk: 2048) { range -> ([UInt8], [Int], [Bool]) in
       var arena: [UInt8] = []
       var ends: [Int] = []
       var nonLatin: [Bool] = []
       ends.reserveCapacity(range.count)
       nonLatin.reserveCapacity(range.count)
       for i in range {
-        pool.withBytes(of: idList[i]) { b in
+        pool.withBytes(of: StringID(rawValue: idList[i])) { b in
           NameFolder.shared.fold(b, into: &arena)
           nonLatin.append(NameFolder.hasNonLatinLetters(b))
         }
@@ -262,35 +257,61 @@ struct ContactKeys: Sendable {
       }
       return (arena, ends, nonLatin)
     }
-    var foldOf = [StringID](repeating: .absent, count: table.pool.count)
-    var nonLatinOf = [Bool](repeating: false, count: table.pool.count)
+    // Each pool id's fold id, with bit 31 set for a name with letters of
+    // another script than Latin (fold ids stay below 2^31: rows do).
     var k = 0
     for (arena, ends, nonLatin) in parts {
       arena.withUnsafeBytes { a in
         var start = 0
         for (j, e) in ends.enumerated() {
-          nonLatinOf[idList[k].index] = nonLatin[j]
-          foldOf[idList[k].index] = folds.intern(UnsafeRawBufferPointer(rebasing: a[start..<e]))
+          let id = folds.intern(UnsafeRawBufferPointer(rebasing: a[start..<e]))
+          folded[Int(idList[k])] = id.rawValue | (nonLatin[j] ? 1 << 31 : 0)
           start = e
           k += 1
         }
       }
     }
-    given = [StringID](repeating: .absent, count: n)
-    family = given
-    nonLatinName = [Bool](repeating: false, count: n)
-    for r in 0..<n {
-      var g = foldOf[gCol[r].index], f = foldOf[fCol[r].index]
-      if g.isAbsent && f.isAbsent {
-        f = foldOf[(fullCol[r].isPresent ? fullCol[r] : orgCol[r]).index]
-        g = .absent
-      }
-      given[r] = g
-      family[r] = f
-      nonLatinName[r] = nonLatinOf[gCol[r].index] || nonLatinOf[fCol[r].index]
-        || (gCol[r].isAbsent && fCol[r].isAbsent && nonLatinOf[fullCol[r].index])
+    @inline(__always) func fold(_ id: StringID) -> StringID { StringID(rawValue: folded[id.index] & 0x7FFF_FFFF) }
+    @inline(__always) func isNonLatin(_ id: StringID) -> Bool { folded[id.index] >> 31 != 0 }
+    @inline(__always) func bothAbsent(_ r: Int) -> Bool { gCol[r].isAbsent && fCol[r].isAbsent }
+    given = ParallelFill.filled(n, threads: threads) { r in bothAbsent(r) ? .absent : fold(gCol[r]) }
+    family = ParallelFill.filled(n, threads: threads) { r in
+      bothAbsent(r) ? fold(fullCol[r].isPresent ? fullCol[r] : orgCol[r]) : fold(fCol[r])
     }
-    finishNames()
+    nonLatinName = ParallelFill.filled(n, threads: threads) { r in
+      isNonLatin(gCol[r]) || isNonLatin(fCol[r]) || (bothAbsent(r) && isNonLatin(fullCol[r]))
+    }
+    finishNames(threads: threads)
+  }
+
+  /// The ids (below `ids`) that `count` rows name, each once, in the
+  /// order of the rows that first name them (`names(r, body)` calls
+  /// `body` with row `r`'s ids in order), as one pass over the rows would
+  /// list them; and counters over the ids, left for the caller's use. On
+  /// the workers: each id's first piece of rows is found (an atomic
+  /// minimum), then each piece lists, in its rows' order, the ids it is
+  /// first to name (claimed once by an atomic swap).
+  static func firstOccurrences(
+    count n: Int, ids: Int, threads: Int, _ names: (Int, (Int) -> Void) -> Void
+  ) -> (list: [UInt32], counters: SharedWords) {
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 14)
+    let first = SharedWords(count: ids)
+    Parallel.forEach(pieces, workers: threads) { p in
+      let own = UInt32(p + 1)
+      for r in Parallel.piece(p, of: pieces, count: n) { names(r) { first.lower($0, to: own) } }
+    }
+    let lists = Parallel.map(pieces, workers: threads) { p -> [UInt32] in
+      var list: [UInt32] = []
+      let own = UInt32(p + 1)
+      for r in Parallel.piece(p, of: pieces, count: n) {
+        names(r) { id in if first.replace(id, own, with: .max) { list.append(UInt32(id)) } }
+      }
+      return list
+    }
+    var all: [UInt32] = []
+    all.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+    for l in lists { all.append(contentsOf: l) }
+    return (all, first)
   }
 
   /// From the folded names (``given``, ``family`` into ``folds``): the
@@ -298,67 +319,75 @@ struct ContactKeys: Sendable {
   /// phonetic codes, then the order-free name keys. Shared by the table
   /// path and the stored comparison records (``ComparisonRecord``), so
   /// that both give the same keys.
-  mutating func finishNames() {
+  mutating func finishNames(threads: Int = 0) {
     let n = given.count
-    // Canonical given names and token sums, once per fold id.
+    // Canonical given names, once per fold id that is some row's given
+    // name; a canonical form not yet a fold is interned in the order the
+    // rows first give the name (as one pass over the rows would).
     let canonicalTable = NicknameTable.canonical
-    var canon = [StringID](repeating: .absent, count: folds.count)
-    var canonDone = [Bool](repeating: false, count: folds.count)
-    func canonical(_ id: StringID) -> StringID {
-      if id.isAbsent || canonDone[id.index] { return canon[id.index] }
-      let s = folds.string(id) ?? ""
-      var result = id
-      let first = s.split(separator: " ", maxSplits: 1)
-      if let head = first.first, let c = canonicalTable[String(head)], c != head {
-        let rest = first.count > 1 ? " " + first[1] : ""
-        result = folds.intern(c + rest)
-      }
-      if id.index >= canon.count {
-        canon.append(contentsOf: repeatElement(.absent, count: id.index + 1 - canon.count))
-        canonDone.append(contentsOf: repeatElement(false, count: id.index + 1 - canonDone.count))
-      }
-      canon[id.index] = result
-      canonDone[id.index] = true
-      return result
+    let givenNames = given
+    let (givenList, canonOf) = Self.firstOccurrences(count: n, ids: folds.count, threads: threads) { r, body in
+      if givenNames[r].isPresent { body(givenNames[r].index) }
     }
-    givenCanonical = [StringID](repeating: .absent, count: n)
-    nameKey = [UInt64](repeating: 0, count: n)
-    for r in 0..<n { givenCanonical[r] = canonical(given[r]) }
+    let pool = folds
+    let rewritten = Parallel.map(count: givenList.count, threads: threads, minimumChunk: 2048) { range in
+      range.map { i -> String? in
+        let s = pool.string(StringID(rawValue: givenList[i])) ?? ""
+        let first = s.split(separator: " ", maxSplits: 1)
+        guard let head = first.first, let c = canonicalTable[String(head)], c != head else { return nil }
+        return c + (first.count > 1 ? " " + first[1] : "")
+      }
+    }
+    var k = 0
+    for part in rewritten {
+      for text in part {
+        let id = givenList[k]
+        canonOf[Int(id)] = text.map { folds.intern($0).rawValue } ?? id
+        k += 1
+      }
+    }
+    givenCanonical = ParallelFill.filled(n, threads: threads) { r in StringID(rawValue: canonOf[givenNames[r].index]) }
     // Token sums over the final fold pool: every token through the
     // nickname table, so that order and nicknames do not change the key.
-    tokenSums = [UInt64](repeating: 0, count: folds.count)
-    for id in 1..<max(1, folds.count) {
-      let text = folds.string(StringID(rawValue: UInt32(id))) ?? ""
+    let finalFolds = folds
+    tokenSums = ParallelFill.filled(finalFolds.count, threads: threads) { id -> UInt64 in
+      if id == 0 { return 0 }
+      let text = finalFolds.string(StringID(rawValue: UInt32(id))) ?? ""
       var sum: UInt64 = 0
       for token in text.split(separator: " ") {
         var t = canonicalTable[String(token)] ?? String(token)
         sum &+= t.withUTF8 { Hash64.hash(UnsafeRawBufferPointer($0), seed: 0x7E) }
       }
-      tokenSums[id] = sum
+      return sum
     }
     // Term frequencies: how many contacts carry each folded family name and
     // each canonical given name (see ``TermFrequency``).
-    familyCount = [Int32](repeating: 0, count: folds.count)
-    givenCount = [Int32](repeating: 0, count: folds.count)
-    for r in 0..<n {
-      if family[r].isPresent { familyCount[family[r].index] += 1 }
-      if givenCanonical[r].isPresent { givenCount[givenCanonical[r].index] += 1 }
-    }
-    phonetic = [UInt64](repeating: 0, count: folds.count)
-    folds.withStorage { arena, ends in
-      for id in 1..<max(1, folds.count) {
-        phonetic[id] = Phonetic.code(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
+    let families = SharedWords(count: folds.count), givens = SharedWords(count: folds.count)
+    let familyNames = family, canonicalNames = givenCanonical
+    let pieces = Parallel.pieces(n, workers: threads, minimumPiece: 1 << 14)
+    Parallel.forEach(pieces, workers: threads) { p in
+      for r in Parallel.piece(p, of: pieces, count: n) {
+        if familyNames[r].isPresent { families.add(familyNames[r].index) }
+        if canonicalNames[r].isPresent { givens.add(canonicalNames[r].index) }
       }
     }
-    for r in 0..<n {
-      let g = given[r], f = family[r]
+    familyCount = ParallelFill.filled(folds.count, threads: threads) { Int32(truncatingIfNeeded: families[$0]) }
+    givenCount = ParallelFill.filled(folds.count, threads: threads) { Int32(truncatingIfNeeded: givens[$0]) }
+    phonetic = finalFolds.withStorage { arena, ends in
+      ParallelFill.filled(finalFolds.count, threads: threads) { id -> UInt64 in
+        id == 0 ? 0 : Phonetic.code(UnsafeRawBufferPointer(rebasing: arena[ends[id - 1]..<ends[id]]))
+      }
+    }
+    let sums = tokenSums
+    nameKey = ParallelFill.filled(n, threads: threads) { r -> UInt64 in
+      let g = givenNames[r], f = familyNames[r]
       // A name key needs two tokens: a lone given name or surname is no block.
-      let tokens = tokenCount(g) + tokenCount(f)
-      if tokens >= 2 { nameKey[r] = Hash64.mix(tokenSums[g.index] &+ tokenSums[f.index]) | 1 }
+      let tokens = Self.tokenCount(finalFolds, g) + Self.tokenCount(finalFolds, f)
+      return tokens >= 2 ? Hash64.mix(sums[g.index] &+ sums[f.index]) | 1 : 0
     }
   }
 
-  private func tokenCount(_ id: StringID) -> Int {
+  private static func tokenCount(_ folds: StringPool, _ id: StringID) -> Int {
     if id.isAbsent { return 0 }
     return folds.withBytes(of: id) { b in 1 + b.reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } }
   }
@@ -366,99 +395,81 @@ struct ContactKeys: Sendable {
 
 /// The keys of a range of contacts (see ``ContactKeys``), computed by one
 /// worker: ends are relative to the range's own lists.
-/// ``RowKeys`` of consecutive ranges laid end to end: the CSR lists.
-struct LaidKeyLists: Sendable {
+/// ``RowKeys`` of consecutive ranges laid end to end: every list by a
+/// job of its own, on the workers.
+struct LaidKeys {
+  var records: [ScoreRecord] = [], birthday: [UInt32] = [], fieldKeys: [UInt64] = [], addressKeys: [UInt64] = []
   var phones: [UInt64] = [], phoneOffsets: [UInt32] = [0]
   var emails: [UInt64] = [], emailOffsets: [UInt32] = [0]
   var addresses: [UInt64] = [], postcodes: [UInt64] = [], houses: [UInt64] = []
   var addressTexts: [AddressText] = [], addressOffsets: [UInt32] = [0]
-}
 
-extension RowKeys {
-  /// The per-contact and per-child-row keys of `parts`, end to end.
-  /// Empties the CSR lists (kept: the per-row and per-child-row keys).
-  mutating func keepPerRow() {
-    phones = []
-    phoneEnds = []
-    emails = []
-    emailEnds = []
-    addresses = []
-    postcodes = []
-    houses = []
-    addressTexts = []
-    addressEnds = []
-  }
-
-  /// Empties the per-row and per-child-row keys (kept: the CSR lists).
-  mutating func keepLists() {
-    records = []
-    birthday = []
-    fieldKeys = []
-    addressKeys = []
-  }
-
-  /// The per-row keys of `parts`, end to end, with each record's names.
-  static func laidPerRow(
+  /// The records get their names from `names` (by row) as they are laid.
+  init(
     _ taken: consuming [RowKeys], count n: Int,
-    names: (given: [StringID], givenCanonical: [StringID], family: [StringID], nonLatin: [Bool])
-  ) -> (records: [ScoreRecord], birthday: [UInt32], fieldKeys: [UInt64], addressKeys: [UInt64]) {
+    names: (given: [StringID], givenCanonical: [StringID], family: [StringID], nonLatin: [Bool]), threads: Int
+  ) {
     var parts = taken
-    var records: [ScoreRecord] = [], birthday: [UInt32] = [], fieldKeys: [UInt64] = [], addressKeys: [UInt64] = []
-    records.reserveCapacity(n)
-    birthday.reserveCapacity(n)
-    fieldKeys.reserveCapacity(parts.reduce(0) { $0 + $1.fieldKeys.count })
-    addressKeys.reserveCapacity(parts.reduce(0) { $0 + $1.addressKeys.count })
-    for i in parts.indices {
-      for var record in parts[i].records {
-        let r = records.count
-        record.given = names.given[r]
-        record.givenCanonical = names.givenCanonical[r]
-        record.family = names.family[r]
-        record.nonLatinName = names.nonLatin[r]
-        records.append(record)
+    // Column-major: each list's parts in a handoff of its own, taken and
+    // freed by the job that lays the list.
+    func take<T>(_ list: WritableKeyPath<RowKeys, [T]>) -> Handoff<[[T]]> {
+      var all: [[T]] = []
+      all.reserveCapacity(parts.count)
+      for i in parts.indices {
+        all.append(parts[i][keyPath: list])
+        parts[i][keyPath: list] = []
       }
-      birthday.append(contentsOf: parts[i].birthday)
-      fieldKeys.append(contentsOf: parts[i].fieldKeys)
-      addressKeys.append(contentsOf: parts[i].addressKeys)
-      parts[i].keepLists()  // frees this part's per-row keys
+      return Handoff(all)
     }
-    return (records, birthday, fieldKeys, addressKeys)
-  }
-
-  /// The phone, e-mail and address lists of `parts`, end to end, with
-  /// their offsets.
-  static func laidLists(_ taken: consuming [RowKeys], count n: Int) -> LaidKeyLists {
-    var parts = taken
-    var l = LaidKeyLists()
-    let phoneCount = parts.reduce(0) { $0 + $1.phones.count }
-    let emailCount = parts.reduce(0) { $0 + $1.emails.count }
-    let addressCount = parts.reduce(0) { $0 + $1.addresses.count }
-    l.phones.reserveCapacity(phoneCount)
-    l.emails.reserveCapacity(emailCount)
-    l.addresses.reserveCapacity(addressCount)
-    l.postcodes.reserveCapacity(addressCount)
-    l.houses.reserveCapacity(addressCount)
-    l.addressTexts.reserveCapacity(addressCount)
-    l.phoneOffsets.reserveCapacity(n + 1)
-    l.emailOffsets.reserveCapacity(n + 1)
-    l.addressOffsets.reserveCapacity(n + 1)
-    for i in parts.indices {
-      let p = parts[i]
-      parts[i].keepPerRow()  // frees this part's lists once `p` is laid
-      let pBase = UInt32(truncatingIfNeeded: l.phones.count)
-      let eBase = UInt32(truncatingIfNeeded: l.emails.count)
-      let aBase = UInt32(truncatingIfNeeded: l.addresses.count)
-      l.phones.append(contentsOf: p.phones)
-      l.emails.append(contentsOf: p.emails)
-      l.addresses.append(contentsOf: p.addresses)
-      l.postcodes.append(contentsOf: p.postcodes)
-      l.houses.append(contentsOf: p.houses)
-      l.addressTexts.append(contentsOf: p.addressTexts)
-      for e in p.phoneEnds { l.phoneOffsets.append(pBase &+ e) }
-      for e in p.emailEnds { l.emailOffsets.append(eBase &+ e) }
-      for e in p.addressEnds { l.addressOffsets.append(aBase &+ e) }
+    let phoneLengths = parts.map(\.phones.count), emailLengths = parts.map(\.emails.count)
+    let addressLengths = parts.map(\.addresses.count)
+    let records = take(\.records), birthday = take(\.birthday), fieldKeys = take(\.fieldKeys)
+    let addressKeys = take(\.addressKeys), phones = take(\.phones), emails = take(\.emails)
+    let addresses = take(\.addresses), postcodes = take(\.postcodes), houses = take(\.houses)
+    let addressTexts = take(\.addressTexts)
+    let phoneEnds = take(\.phoneEnds), emailEnds = take(\.emailEnds), addressEnds = take(\.addressEnds)
+    parts = []
+    let r = ResultSlots<[ScoreRecord]>(count: 1), b = ResultSlots<[UInt32]>(count: 1)
+    let wide = ResultSlots<[UInt64]>(count: 7), texts = ResultSlots<[AddressText]>(count: 1)
+    let offsets = ResultSlots<[UInt32]>(count: 3)
+    Parallel.forEach(13, workers: threads) { job in
+      switch job {
+      case 0:
+        r.set(
+          0,
+          ParallelFill.laid(records.take(), threads: threads) { row, record in
+            record.given = names.given[row]
+            record.givenCanonical = names.givenCanonical[row]
+            record.family = names.family[row]
+            record.nonLatinName = names.nonLatin[row]
+          })
+      case 1: texts.set(0, ParallelFill.laid(addressTexts.take(), threads: threads))
+      case 2: b.set(0, ParallelFill.laid(birthday.take(), threads: threads))
+      case 3: wide.set(0, ParallelFill.laid(fieldKeys.take(), threads: threads))
+      case 4: wide.set(1, ParallelFill.laid(addressKeys.take(), threads: threads))
+      case 5: wide.set(2, ParallelFill.laid(phones.take(), threads: threads))
+      case 6: wide.set(3, ParallelFill.laid(emails.take(), threads: threads))
+      case 7: wide.set(4, ParallelFill.laid(addresses.take(), threads: threads))
+      case 8: wide.set(5, ParallelFill.laid(postcodes.take(), threads: threads))
+      case 9: wide.set(6, ParallelFill.laid(houses.take(), threads: threads))
+      case 10: offsets.set(0, ParallelFill.offsets(ends: phoneEnds.take(), lengths: phoneLengths, threads: threads))
+      case 11: offsets.set(1, ParallelFill.offsets(ends: emailEnds.take(), lengths: emailLengths, threads: threads))
+      default: offsets.set(2, ParallelFill.offsets(ends: addressEnds.take(), lengths: addressLengths, threads: threads))
+      }
     }
-    return l
+    self.records = r.take(0)
+    self.birthday = b.take(0)
+    self.fieldKeys = wide.take(0)
+    self.addressKeys = wide.take(1)
+    self.phones = wide.take(2)
+    self.emails = wide.take(3)
+    self.addresses = wide.take(4)
+    self.postcodes = wide.take(5)
+    self.houses = wide.take(6)
+    self.addressTexts = texts.take(0)
+    self.phoneOffsets = offsets.take(0)
+    self.emailOffsets = offsets.take(1)
+    self.addressOffsets = offsets.take(2)
   }
 }
 
@@ -602,7 +613,7 @@ struct RowKeys: Sendable {
       records.append(
         ScoreRecord(
           phones: phones[ps...], emailCount: emails.count - es, birthday: bday,
-          names: (.absent, .absent, .absent, false),  // set once laid (see `laidPerRow`)
+          names: (.absent, .absent, .absent, false),  // set once laid (see `ContactKeys.init`)
           addressCount: addresses.count - as0, first: addresses.count > as0 ? (addressTexts[as0].postcode, houses[as0]) : nil))
     }
     // Keeps the touching loads alive (never true of real keys).

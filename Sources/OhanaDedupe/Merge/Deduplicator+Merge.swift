@@ -44,22 +44,8 @@ extension Deduplicator {
   func merge(_ table: ContactTable, _ result: DedupeResult, keys: MergeKeys, provenance withProvenance: Bool = true)
     -> ContactTable
   {
-    let n = table.rowCount
     let clusterOf = result.clusterOf
-    // Members of each cluster, CSR by cluster representative.
-    var counts = [Int32](repeating: 0, count: n + 1)
-    for c in clusterOf { counts[Int(c) + 1] += 1 }
-    for i in 0..<n { counts[i + 1] += counts[i] }
-    var members = [Int32](repeating: 0, count: n)
-    var fill = counts
-    for r in 0..<n {
-      let c = Int(clusterOf[r])
-      members[Int(fill[c])] = Int32(r)
-      fill[c] += 1
-    }
-    var representatives: [Int32] = []
-    representatives.reserveCapacity(n)
-    for c in 0..<n where Int(clusterOf[c]) == c { representatives.append(Int32(c)) }
+    let (members, counts, representatives) = ClusterMembers.lists(clusterOf, threads: configuration.threads)
     PhaseTrace.mark("merge.members")
 
     // What each merged contact takes from which member, planned in
@@ -73,6 +59,7 @@ extension Deduplicator {
       let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
       }
+      PhaseTrace.mark("merge.planned")
       return Self.gather(table, parts, count: reps.count, threads: threads)
     }
     guard withProvenance else {
@@ -102,12 +89,26 @@ extension Deduplicator {
   private static func gather(_ table: ContactTable, _ planned: consuming [MergePlan], count: Int, threads: Int)
     -> ContactTable
   {
-    // Two halves at once: the contacts' own columns on one worker, the
-    // child tables (fields, addresses, extras) on the other. Each half owns
-    // its part of the plans and frees it once laid out (peak memory: the
-    // plans' attribute lists are 4 bytes a cell of every column).
+    // Every column laid out by a job of its own, on all workers: each
+    // attribute column, the photos, the source lines, the UUIDs (laid,
+    // then gathered), and the child tables (laid, then gathered column by
+    // column, themselves on the workers). Each job owns its part of the
+    // plans and frees it once laid out (peak memory: the plans' attribute
+    // lists are 4 bytes a cell of every column).
     var plans = planned
-    let ownParts = Handoff(plans.map { (attributes: $0.attributes, uidRows: $0.uidRows, photo: $0.photo, sourceLine: $0.sourceLine) })
+    let attributeCount = ContactAttribute.allCases.count
+    var columnParts: [Handoff<[[StringID]]>] = []
+    for a in 0..<attributeCount {
+      var parts: [[StringID]] = []
+      parts.reserveCapacity(plans.count)
+      for i in plans.indices {
+        parts.append(plans[i].attributes[a])
+        plans[i].attributes[a] = []
+      }
+      columnParts.append(Handoff(parts))
+    }
+    let photoParts = Handoff(plans.map(\.photo)), lineParts = Handoff(plans.map(\.sourceLine))
+    let uidParts = Handoff(plans.map(\.uidRows))
     let childParts = Handoff(
       plans.map {
         (
@@ -116,63 +117,32 @@ extension Deduplicator {
         )
       })
     plans = []
-    let (own, children) = Parallel.both(threads: threads) {
-      var parts = ownParts.take()
-      var attributes: [StringColumn] = []
-      for a in 0..<ContactAttribute.allCases.count {
-        var column: [StringID] = []
-        column.reserveCapacity(count)
-        for i in parts.indices {
-          column.append(contentsOf: parts[i].attributes[a])
-          parts[i].attributes[a] = []
-        }
-        attributes.append(StringColumn(column))
+    @Sendable func laid<T>(_ handoff: Handoff<[[T]]>) -> [T] {
+      var parts = handoff.take()
+      var all: [T] = []
+      all.reserveCapacity(count)
+      for i in parts.indices {
+        all.append(contentsOf: parts[i])
+        parts[i] = []
       }
-      var photo: [BlobID] = [], sourceLine: [UInt32] = [], uidRows: [Int32] = []
-      photo.reserveCapacity(count)
-      sourceLine.reserveCapacity(count)
-      if !table.uuids.isEmpty { uidRows.reserveCapacity(count) }
-      for p in parts {
-        if !table.uuids.isEmpty { uidRows.append(contentsOf: p.uidRows) }
-        photo.append(contentsOf: p.photo)
-        sourceLine.append(contentsOf: p.sourceLine)
-      }
-      parts = []
-      return (attributes: attributes, photo: photo, sourceLine: sourceLine, uuids: table.uuids.gathering(uidRows))
-    } _: {
-      var parts = childParts.take()
-      var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
-      var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
-      fieldOffsets.reserveCapacity(count + 1)
-      addressOffsets.reserveCapacity(count + 1)
-      extraOffsets.reserveCapacity(count + 1)
-      fieldRows.reserveCapacity(table.fields.count)
-      addressRows.reserveCapacity(table.addresses.count)
-      extraRows.reserveCapacity(table.extras.count)
-      for p in parts {
-        let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
-        let aBase = UInt32(truncatingIfNeeded: addressRows.count)
-        let xBase = UInt32(truncatingIfNeeded: extraRows.count)
-        fieldRows.append(contentsOf: p.fieldRows)
-        addressRows.append(contentsOf: p.addressRows)
-        extraRows.append(contentsOf: p.extraRows)
-        for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
-        for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
-        for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
-      }
-      parts = []  // Laid end to end: free them before gathering.
-      var fields = table.fields.gathering(fieldRows)
-      // Derived field columns are not carried over, but for each field's source.
-      let fieldSources = fields.annotations[column: FieldTable.sourceColumn]
-      fields.annotations = Annotations()
-      if let fieldSources { fields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
-      var addresses = table.addresses.gathering(addressRows)
-      addresses.annotations = Annotations()
-      return (
-        fields: fields, fieldOffsets: fieldOffsets, addresses: addresses, addressOffsets: addressOffsets,
-        extras: table.extras.gathering(extraRows), extraOffsets: extraOffsets
-      )
+      return all
     }
+    let attributes = ResultSlots<StringColumn>(count: attributeCount)
+    let photo = ResultSlots<[BlobID]>(count: 1), sourceLine = ResultSlots<[UInt32]>(count: 1)
+    let uuids = ResultSlots<UUIDColumn>(count: 1)
+    let childTables = ResultSlots<ChildTables>(count: 1)
+    // The longest jobs first.
+    Parallel.forEach(4 + attributeCount, workers: threads) { job in
+      switch job {
+      case 0: childTables.set(0, Self.gatherChildren(table, childParts.take(), count: count))
+      case 1: uuids.set(0, table.uuids.isEmpty ? UUIDColumn() : table.uuids.gathering(rows: laid(uidParts)))
+      case 2: photo.set(0, laid(photoParts))
+      case 3: sourceLine.set(0, laid(lineParts))
+      default: attributes.set(job - 4, StringColumn(laid(columnParts[job - 4])))
+      }
+    }
+    let own = (attributes: attributes.values(), photo: photo.take(0), sourceLine: sourceLine.take(0), uuids: uuids.take(0))
+    let children = childTables.take(0)
     PhaseTrace.mark("merge.gathered")
     var merged = ContactTable(pool: table.pool)
     merged.blobs = table.blobs
@@ -186,6 +156,55 @@ extension Deduplicator {
     merged.extraOffsets = children.extraOffsets
     merged.extras = children.extras
     return merged
+  }
+
+  /// The merged table's child tables and their offsets.
+  struct ChildTables: Sendable {
+    var fields: FieldTable, fieldOffsets: [UInt32]
+    var addresses: AddressTable, addressOffsets: [UInt32]
+    var extras: ExtraTable, extraOffsets: [UInt32]
+  }
+
+  /// The child rows of `parts` laid end to end, then gathered (each table
+  /// column by column on the workers).
+  private static func gatherChildren(
+    _ table: ContactTable,
+    _ parts: consuming [(
+      fieldRows: [UInt32], fieldEnds: [UInt32], addressRows: [UInt32], addressEnds: [UInt32], extraRows: [UInt32],
+      extraEnds: [UInt32]
+    )],
+    count: Int
+  ) -> ChildTables {
+    var fieldRows: [UInt32] = [], addressRows: [UInt32] = [], extraRows: [UInt32] = []
+    var fieldOffsets: [UInt32] = [0], addressOffsets: [UInt32] = [0], extraOffsets: [UInt32] = [0]
+    fieldOffsets.reserveCapacity(count + 1)
+    addressOffsets.reserveCapacity(count + 1)
+    extraOffsets.reserveCapacity(count + 1)
+    fieldRows.reserveCapacity(table.fields.count)
+    addressRows.reserveCapacity(table.addresses.count)
+    extraRows.reserveCapacity(table.extras.count)
+    for p in parts {
+      let fBase = UInt32(truncatingIfNeeded: fieldRows.count)
+      let aBase = UInt32(truncatingIfNeeded: addressRows.count)
+      let xBase = UInt32(truncatingIfNeeded: extraRows.count)
+      fieldRows.append(contentsOf: p.fieldRows)
+      addressRows.append(contentsOf: p.addressRows)
+      extraRows.append(contentsOf: p.extraRows)
+      for e in p.fieldEnds { fieldOffsets.append(fBase &+ e) }
+      for e in p.addressEnds { addressOffsets.append(aBase &+ e) }
+      for e in p.extraEnds { extraOffsets.append(xBase &+ e) }
+    }
+    parts = []  // Laid end to end: free them before gathering.
+    var fields = table.fields.gathering(fieldRows)
+    // Derived field columns are not carried over, but for each field's source.
+    let fieldSources = fields.annotations[column: FieldTable.sourceColumn]
+    fields.annotations = Annotations()
+    if let fieldSources { fields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
+    var addresses = table.addresses.gathering(addressRows)
+    addresses.annotations = Annotations()
+    return ChildTables(
+      fields: fields, fieldOffsets: fieldOffsets, addresses: addresses, addressOffsets: addressOffsets,
+      extras: table.extras.gathering(extraRows), extraOffsets: extraOffsets)
   }
 
   /// `keys=phone,email; agree=given,family,phone; weight=7.42` (weight of

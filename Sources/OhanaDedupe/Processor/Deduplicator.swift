@@ -45,8 +45,11 @@ public struct Deduplicator: Sendable {
   /// weights: EM needs many candidate pairs to fit anything.
   public static let automaticEMMinimum = 500
 
-  static func withPhoneOrEmail(_ keys: ContactKeys) -> Int {
-    keys.records.reduce(0) { $0 + ($1.sketch.phoneCount > 0 || $1.sketch.emailCount > 0 ? 1 : 0) }
+  static func withPhoneOrEmail(_ keys: ContactKeys, threads: Int = 0) -> Int {
+    let records = keys.records
+    return Parallel.map(count: records.count, threads: threads, minimumChunk: 1 << 15) { range in
+      range.reduce(0) { $0 + (records[$1].sketch.phoneCount > 0 || records[$1].sketch.emailCount > 0 ? 1 : 0) }
+    }.reduce(0, +)
   }
 
   /// True pairs, and those among `pairs` (sorted, unique).
@@ -99,6 +102,7 @@ public struct Deduplicator: Sendable {
     // The merge reads two of the keys: free the others first (peak memory).
     let mergeKeys = MergeKeys(keys)
     keys = ContactKeys()
+    PhaseTrace.mark("merge.keys")
     let merged = merge(table, result, keys: mergeKeys, provenance: provenance)
     let end = clock.now, endCPU = ProcessCPU.seconds()
     result.statistics.timings["keys"] = Self.seconds(keysDone - start)
@@ -163,7 +167,7 @@ public struct Deduplicator: Sendable {
     // Without EM, pairs that cannot reach the threshold are left out of the
     // typo-tolerant rules' blocks, and stop after phones and e-mails when
     // scored (their vector keeps only those two levels: never accepted).
-    stats.contactsWithPhoneOrEmail = Self.withPhoneOrEmail(keys)
+    stats.contactsWithPhoneOrEmail = Self.withPhoneOrEmail(keys, threads: configuration.threads)
     let useEM = estimates(keys, withPhoneOrEmail: stats.contactsWithPhoneOrEmail)
     stats.weightsEstimated = useEM
     let bound = useEM ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
@@ -232,77 +236,61 @@ public struct Deduplicator: Sendable {
     }
     stats.pairsAccepted = accepted.count
     PhaseTrace.mark("cluster.accepted")
-    accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
+    accepted = Self.strongestFirst(accepted, threads: configuration.threads)
     PhaseTrace.mark("cluster.sorted")
 
-    var clustering = GuardedClustering(count: keys.count)
-    var joinedPairs: [(pair: UInt64, weight: Float, vector: UInt32)] = []
+    let clustering = GuardedClustering(count: keys.count, threads: configuration.threads)
     let link = configuration.linkThreshold
     let weights = table, frequencies = tf
-    let ahead = 8
     // A reviewer's decisions: `same` groups first, unguarded; a pair kept
     // apart never joins, and neither do two clusters with such a pair
     // across them (the guard reads it as a cross pair of weight -inf), so
     // a cluster that would hold both is cut at its weakest links between
     // them (pairs come strongest first).
-    for (a, b) in decisions.unions { clustering.unite(a, b) }
     stats.decisionsApplied = decisions.applied
     stats.decisionsSkipped = decisions.skipped
     let constrained = !decisions.isEmpty
-    for (k, e) in accepted.enumerated() {
-      if k + ahead < accepted.count {
-        let q = accepted[k + ahead].pair
-        clustering.prefetch(Int(q >> 32))
-        clustering.prefetch(Int(q & 0xFFFF_FFFF))
-      }
-      let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
-      if constrained && decisions.keepsApart(a, b) {
-        stats.pairsRefusedByDecision += 1
-        continue
-      }
-      var byDecision = false
-      let ok = clustering.join(a, b, maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link) { x, y in
-        if constrained && decisions.keepsApart(x, y) {
-          byDecision = true
-          return -.infinity
-        }
-        let v = scorer.vector(x, y)
-        return Double(weights[Int(v.rawValue)] + (frequencies?.adjustment(keys, x, y, v) ?? 0))
-      }
-      if ok {
-        joinedPairs.append(e)
-      } else if byDecision {
-        stats.pairsRefusedByDecision += 1
-      } else {
-        stats.pairsRefusedByGuard += 1
-      }
+    let outcomes = clustering.joinAll(
+      accepted.map(\.pair), unions: decisions.unions, threads: configuration.threads,
+      maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link,
+      apart: constrained ? { decisions.keepsApart($0, $1) } : nil
+    ) { x, y in
+      let v = scorer.vector(x, y)
+      return Double(weights[Int(v.rawValue)] + (frequencies?.adjustment(keys, x, y, v) ?? 0))
     }
-    let clusterOf = clustering.clusterIDs()
+    let clusterOf = clustering.clusterIDs(threads: configuration.threads)
     PhaseTrace.mark("cluster.joined")
-    // The evidence of the pairs that joined (the blocking keys each shares:
-    // a pure function of the keys, 0.45 s of one core at 1M), on all cores,
-    // in join order.
-    let found = joinedPairs
-    let evidence = Parallel.map(count: found.count, threads: configuration.threads, minimumChunk: Self.evidenceChunk) {
+    // The pairs that joined, in their order, with their evidence (the
+    // blocking keys each shares: a pure function of the keys), on all
+    // cores; and the refusals counted.
+    let evidence = Parallel.map(count: accepted.count, threads: configuration.threads, minimumChunk: Self.evidenceChunk) {
       range in
-      range.map { i -> MatchedPair in
-        let a = Int(found[i].pair >> 32), b = Int(found[i].pair & 0xFFFF_FFFF)
-        let v = ComparisonVector(rawValue: found[i].vector)
-        let shared = evidence ? sharedKeys(keys, a, b, v) : BlockingKey.Set()
-        return MatchedPair(first: a, second: b, weight: Double(found[i].weight), vector: v, sharedKeys: shared)
+      var part: [MatchedPair] = []
+      var byGuard = 0, byDecision = 0
+      for i in range {
+        switch outcomes[i] {
+        case .refusedByGuard: byGuard += 1
+        case .refusedByDecision: byDecision += 1
+        case .joined:
+          let e = accepted[i]
+          let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
+          let v = ComparisonVector(rawValue: e.vector)
+          let shared = evidence ? sharedKeys(keys, a, b, v) : BlockingKey.Set()
+          part.append(MatchedPair(first: a, second: b, weight: Double(e.weight), vector: v, sharedKeys: shared))
+        }
       }
+      return (part, byGuard, byDecision)
     }
     var joined: [MatchedPair] = []
-    joined.reserveCapacity(found.count)
-    for part in evidence { joined.append(contentsOf: part) }
+    joined.reserveCapacity(evidence.reduce(0) { $0 + $1.0.count })
+    for (part, byGuard, byDecision) in evidence {
+      joined.append(contentsOf: part)
+      stats.pairsRefusedByGuard += byGuard
+      stats.pairsRefusedByDecision += byDecision
+    }
     PhaseTrace.mark("cluster.evidence")
     lap("clustering")
-    var sizes = [Int32](repeating: 0, count: keys.count)
-    for c in clusterOf { sizes[Int(c)] += 1 }
-    for s in sizes where s > 1 {
-      stats.clusters += 1
-      stats.contactsInClusters += Int(s)
-    }
+    (stats.clusters, stats.contactsInClusters) = clustering.clusterCounts(threads: configuration.threads)
     var result = DedupeResult(clusterOf: clusterOf, pairs: joined, model: model, statistics: stats)
     result.rejectedModel = rejected
     return result
@@ -310,6 +298,41 @@ public struct Deduplicator: Sendable {
 
   /// Joined pairs a task when their evidence is computed in parallel.
   static let evidenceChunk = 1024
+
+  /// `accepted` sorted by weight, strongest first, equal weights by pair:
+  /// on the workers, as a radix sort of keys (the weight's order bits, the
+  /// index) when the pairs come in ascending order, as they do from
+  /// blocking (so the index orders equal weights as the pair does), else
+  /// by comparison on one thread.
+  static func strongestFirst(_ accepted: [(pair: UInt64, weight: Float, vector: UInt32)], threads: Int)
+    -> [(pair: UInt64, weight: Float, vector: UInt32)]
+  {
+    let n = accepted.count
+    let chunk = 1 << 14
+    let ascending = Parallel.map(count: n, threads: threads, minimumChunk: chunk) { range in
+      range.allSatisfy { $0 == 0 || accepted[$0 - 1].pair < accepted[$0].pair }
+    }.allSatisfy { $0 }
+    guard ascending, n < Int(UInt32.max) else {
+      return accepted.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
+    }
+    let keys = RadixSort.sorted(
+      Parallel.map(count: n, threads: threads, minimumChunk: chunk) { range in
+        range.map { i -> UInt64 in
+          // Ascending order bits of the weight (-0 read as +0), inverted.
+          let bits = (accepted[i].weight + 0).bitPattern
+          let order = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+          return UInt64(~order) << 32 | UInt64(i)
+        }
+      }, threads: threads)
+    var sorted: [(pair: UInt64, weight: Float, vector: UInt32)] = []
+    sorted.reserveCapacity(n)
+    for part in Parallel.map(count: n, threads: threads, minimumChunk: chunk, { range in
+      range.map { accepted[Int(keys[$0] & 0xFFFF_FFFF)] }
+    }) {
+      sorted.append(contentsOf: part)
+    }
+    return sorted
+  }
 
   func sharedKeys(_ keys: ContactKeys, _ a: Int, _ b: Int, _ v: ComparisonVector) -> BlockingKey.Set {
     var s = BlockingKey.Set()
