@@ -321,9 +321,10 @@ class ContactTable:
         input contact: `row`, `uid` and `dedupe.cluster`, the row of its
         merged contact in `merged`.
 
-        `decisions`: a reviewer's decisions, obeyed whatever the scores (README
-        "Review decisions"): the path of a decisions file (NDJSON), or a list
-        of dicts such as `{"kind": "same", "uids": ["a", "b"]}` and
+        `decisions`: a reviewer's decisions, obeyed whatever the scores
+        (Sources/Ohana/Ohana.docc/Review.md, "Review decisions"): the path
+        of a decisions file (NDJSON), or a list of dicts such as
+        `{"kind": "same", "uids": ["a", "b"]}` and
         `{"kind": "different", "uids": ["a"], "from": ["b"]}`. A line that is
         not a decision, or a decision naming an unknown uid or contradicting
         an earlier one, is skipped: it is in `merged.problems` and given as a
@@ -504,9 +505,9 @@ def read_table(
 
     An `http` or `https` URL (one, alone) is a CardDAV address book, or a
     server or principal to discover them from (`address_book`: only the one
-    of that name), as the `ohana` tool reads it (README "Live address
-    books"): `user`, and the password from `password_file`,
-    $OHANA_CARDDAV_PASSWORD or ~/.netrc; `ca_file` for a private CA; plain
+    of that name), as the `ohana` tool reads it
+    (Sources/Ohana/Ohana.docc/CardDAV.md): `user`, and the password from
+    `password_file`, $OHANA_CARDDAV_PASSWORD or ~/.netrc; `ca_file` for a private CA; plain
     http only to this machine unless `insecure_http`. A server that cannot
     be reached raises :class:`OhanaError` with code SERVER, a refused login
     LOGIN."""

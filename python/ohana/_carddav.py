@@ -1,7 +1,7 @@
 """CardDAV address books for `ohana.read(URL)`: the cards are fetched here,
 with Python's standard library (http.client, ssl, xml.etree), and read by
 the engine from memory (`ohana_read_bytes`), as the `ohana` tool reads a URL
-(README "Live address books"; its Swift client is
+(Sources/Ohana/Ohana.docc/CardDAV.md; its Swift client is
 Sources/OhanaCardDAV/CardDAVClient.swift, and the two follow the same steps).
 
 Why not the Swift client through the C interface: linking it made the

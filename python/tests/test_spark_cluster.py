@@ -2,7 +2,7 @@
 two workers started as separate processes on 127.0.0.1, the binary wheel
 installed into a virtual environment that `venv-pack` packs and
 `spark-submit --archives` ships to the executors, and the job submitted
-with `spark-submit` (README "More than one machine: Spark").
+with `spark-submit` (Sources/Ohana/Ohana.docc/Spark.md).
 
 It checks that the engine ran in the executors, not in the driver: the
 read tasks' process ids differ from the driver's, and the `ohana` they

