@@ -42,6 +42,9 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // `swift package generate-documentation --target Ohana` builds the DocC
+    // catalogs (Sources/*/*.docc); a plugin, linked into nothing.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // MARK: L0 — C shim over the system ICU (libicu-dev, pkg-config icu-uc icu-i18n)

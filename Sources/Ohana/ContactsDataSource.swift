@@ -33,7 +33,7 @@ public struct LoadResult: Sendable {
 ///
 /// Data flows one way: providers → processors in order → ready. Each step
 /// fires a signal. Providers load concurrently; a provider that fails is
-/// reported (``onProviderError``) with its ``ProviderError/Kind`` and the
+/// reported (``onProviderError``) with its `ProviderError.Kind` and the
 /// load goes on with the others; after resolving the cause (for example an
 /// authorization), call ``retry(provider:)``.
 public final class ContactsDataSource: Sendable {
@@ -81,7 +81,7 @@ public final class ContactsDataSource: Sendable {
   // MARK: Loading
 
   /// Loads every provider, runs the processors and fires the signals.
-  /// - Throws: ``PipelineError`` when a core stage fails.
+  /// - Throws: `PipelineError` when a core stage fails.
   @discardableResult
   public func load() async throws -> LoadResult {
     await withTaskGroup(of: Void.self) { group in

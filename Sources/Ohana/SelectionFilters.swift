@@ -52,7 +52,7 @@ public final class MinimumSelectedCount: SelectionFilter {
   }
 }
 
-/// Only contacts that meet a ``Requirement`` (a phone, an email...) can be
+/// Only contacts that meet a `Requirement` (a phone, an email...) can be
 /// selected (Ohana's OHRequiredFieldSelectionFilter). Refused contacts are
 /// announced on ``onRejected``.
 public final class RequiredFieldSelectionFilter: SelectionFilter {
