@@ -56,13 +56,19 @@ enum ParallelFill {
     }
   }
 
+  /// Where each of `parts` starts once they are laid end to end, and (last)
+  /// their total length.
+  private static func placesOf<T>(_ parts: [[T]]) -> [Int] {
+    var starts = [Int](repeating: 0, count: parts.count + 1)
+    for i in parts.indices { starts[i + 1] = starts[i] + parts[i].count }
+    return starts
+  }
+
   /// `parts` laid end to end: each part copied into place (one bulk copy)
   /// by one worker.
   static func laid<T: BitwiseCopyable>(_ parts: consuming [[T]], threads: Int = 0) -> [T] {
     let list = parts
-    var starts = [Int](repeating: 0, count: list.count + 1)
-    for i in list.indices { starts[i + 1] = starts[i] + list[i].count }
-    let total = starts[list.count]
+    let starts = placesOf(list), total = starts[list.count]
     return [T](unsafeUninitializedCapacity: total) { out, initialized in
       if let base = out.baseAddress {
         Parallel.forEach(list.count, workers: threads) { i in
@@ -80,9 +86,7 @@ enum ParallelFill {
   /// worker.
   static func laid<T>(_ parts: consuming [[T]], threads: Int = 0, fix: (Int, inout T) -> Void) -> [T] {
     let list = parts
-    var starts = [Int](repeating: 0, count: list.count + 1)
-    for i in list.indices { starts[i + 1] = starts[i] + list[i].count }
-    let total = starts[list.count]
+    let starts = placesOf(list), total = starts[list.count]
     return [T](unsafeUninitializedCapacity: total) { out, initialized in
       if let base = out.baseAddress {
         Parallel.forEach(list.count, workers: threads) { i in
