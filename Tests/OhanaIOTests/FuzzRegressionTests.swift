@@ -115,6 +115,32 @@ import Testing
     #expect(back.table.contacts.first?.extras == r.table.contacts.first?.extras)
   }
 
+  /// fuzz-vcard, 2026-11-29 (CI): `END:VCARD` followed by 110 `=` is no
+  /// marker, so it was kept as a property; written back, the fold backed
+  /// off over the `=`s to right after `END:VCARD`, a physical line the
+  /// second read took for the card's end. No first physical line is a
+  /// marker (`END:VCARD`, `BEGIN:VCARD`, any case, trailing blanks).
+  @Test(arguments: ["END:VCARD", "end:vcard", "BEGIN:VCARD", "END:VCARD  "])
+  func vcardWriterNeverFoldsIntoAMarker(marker: String) throws {
+    let line = marker + String(repeating: "=", count: 110)
+    let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:A;B;;;\r\n\(line)\r\nEND:VCARD\r\n"
+    let r = try ContactIO.read(bytes: Array(text.utf8))
+    let first = try #require(r.table.contacts.first)
+    var out: [UInt8] = []
+    try ContactIO.write(r.table, format: .vcard4, to: &out)
+    let lines = String(decoding: out, as: UTF8.self).components(separatedBy: "\r\n")
+    // The marker's own lines only: the card's BEGIN and its END.
+    let markers = lines.filter {
+      let t = $0.uppercased().trimmingCharacters(in: .whitespaces)
+      return t == "END:VCARD" || t == "BEGIN:VCARD"
+    }
+    #expect(markers == ["BEGIN:VCARD", "END:VCARD"])
+    let back = try ContactIO.read(bytes: out)
+    #expect(back.errors.isEmpty)
+    #expect(back.table.contacts.count == 1)
+    #expect(back.table.contacts.first?.extras == first.extras)
+  }
+
   /// fuzz-vcard, 2026-11-27: the fold backed off one `=` only, so a value
   /// kept verbatim with `==` where the fold fell still ended a physical line
   /// with `=`; reading back took it for a soft break and decoded the value.

@@ -351,6 +351,16 @@ struct VCardWriter {
           while end < n && guarded(end - 1) { end += 1 }
         }
       }
+      // Nor may a first physical line read as a card's marker: a kept
+      // property `END:VCARD====…` folded after `END:VCARD` would end the
+      // card there. Such a line ends one byte before the marker's end.
+      if start == 0 && end < n {
+        let marker = line.withUnsafeBufferPointer { b in
+          let first = UnsafeBufferPointer(rebasing: b[0..<end])
+          return VCardLexer.isEnd(first) ? 8 : VCardLexer.isBegin(first) ? 10 : nil
+        }
+        if let marker { end = marker }
+      }
       if start > 0 { out.append(ASCII.space) }
       line.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
       out.append(ASCII.cr)
