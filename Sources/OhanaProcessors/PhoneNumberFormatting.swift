@@ -8,9 +8,9 @@ import Synchronization
 /// | column | kind | value |
 /// |---|---|---|
 /// | `phone.e164`, `phone.international`, `phone.national`, `phone.rfc3966` | string | the formats asked for |
-/// | `phone.valid` | bool | `is_valid_number` |
-/// | `phone.type` | string | `FIXED_LINE`, `MOBILE`, ... |
-/// | `phone.region` | string | region of the number (`US`, `001`...) |
+/// | `phone.valid` | bool | `is_valid_number` (with ``details``) |
+/// | `phone.type` | string | `FIXED_LINE`, `MOBILE`, ... (with ``details``) |
+/// | `phone.region` | string | region of the number (`US`, `001`...) (with ``details``) |
 ///
 /// Fields that are not phones, and phones that do not parse, have no value
 /// in any column; the unparsable ones are counted (`phone.unparsable`). The
@@ -44,15 +44,21 @@ public struct PhoneNumberFormatting: PostProcessor {
   public let defaultRegion: RegionCode
   public let regionColumn: String?
   public let role: StageRole
+  /// Whether the `phone.valid`, `phone.type` and `phone.region` columns
+  /// are made. A caller whose output writes none of them (the command
+  /// line's vCard and CSV outputs) turns them off: two string columns and
+  /// two bitmaps over all fields that nothing would read.
+  public let details: Bool
 
   public init(
     formats: [PhoneNumberFormat] = PhoneNumberFormat.allCases, defaultRegion: RegionCode = RegionCode.us,
-    regionColumn: String? = nil, role: StageRole = .core
+    regionColumn: String? = nil, role: StageRole = .core, details: Bool = true
   ) {
     self.formats = formats
     self.defaultRegion = defaultRegion
     self.regionColumn = regionColumn
     self.role = role
+    self.details = details
   }
 
   public var name: String { "phone-number-formatting" }
@@ -87,6 +93,7 @@ public struct PhoneNumberFormatting: PostProcessor {
     let keyParts = PhonePass.parallel(parts) { p in
       PhonePass.KeyPart(part: p, input: input, engine: engine, partOfField: partOfField, keyOfField: keyOfField)
     }
+    PhaseTrace.mark("phones.keys")
 
     // 2. Distinct parsed numbers, split by the number's hash; each part
     //    classifies and formats its numbers once, into a pool of its own.
@@ -95,6 +102,7 @@ public struct PhoneNumberFormatting: PostProcessor {
       PhonePass.NumberPart(
         part: w, parts: parts, keyParts: keyParts, numberOfKey: numberOfKey, formats: formats, engine: engine)
     }
+    PhaseTrace.mark("phones.numbers")
 
     // 3. The parts' strings join the table's pool (hashed already),
     //    and every number's values are looked up once.
@@ -135,24 +143,29 @@ public struct PhoneNumberFormatting: PostProcessor {
       }
     }
 
+    PhaseTrace.mark("phones.interned")
     let filled = lookup
     // 4. Every field takes its number's values, in parallel over field ranges.
-    let output = PhonePass.Output(fieldCount: fieldCount, formatCount: formats.count)
+    let output = PhonePass.Output(fieldCount: fieldCount, formatCount: formats.count, details: details)
     let unparsable = PhonePass.parallel(PhonePass.chunkCount(fieldCount)) { c in
       output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: filled)
     }.reduce(0, +)
+    PhaseTrace.mark("phones.filled")
 
     // The columns leave their shared buffers as arrays, copied on all cores.
-    let stringBuffers = output.formats + [output.type, output.region]
+    let stringBuffers = output.formats + [output.type, output.region].compactMap { $0 }
     let strings = PhonePass.parallel(stringBuffers.count) { stringBuffers[$0].array() }
     for (f, format) in formats.enumerated() {
       table.setFieldColumn(Self.columnName(format), .string(strings[f]))
     }
-    let known = Bitmap(words: output.known.array(), count: fieldCount)
-    table.setFieldColumn(Self.valid, .bool(Bitmap(words: output.valid.array(), count: fieldCount), valid: known))
-    table.setFieldColumn(Self.type, .string(strings[formats.count]))
-    table.setFieldColumn(Self.region, .string(strings[formats.count + 1]))
+    if let knownWords = output.known, let validWords = output.valid, strings.count == formats.count + 2 {
+      let known = Bitmap(words: knownWords.array(), count: fieldCount)
+      table.setFieldColumn(Self.valid, .bool(Bitmap(words: validWords.array(), count: fieldCount), valid: known))
+      table.setFieldColumn(Self.type, .string(strings[formats.count]))
+      table.setFieldColumn(Self.region, .string(strings[formats.count + 1]))
+    }
     if unparsable > 0 { context.count(Self.unparsableCounter, unparsable) }
+    PhaseTrace.mark("phones.columns")
     var out = frame
     out.table = table
     return out

@@ -296,19 +296,20 @@ enum PhonePass {
   /// The derived columns, filled by disjoint field ranges.
   final class Output: Sendable {
     let formats: [SharedBuffer<StringID>]
-    let type: SharedBuffer<StringID>
-    let region: SharedBuffer<StringID>
-    let valid: SharedBuffer<UInt64>
-    let known: SharedBuffer<UInt64>
+    /// The type, region and validity columns (nil when not asked for).
+    let type: SharedBuffer<StringID>?
+    let region: SharedBuffer<StringID>?
+    let valid: SharedBuffer<UInt64>?
+    let known: SharedBuffer<UInt64>?
 
-    init(fieldCount: Int, formatCount: Int) {
+    init(fieldCount: Int, formatCount: Int, details: Bool) {
       // Every row is written by `fill` (the chunks cover all rows), so the
       // string columns start uninitialized: no serial pass over them.
       formats = (0..<formatCount).map { _ in SharedBuffer(uninitializedCount: fieldCount) }
-      type = SharedBuffer(uninitializedCount: fieldCount)
-      region = SharedBuffer(uninitializedCount: fieldCount)
-      valid = SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6)
-      known = SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6)
+      type = details ? SharedBuffer(uninitializedCount: fieldCount) : nil
+      region = details ? SharedBuffer(uninitializedCount: fieldCount) : nil
+      valid = details ? SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6) : nil
+      known = details ? SharedBuffer(repeating: 0, count: (fieldCount + 63) >> 6) : nil
     }
 
     /// Fills every row of `range` (starting at a multiple of 64) and returns
@@ -329,17 +330,18 @@ enum PhonePass {
                 guard n != UInt32.max else {
                   if p != PhonePass.noPart { unparsable += 1 }
                   for f in 0..<formatCount { formats[f][i] = .absent }
-                  type[i] = .absent
-                  region[i] = .absent
+                  type?[i] = .absent
+                  region?[i] = .absent
                   continue
                 }
                 let base = Int(n) * stride
                 for f in 0..<formatCount { formats[f][i] = values[base + f] }
+                guard let type, let region, let known, let validOut = self.valid else { continue }
                 type[i] = values[base + formatCount]
                 region[i] = values[base + formatCount + 1]
                 let bit: UInt64 = 1 << UInt64(i & 63)
                 known[i >> 6] |= bit
-                if valid[Int(n)] { self.valid[i >> 6] |= bit }
+                if valid[Int(n)] { validOut[i >> 6] |= bit }
               }
             }
           }

@@ -50,6 +50,23 @@ import _OhanaTestSupport
     #expect(t.rowCount == frame.table.rowCount)
   }
 
+  /// Without details: the same formats (the expectations are those of the
+  /// test above, written by hand), no type, region or validity columns, the
+  /// same count of unparsable phones.
+  @Test func withoutDetailsOnlyTheFormats() throws {
+    let frame = Frame(table: ContactTable(contacts: contacts))
+    let context = ProcessingContext()
+    let out = try PhoneNumberFormatting(formats: [.e164, .national], defaultRegion: RegionCode.us, details: false)
+      .process(frame, context: context)
+    let t = out.table
+    #expect(column(t, PhoneNumberFormatting.e164) == ["+16502530000", nil, "+447400123456", nil, "+16502530000", "+18003569377"])
+    #expect(column(t, PhoneNumberFormatting.national)[0] == "(650) 253-0000")
+    #expect(t.fields.annotations[column: PhoneNumberFormatting.type] == nil)
+    #expect(t.fields.annotations[column: PhoneNumberFormatting.region] == nil)
+    #expect(t.fields.annotations[column: PhoneNumberFormatting.valid] == nil)
+    #expect(context.counters[PhoneNumberFormatting.unparsableCounter] == 1)
+  }
+
   @Test func onlyRequestedFormatsAndKeepsSelection() throws {
     var frame = Frame(table: ContactTable(contacts: contacts))
     frame.selection = Bitmap(count: 3, setting: [0, 2])

@@ -88,6 +88,7 @@ public struct Pipeline: Sendable {
           seconds: (clock.now - start).seconds, failure: nil, counters: counters, notes: notes)
         report.stages.append(r)
         current = out
+        PhaseTrace.mark("stage")
         onStage(r, current)
       } catch {
         let (counters, notes) = context.take()

@@ -64,16 +64,16 @@ enum Blocking {
     }
     PhaseTrace.mark("block.entries")
     statistics.blockingKeys = entryParts.reduce(0) { $0 + $1.count }
-    // Laid end to end by the sort, which frees each part once moved (the
-    // parts and the whole list together were the blocking's peak).
-    var entries = RadixSort.sorted(consume entryParts, threads: threads)
+    // Sorted into runs that never cut a block: the sort frees each part
+    // once moved, and the pairs free each run once paired, so the parts,
+    // the sorted entries and the pairs are never all held at once.
+    let entries = RadixSort.runs(consume entryParts, threads: threads, cutMask: ~rowMask)
     PhaseTrace.mark("block.entriesSorted")
 
     var pairParts = blockPairs(
       entries, keys: keys, keyMask: ~rowMask, ruleFlag: ruleFlag, skip: skip, cap: max(2, configuration.maxBlockSize),
       threads: threads, involving: start)
     PhaseTrace.mark("block.pairs")
-    entries = []
     var pairLists: [[UInt64]] = []
     for c in pairParts.indices {
       let chunk = pairParts[c]
@@ -90,10 +90,11 @@ enum Blocking {
       pairLists += sortedNamePairs(keys, rowBits: rowBits, skip: skip, threads: threads, involving: start)
     }
     PhaseTrace.mark("block.sortedNames")
-    // Pairs are `low row << 32 | high row`; the sort lays them end to end.
-    let pairs = RadixSort.sorted(consume pairLists, threads: threads)
+    // Pairs are `low row << 32 | high row`; sorted into runs, then each
+    // run made unique and laid in place (and released).
+    let pairs = RadixSort.runs(consume pairLists, threads: threads)
     PhaseTrace.mark("block.pairsSorted")
-    return ParallelFill.uniqued(pairs, threads: threads)
+    return pairs.uniqued(threads: threads)
   }
 }
 
@@ -132,28 +133,21 @@ extension Blocking {
 }
 
 extension Blocking {
-  /// The pairs of sorted `entries`, in parallel over ranges of blocks (the
-  /// entries are cut at block starts).
+  /// The pairs of sorted `entries`, in parallel over its runs (which
+  /// never cut a block); each run is released once paired.
   static func blockPairs(
-    _ entries: [UInt64], keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int,
+    _ entries: SortedRuns, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int,
     involving start: Int = 0
   ) -> [[BlockPairs]] {
-    let cuts = max(1, min(Parallel.workerCount(threads) * 4, entries.count / 65536))
-    var bounds = [0]
-    for c in 1..<max(1, cuts) {
-      var i = max(bounds[bounds.count - 1], entries.count * c / cuts)
-      while i > 0 && i < entries.count && entries[i] & keyMask == entries[i - 1] & keyMask { i += 1 }
-      bounds.append(i)
-    }
-    bounds.append(entries.count)
-    let ranges = bounds
-    return Parallel.map(count: ranges.count - 1, threads: threads, minimumChunk: 1) { chunks in
+    Parallel.map(count: entries.runCount, threads: threads, minimumChunk: 1) { runs in
       var parts: [BlockPairs] = []
-      for c in chunks {
+      for r in runs {
         parts.append(
-          BlockPairs(
-            entries, ranges[c]..<ranges[c + 1], keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap,
-            involving: start))
+          entries.withRun(r) { run in
+            BlockPairs(
+              run, 0..<run.count, keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap, involving: start)
+          })
+        entries.release(r)
       }
       return parts
     }
@@ -172,7 +166,7 @@ struct BlockPairs: Sendable {
   var rowsInCappedBlocks = 0
 
   init(
-    _ entries: [UInt64], _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int,
+    _ entries: UnsafeBufferPointer<UInt64>, _ range: Range<Int>, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int,
     involving: Int = 0
   ) {
     let rowMask = ~keyMask

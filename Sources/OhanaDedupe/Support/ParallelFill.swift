@@ -67,14 +67,17 @@ enum ParallelFill {
   /// `parts` laid end to end: each part copied into place (one bulk copy)
   /// by one worker.
   static func laid<T: BitwiseCopyable>(_ parts: consuming [[T]], threads: Int = 0) -> [T] {
-    let list = parts
-    let starts = placesOf(list), total = starts[list.count]
+    let starts = placesOf(parts), total = starts[starts.count - 1]
+    // Each part is freed once copied: the parts and the whole are never
+    // all held at once.
+    let list = OwnedParts(consume parts)
     return [T](unsafeUninitializedCapacity: total) { out, initialized in
       if let base = out.baseAddress {
         Parallel.forEach(list.count, workers: threads) { i in
-          list[i].withUnsafeBufferPointer { src in
+          list.part(i).withUnsafeBufferPointer { src in
             if let s = src.baseAddress { (base + starts[i]).initialize(from: s, count: src.count) }
           }
+          list.release(i)
         }
       }
       initialized = total
@@ -85,17 +88,18 @@ enum ParallelFill {
   /// (`i`: its place in the result) as it is copied: each part by one
   /// worker.
   static func laid<T>(_ parts: consuming [[T]], threads: Int = 0, fix: (Int, inout T) -> Void) -> [T] {
-    let list = parts
-    let starts = placesOf(list), total = starts[list.count]
+    let starts = placesOf(parts), total = starts[starts.count - 1]
+    let list = OwnedParts(consume parts)
     return [T](unsafeUninitializedCapacity: total) { out, initialized in
       if let base = out.baseAddress {
         Parallel.forEach(list.count, workers: threads) { i in
           var at = starts[i]
-          for var element in list[i] {
+          for var element in list.part(i) {
             fix(at, &element)
             (base + at).initialize(to: element)
             at += 1
           }
+          list.release(i)
         }
       }
       initialized = total

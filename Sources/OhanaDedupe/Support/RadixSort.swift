@@ -60,22 +60,44 @@ enum RadixSort {
     let splitters = sampledSplitters(parts, total: n, buckets: buckets)
     let owned = OwnedParts(parts)
     return [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
-      let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
-      defer { scratch.deallocate() }
       let plan = BucketPlan(owned, splitters: splitters, threads: threads)
       plan.scatter(owned, into: buffer, threads: threads, free: owned)
-      plan.sortBuckets(buffer, scratch: scratch, threads: threads, copyBack: false)
+      plan.sortBuckets(buffer, threads: threads)
       initialized = n
     }
   }
 
-  /// Buckets for a parallel sort of `n` values: four a worker, none under
-  /// 2^15 values (each bucket's LSD sort clears a 65,536-entry histogram a
-  /// pass); below 2, sort on one thread.
+  /// `parts` sorted as by ``sorted(_:threads:)``, into ``SortedRuns``:
+  /// runs cut where `value & cutMask` changes (values equal under the mask
+  /// share a run), each of which the reader can hand back to the system
+  /// once read. With one worker the values are cut into runs too, so that
+  /// they can still be released run by run.
+  static func runs(_ parts: consuming [[UInt64]], threads: Int, cutMask: UInt64 = .max) -> SortedRuns {
+    let n = parts.reduce(0) { $0 + $1.count }
+    let workers = Parallel.workerCount(threads)
+    let buckets = n < 1 << 16 ? 1 : min(max(workers * 4, n >> 20), n >> 15)
+    let splitters = buckets < 2 ? [] : sampledSplitters(parts, total: n, buckets: buckets).map { $0 & cutMask }
+    let owned = OwnedParts(parts)
+    let runs = SortedRuns(capacity: n)
+    runs.fill { buffer in
+      let plan = BucketPlan(owned, splitters: splitters, threads: threads)
+      plan.scatter(owned, into: buffer, threads: threads, free: owned)
+      plan.sortBuckets(buffer, threads: threads)
+      return plan.bounds
+    }
+    return runs
+  }
+
+  /// Buckets for a parallel sort of `n` values: at least four a worker,
+  /// none under 2^15 values (each bucket's LSD sort clears a 65,536-entry
+  /// histogram a pass); below 2, sort on one thread.
   static func bucketCount(_ n: Int, threads: Int) -> Int {
     let workers = Parallel.workerCount(threads)
     if workers < 2 || n < 1 << 16 { return 1 }
-    return min(workers * 4, n >> 15)
+    // At least four a worker; more for large inputs, so that the buckets
+    // being sorted at once (each with a scratch of its own size) hold a
+    // small share of the values: about 2^20 a bucket.
+    return min(max(workers * 4, n >> 20), n >> 15)
   }
 
   /// `buckets - 1` ascending splitters: the quantiles of an even sample of
@@ -190,7 +212,7 @@ private final class BucketPlan: @unchecked Sendable {
   /// parallel by part; `free` releases each part once moved.
   func scatter(
     _ parts: some SortInput, into output: UnsafeMutableBufferPointer<UInt64>, threads: Int,
-    free: OwnedParts?
+    free: OwnedParts<UInt64>?
   ) {
     let b = buckets
     Parallel.forEach(parts.count, workers: threads) { p in
@@ -213,15 +235,37 @@ private final class BucketPlan: @unchecked Sendable {
     _ values: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<UInt64>, threads: Int,
     copyBack: Bool
   ) {
-    let sizes: [Int] = (0..<buckets).map { b in bounds[b + 1] - bounds[b] }
-    let order: [Int] = (0..<buckets).sorted { x, y in sizes[x] > sizes[y] }
+    let order = largestFirst
     Parallel.forEach(buckets, workers: threads) { i in
-      let b = order[i]
-      let range = bounds[b]..<bounds[b + 1]
+      let range = bucketRange(order[i])
       let v = UnsafeMutableBufferPointer(rebasing: values[range])
       let s = UnsafeMutableBufferPointer(rebasing: scratch[range])
       RadixSort.sort(v, scratch: s)
       if copyBack { _ = s.update(fromContentsOf: v) }
+    }
+  }
+
+  /// Sorts each bucket of `values` in place, largest first, each with a
+  /// scratch of its own size taken while it is sorted (so the scratch in
+  /// use at once is a few buckets, not the whole).
+  func sortBuckets(_ values: UnsafeMutableBufferPointer<UInt64>, threads: Int) {
+    let order = largestFirst
+    Parallel.forEach(buckets, workers: threads) { i in
+      let range = bucketRange(order[i])
+      if range.count < 2 { return }
+      let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: range.count)
+      defer { scratch.deallocate() }
+      RadixSort.sort(UnsafeMutableBufferPointer(rebasing: values[range]), scratch: scratch)
+    }
+  }
+
+  private func bucketRange(_ b: Int) -> Range<Int> { bounds[b]..<bounds[b + 1] }
+
+  /// The buckets, largest first (so that a large one does not start last).
+  private var largestFirst: [Int] {
+    (0..<buckets).sorted { x, y in
+      let sx = bounds[x + 1] - bounds[x], sy = bounds[y + 1] - bounds[y]
+      return sx != sy ? sx > sy : x < y
     }
   }
 }
@@ -243,24 +287,6 @@ private struct SlicedInput: SortInput, @unchecked Sendable {
   }
 }
 
-/// The parts of ``RadixSort/sorted(_:threads:)``, owned here so that each
-/// can be freed as soon as it is moved.
-private final class OwnedParts: SortInput, @unchecked Sendable {
-  // Safe: part p is read and then released by one piece only, and the
-  // pool returns only when every piece is done.
-  private let parts: UnsafeMutableBufferPointer<[UInt64]>
-
-  init(_ values: consuming [[UInt64]]) {
-    parts = .allocate(capacity: values.count)
-    _ = parts.initialize(fromContentsOf: values)
-  }
-
-  deinit {
-    parts.deinitialize()
-    parts.deallocate()
-  }
-
-  var count: Int { parts.count }
-  func withPart<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R { parts[p].withUnsafeBufferPointer(body) }
-  func release(_ p: Int) { parts[p] = [] }
+extension OwnedParts: SortInput where Element == UInt64 {
+  func withPart<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R { part(p).withUnsafeBufferPointer(body) }
 }

@@ -47,13 +47,14 @@ struct ProcessingOptions: ParsableArguments {
   var disable: [String] = []
 
   /// The processors, in the order they run. `provenance`: whether the
-  /// output writes dedupe's derived columns (NDJSON does; vCard and CSV
-  /// write none, so they are not built).
+  /// output writes derived columns (NDJSON does; vCard and CSV write
+  /// none), so that dedupe's provenance and the phones' type, region and
+  /// validity columns are built only for an output that writes them.
   func stages(provenance: Bool = true) -> [any PostProcessor] {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
     if let formatPhones {
-      s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code))
+      s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code, details: provenance))
     }
     if dedupe {
       var configuration = DedupeConfiguration()
