@@ -6,6 +6,13 @@
 #
 #   Benchmarks/run-all.sh            # everything (about 30 minutes on 2 cores)
 #   ONLY="core phone" Benchmarks/run-all.sh
+#   ONLY="headline" Benchmarks/run-all.sh   # only the headline table, into $OUT/headline.md
+#
+# The table at the top of Benchmarks/README.md is not made here but by
+# Benchmarks/headline.sh (one short run of each comparison with its peer;
+# `--write` puts it into the README). "headline" in ONLY runs it last, with
+# this script's ohana, and keeps its table in $OUT/headline.md (its
+# HEADLINE_ONLY picks its rows; it is not in the default ONLY).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -47,5 +54,11 @@ if want dedupe; then
   WORK="$OUT/dedupe" "$here/compare/dedupe/compare.sh" 100000 0.2 7 > "$OUT/dedupe-100k.txt" 2>&1
   stamp "dedupe: 1M, ohana only"
   WORK="$OUT/dedupe" SKIP_SPLINK=1 "$here/compare/dedupe/compare.sh" 1000000 0.1 11 > "$OUT/dedupe-1m.txt" 2>&1
+fi
+if want headline; then
+  stamp "headline: Benchmarks/headline.sh (its table in $OUT/headline.md, logs in $OUT/headline)"
+  OHANA="$ohana" WORK="$OUT/headline" ONLY="${HEADLINE_ONLY:-phone io sort dedupe febrl store carddav spark}" \
+    "$here/headline.sh" > "$OUT/headline.md" 2> "$OUT/headline.log"
+  stamp "headline: exit $? (0 all ran, 2 a peer did not, 1 a row failed)"
 fi
 stamp "done"

@@ -62,7 +62,7 @@ import Testing
   /// different numbers (their E.164 forms, written out here, differ) once
   /// both calling codes are known: from a `+`, or from the contact's own
   /// region where the number is valid. The 10M generated book had tens of
-  /// thousands of such pairs (Benchmarks/README.md).
+  /// thousands of such pairs (Benchmarks/HISTORY.md).
   @Test func sameSuffixInOtherCountriesIsAnotherNumber() {
     let pairs: [((String, String), (String, String))] = [
       (("064 642 4727", "TH"), ("+31 6 46 42 47 27", "NL")),  // +66646424727 / +31646424727

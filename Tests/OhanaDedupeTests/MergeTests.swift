@@ -245,7 +245,7 @@ import Testing
 /// countries (their E.164 forms differ: written out below) are different
 /// numbers: they neither link two contacts nor collapse in a merge. The
 /// 10M generated book had tens of thousands of such accidental pairs
-/// (Benchmarks/README.md, issue 33).
+/// (Benchmarks/HISTORY.md, issue 33).
 @Suite struct PhoneCountryTests {
   /// A Thai contact (its e-mail domain says TH) and a Dutch one whose
   /// mobile numbers share their last nine digits: +66 64 642 4727 and

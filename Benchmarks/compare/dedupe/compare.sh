@@ -9,6 +9,8 @@
 #        STYLE=hand-keyed for `ohana generate --style hand-keyed` (customer
 #        records, mostly without phones and e-mails; default address-book)
 #        OHANA=path/to/ohana (default: the repo's release build)
+#        VENV=path of a virtual environment with splink and duckdb (default
+#        $WORK/venv, made with pip when missing)
 #
 # Prints pairwise precision/recall/F1, wall time and peak memory
 # (/usr/bin/time -v) of each tool. Timings on a shared machine are noisy.
@@ -53,7 +55,7 @@ O_F1=$(python3 "$HERE/pairwise_f1.py" "$TRUTH" "$WORK/ohana-clusters.csv")
 echo "$O_F1"
 
 if [ "${SKIP_SPLINK:-0}" != "1" ]; then
-  VENV="$WORK/venv"
+  VENV=${VENV:-$WORK/venv}
   if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q splink duckdb

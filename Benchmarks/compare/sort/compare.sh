@@ -10,7 +10,10 @@
 # Usage: Benchmarks/compare/sort/compare.sh [NAMES.txt] [locale]
 #   NAMES.txt defaults to datasets/generated/names-1m.txt, generated on first
 #   use by gen_names.py (1,000,000 rows, 640,000 distinct, seed 42).
-# Env: RUNS (default 3) repetitions of each program; SKIP_DUCKDB=1.
+# Env: RUNS (default 3) repetitions of each program; SKIP_DUCKDB=1;
+#      INTERLEAVE=1 runs the three in rounds (floor, DuckDB, ohana; RUNS
+#      rounds) instead of each program RUNS times in a row;
+#      SORT_BENCH=path/to/ohana-sort-bench uses that build as it is (no build).
 # Needs: cc, pkg-config, libicu-dev, python3; `pip install duckdb` for DuckDB.
 # Timings are only meaningful on an otherwise idle machine.
 set -euo pipefail
@@ -29,18 +32,35 @@ fi
 
 echo "== building"
 cc -O2 -Wall "$here/icu_floor.c" $(pkg-config --cflags --libs icu-i18n icu-uc) -o "$work/icu_floor"
-(cd "$root/Benchmarks" && swift build -c release --product ohana-sort-bench >/dev/null)
-bench="$(cd "$root/Benchmarks" && swift build -c release --product ohana-sort-bench --show-bin-path)/ohana-sort-bench"
+if [[ -n "${SORT_BENCH:-}" ]]; then
+  bench=$SORT_BENCH
+else
+  (cd "$root/Benchmarks" && swift build -c release --product ohana-sort-bench >/dev/null)
+  bench="$(cd "$root/Benchmarks" && swift build -c release --product ohana-sort-bench --show-bin-path)/ohana-sort-bench"
+fi
 
 echo "== machine: $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg), ICU $(pkg-config --modversion icu-uc)"
 echo "== file: $names ($(wc -l <"$names") rows), locale: $locale"
-for ((i = 1; i <= runs; i++)); do "$work/icu_floor" "$names" "$locale"; done
+duckdb=0
 if [[ "${SKIP_DUCKDB:-0}" != 1 ]]; then
   if python3 -c 'import duckdb' 2>/dev/null; then
-    for ((i = 1; i <= runs; i++)); do python3 "$here/duckdb_sort.py" "$names" "$locale"; done
+    duckdb=1
   else
     echo "duckdb: not installed (pip install duckdb); skipped"
   fi
 fi
-"$bench" "$names" --locale "$locale" --repeat "$runs"
+if [[ "${INTERLEAVE:-0}" == 1 ]]; then
+  for ((i = 1; i <= runs; i++)); do
+    echo "== round $i"
+    "$work/icu_floor" "$names" "$locale"
+    if [[ $duckdb == 1 ]]; then python3 "$here/duckdb_sort.py" "$names" "$locale"; fi
+    "$bench" "$names" --locale "$locale" --repeat 1
+  done
+else
+  for ((i = 1; i <= runs; i++)); do "$work/icu_floor" "$names" "$locale"; done
+  if [[ $duckdb == 1 ]]; then
+    for ((i = 1; i <= runs; i++)); do python3 "$here/duckdb_sort.py" "$names" "$locale"; done
+  fi
+  "$bench" "$names" --locale "$locale" --repeat "$runs"
+fi
 "$bench" "$names" --locale "$locale" --sequential

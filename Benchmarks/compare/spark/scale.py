@@ -1,5 +1,5 @@
 """The Spark job against one-machine `ohana dedupe` at several sizes
-(Benchmarks/README.md "More than one machine").
+(Benchmarks/HISTORY.md "More than one machine").
 
     python Benchmarks/compare/spark/scale.py --sizes 250000,500000 --work /tmp/spk
 
@@ -9,8 +9,9 @@ parallel), `ohana dedupe` on it (wall time and peak memory by GNU time),
 then `python -m ohana.spark dedupe` in local mode on all cores (wall time,
 each step's time, and each step's shuffle bytes from Spark's event log),
 then the two clusterings compared as partitions. Needs the release
-`ohana` (swift build -c release --product ohana), the package installed
-(pip install ./python) with pyspark, and Java 17. Prints a Markdown table."""
+`ohana` (swift build -c release --product ohana; $OHANA names another
+binary), the package installed (pip install ./python) with pyspark, and
+Java 17. Prints the versions, a JSON line per size, then a Markdown table."""
 
 import argparse
 import collections
@@ -25,7 +26,7 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-CLI = ROOT / ".build" / "release" / "ohana"
+CLI = pathlib.Path(os.environ.get("OHANA") or ROOT / ".build" / "release" / "ohana")
 
 
 def timed(cmd, **kw):
@@ -79,6 +80,13 @@ def main():
     args = ap.parse_args()
     work = pathlib.Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
+    import importlib.metadata
+
+    import ohana
+
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+    print(f"versions: pyspark {importlib.metadata.version('pyspark')}, {java[0] if java else 'java ?'}, "
+          f"ohana package {ohana.__file__}, ohana {CLI}", flush=True)
     rows = []
     for n in [int(x) for x in args.sizes.split(",")]:
         vcf = work / f"c{n}.vcf"
@@ -115,7 +123,7 @@ def main():
         a, b = partition(one), partition(spk)
         shuffle = shuffle_by_step(str(events))
         rows.append((n, one_wall, one_peak, sp_wall, sp_peak, report, a == b, len(a - b), one == spk, shuffle))
-        print(json.dumps({"n": n, "one_s": round(one_wall, 1), "one_peak_gb": round(one_peak / 1e9, 2), "spark_s": round(sp_wall, 1),
+        print(json.dumps({"n": n, "one_s": round(one_wall, 2), "one_peak_gb": round(one_peak / 1e9, 2), "spark_s": round(sp_wall, 2),
                           "spark_driver_python_peak_gb": round(sp_peak / 1e9, 2), "steps": report["seconds"],
                           "pairs": report["pairs_compared"], "accepted": report["pairs_accepted"], "largest_block": report["blocking"]["largest_block"],
                           "equal_partitions": a == b, "clusters_differing": len(a - b), "equal_ids": one == spk,

@@ -29,7 +29,7 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// weights were measured on address books, where duplicates nearly always
   /// share a phone or an e-mail; on member and customer records (names,
   /// addresses, birth dates) they reject most true pairs, and EM fits them
-  /// (measured on FEBRL, Benchmarks/README.md "Dedupe without phones").
+  /// (measured on FEBRL, Benchmarks/HISTORY.md "Dedupe without phones").
   public var automaticWeights: Bool
   /// Block on full-name keys (transliterated, folded, nickname-canonical,
   /// token order ignored).
