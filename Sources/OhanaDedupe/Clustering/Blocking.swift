@@ -134,22 +134,18 @@ extension Blocking {
 
 extension Blocking {
   /// The pairs of sorted `entries`, in parallel over its runs (which
-  /// never cut a block); each run is released once paired.
+  /// never cut a block), one piece of work a run, taken in order by
+  /// whichever worker is free; each run is released once paired.
   static func blockPairs(
     _ entries: SortedRuns, keys: ContactKeys, keyMask: UInt64, ruleFlag: UInt64, skip: RuleSkip, cap: Int, threads: Int,
     involving start: Int = 0
   ) -> [[BlockPairs]] {
-    Parallel.map(count: entries.runCount, threads: threads, minimumChunk: 1) { runs in
-      var parts: [BlockPairs] = []
-      for r in runs {
-        parts.append(
-          entries.withRun(r) { run in
-            BlockPairs(
-              run, 0..<run.count, keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap, involving: start)
-          })
-        entries.release(r)
+    Parallel.map(entries.runCount, workers: threads) { r in
+      let pairs = entries.withRun(r) { run in
+        BlockPairs(run, 0..<run.count, keys: keys, keyMask: keyMask, ruleFlag: ruleFlag, skip: skip, cap: cap, involving: start)
       }
-      return parts
+      entries.release(r)
+      return [pairs]
     }
   }
 }

@@ -183,11 +183,16 @@ public struct Deduplicator: Sendable {
     // Comparison vectors of every candidate pair, in parallel. Without EM
     // the weights are known already (and term frequencies go with fitted
     // weights only), so each chunk keeps just its accepted pairs: no
-    // vector list, and no serial pass over it (0.03 s at 1,000,000).
+    // vector list, and no serial pass over it.
     let threshold = Float(configuration.threshold)
     let knownWeights: [Float]? = useEM ? nil : self.model.weightTable()
-    let chunks = Parallel.map(count: pairs.count, threads: configuration.threads, minimumChunk: 16384) {
-      range -> (vectors: [UInt32], accepted: [(pair: UInt64, weight: Float, vector: UInt32)]) in
+    // Pieces of even count but uneven cost (the pairs' comparisons differ):
+    // 64 a worker, so that the last ones to finish leave the others idle
+    // only briefly.
+    let pieces = Parallel.pieces(pairs.count, workers: configuration.threads, perWorker: 64, minimumPiece: 16384)
+    let chunks = Parallel.map(pieces, workers: configuration.threads) {
+      piece -> (vectors: [UInt32], accepted: [(pair: UInt64, weight: Float, vector: UInt32)]) in
+      let range = Parallel.piece(piece, of: pieces, count: pairs.count)
       let vectors = scorer.vectors(pairs, range, bound: bound)
       guard let knownWeights else { return (vectors, []) }
       var accepted: [(pair: UInt64, weight: Float, vector: UInt32)] = []
