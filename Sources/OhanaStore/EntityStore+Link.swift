@@ -124,7 +124,7 @@ extension EntityStore {
       let run =
         empty
         ? try firstRun(input, source: source, decisions: decisions, recordChanges: recordChanges)
-        : try laterRun(input, source: source, removing: removing, decisions: decisions)
+        : try IncrementalRun.link(input, into: self, source: source, removing: removing, decisions: decisions)
       let clock = ContinuousClock()
       let t = clock.now
       try db.execute("COMMIT")
