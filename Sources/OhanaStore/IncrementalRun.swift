@@ -54,33 +54,6 @@ extension EntityStore {
       q.reset()
     }
   }
-
-  /// The keys of stored contacts from their comparison records.
-  func keys(ofRecords records: Cards) throws(StoreError) -> LinkKeys {
-    guard let keys = LinkKeys(records: records.bytes, ends: records.ends, configuration: configuration) else {
-      throw StoreError("a stored comparison record cannot be read: the store is damaged")
-    }
-    return keys
-  }
-
-  /// Parses stored cards back into a table, one row per card, in order.
-  static func table(of cards: [[UInt8]], extra: [UInt8] = [], extraCount: Int = 0) throws(StoreError) -> ContactTable {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(cards.reduce(extra.count) { $0 + $1.count })
-    for c in cards { bytes.append(contentsOf: c) }
-    bytes.append(contentsOf: extra)
-    let result: ReadResult
-    do {
-      result = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions())
-    } catch {
-      throw StoreError("stored contacts could not be read back: \(error)")
-    }
-    guard result.table.rowCount == cards.count + extraCount else {
-      throw StoreError(
-        "stored contacts read back as \(result.table.rowCount) contacts, not \(cards.count + extraCount): the store is damaged")
-    }
-    return result.table
-  }
 }
 
 /// A batch linked into a store that holds contacts: every run after the
