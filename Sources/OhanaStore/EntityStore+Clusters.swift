@@ -81,16 +81,12 @@ extension EntityStore {
   public static let clusterLogFraction = 16
 
   /// Folds the cluster log into `cluster_base` when it holds more than
-  /// `limit` clusters; by default a 16th of the store's clusters, but a
-  /// later run folds it whenever it folds the key log (about every 15 days
-  /// of 10,000 contacts into 1,000,000, when the log holds ~30,000), so
-  /// that one day is slow, not two. The log's rows are the changed
-  /// clusters, mostly of two or more with their merged text, about 600
-  /// bytes a row; a cluster changed again rewrites its row where it lies
-  /// in the log. With the fold at an eighth, the log's commit grew from
-  /// 0.03 to 0.14 s over 45 such days; the fold rewrites about the pages of
-  /// `cluster_base` one day's clusters did before there was a log. Returns
-  /// whether it folded, and the rows left in the log.
+  /// `limit` clusters; by default a 16th of the store's clusters
+  /// (``clusterLogFraction``), but a later run folds it whenever it folds
+  /// the key log, so that one run is slow, not two. The log's rows are the
+  /// changed clusters, mostly of two or more with their merged text; a
+  /// cluster changed again rewrites its row where it lies in the log.
+  /// Returns whether it folded, and the rows left in the log.
   func foldClusterLog(limit: Int?) throws(StoreError) -> (folded: Bool, rows: Int) {
     let rows = Int(try scalar("SELECT count(*) FROM cluster_log"))
     guard rows > 0 else { return (false, 0) }
@@ -98,8 +94,7 @@ extension EntityStore {
     if let limit { cap = limit } else { cap = try counts().clusters / Self.clusterLogFraction }
     guard rows > cap else { return (false, rows) }
     // The log in id order, each row found in the base by id (joined the
-    // other way, SQLite scans the whole base: 0.53 s of CPU against 0.19 s
-    // for 29,463 rows into 1,209,917).
+    // other way, SQLite scans the whole base).
     try db.execute(
       "UPDATE cluster_base SET size = l.size, merged = l.merged, members = l.members "
         + "FROM (SELECT id, size, merged, members FROM cluster_log ORDER BY id) l WHERE l.id = cluster_base.id; "
@@ -108,19 +103,19 @@ extension EntityStore {
   }
 
   /// `meta` keys holding how many contacts and clusters the store has (so
-  /// that the summary does not count the 3,000 pages of `clusters` a run).
+  /// that a run's summary does not count the rows of `clusters`).
   static let contactCountKey = "contact_count"
   static let clusterCountKey = "cluster_count"
 
-  /// The counts kept in `meta`; nil in a store made before they were kept.
+  /// The counts kept in `meta`; nil in a store whose `meta` lacks them.
   func keptCounts() throws(StoreError) -> (contacts: Int, clusters: Int)? {
     guard let c = try meta(Self.contactCountKey).flatMap({ Int($0) }), let k = try meta(Self.clusterCountKey).flatMap({ Int($0) })
     else { return nil }
     return (c, k)
   }
 
-  /// Adds a run's net rows to the stored counts; a store without them (made
-  /// before they were kept) has them counted now, once.
+  /// Adds a run's net rows to the stored counts; a store whose `meta` lacks
+  /// them has them counted now, once.
   func updateCounts(contacts: Int, clusters: Int) throws(StoreError) {
     if let (c, k) = try keptCounts() {
       try setMeta(Self.contactCountKey, String(c + contacts))

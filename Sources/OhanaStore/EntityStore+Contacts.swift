@@ -71,7 +71,7 @@ extension EntityStore {
     }
     if parts.count == 1, let only = parts.first { return only }
     // Laid end to end in room reserved once (grown by doubling instead,
-    // 400 MB of text was copied twice over and faulted in again).
+    // the text would be copied again at each doubling, and faulted in).
     var all = Cards()
     all.bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
     all.ends.reserveCapacity(n)
@@ -149,8 +149,8 @@ extension EntityStore {
 
   /// Gives the store's folds of `table`'s name texts outside ASCII to the
   /// name folder before keys are computed (so that ICU need not build a
-  /// script's rules for names met before: 0.2 s for the dozen scripts of a
-  /// generated batch); returns the texts the store does not hold yet.
+  /// script's transliteration rules for names met before); returns the
+  /// texts the store does not hold yet.
   func recallFolds(_ table: ContactTable) throws(StoreError) -> [[UInt8]] {
     let q = try db.prepare("SELECT folded FROM name_folds WHERE text = ?")
     var known: [([UInt8], [UInt8])] = []

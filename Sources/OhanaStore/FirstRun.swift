@@ -196,8 +196,8 @@ struct FirstRun {
   }
 
   /// Stage `encode merged`: the merged contacts' text on every core, now
-  /// that this one is free (on the other core alone, after the merge, this
-  /// run waited 3.5-4.4 s for it at 990,000).
+  /// that this one is free (rather than on the other core alone, after the
+  /// merge, while this one waits).
   private mutating func encodeMerged() {
     mergedCards = EntityStore.encode(merged, rows: Array(0..<merged.rowCount))
     lap("encode merged")

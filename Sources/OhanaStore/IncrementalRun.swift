@@ -438,13 +438,13 @@ struct IncrementalRun {
   /// Whole clusters: those of the candidates and the affected ones (whose
   /// other members are compared again: an update or removal can split them).
   /// The candidates' records in id order, then their clusters' members in
-  /// cluster id order (both passes go through their table in order; one
-  /// join of the two went through `clusters` at random).
+  /// cluster id order (both passes go through their table in order, where
+  /// one join of the two would go through `clusters` at random).
   private mutating func lookupClusters(_ candidates: [Int64]) throws(StoreError) -> [Int64] {
     run.storedCandidates = candidates.count
     let recordOf = try store.db.prepare("SELECT cluster, record FROM records WHERE id = ?")
     var loaded = Loaded()
-    // About 120 bytes a record (generated address books).
+    // Room for 128 bytes a record (more is grown into).
     loaded.records.bytes.reserveCapacity(candidates.count * 128)
     var clustersMet = affected
     for id in candidates where !updatedIDs.contains(id) {
