@@ -96,7 +96,7 @@ extension EntityStore {
 
   /// Lists every cluster's members in `clusters.members` from the contacts'
   /// `cluster` column, and drops the index on it: brings a store of schema
-  /// 2 or 3 to 4 (in the caller's transaction; a few seconds at 1,000,000).
+  /// 2 or 3 to 4 (in the caller's transaction).
   func listMembers() throws(StoreError) {
     let columns = try db.prepare("SELECT name FROM pragma_table_info('clusters')")
     var hasMembers = false

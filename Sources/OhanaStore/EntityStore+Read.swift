@@ -110,7 +110,7 @@ extension EntityStore {
 
   /// Runs `body` in one read transaction: its reads see one state of the
   /// store, and take SQLite's lock once instead of once a statement (the
-  /// merged contacts of 10,000 changed clusters are 20,000 statements).
+  /// merged contacts of many clusters are many statements).
   public func reading<R>(_ body: () throws -> R) throws -> R {
     try transaction("BEGIN", wrap: { $0 }, body)
   }
@@ -140,16 +140,15 @@ extension EntityStore {
 
   /// Contacts and clusters stored: kept in `meta` by every run
   /// (`contact_count`, `cluster_count`); counted from `clusters` in a store
-  /// that has no such keys yet (made by an earlier ohana, before its next
-  /// run).
+  /// whose `meta` lacks them (its next run keeps them).
   public func counts() throws(StoreError) -> (contacts: Int, clusters: Int) {
     if let kept = try keptCounts() { return kept }
     return try countedRows()
   }
 
   /// Contacts and clusters counted from `clusters` (every contact is in
-  /// one cluster, whose `size` counts it: a twelfth of the pages a count of
-  /// `contacts` reads; 0.1 s at a million).
+  /// one cluster, whose `size` counts it: far fewer pages than a count of
+  /// `contacts` reads).
   func countedRows() throws(StoreError) -> (contacts: Int, clusters: Int) {
     let q = try db.prepare("SELECT coalesce(sum(size), 0), count(*) FROM clusters")
     guard try q.step() else { throw StoreError("the store cannot be counted") }

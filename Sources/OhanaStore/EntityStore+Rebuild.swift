@@ -7,7 +7,7 @@ extension EntityStore {
   /// buckets with the uid postings, and the name order (the key log
   /// emptied). Brings a store of schema version 2 (no records; uids through
   /// an SQL index) or made with keys or records of another version to this
-  /// ohana's. A store of 1,000,000 contacts takes about half a minute, once.
+  /// ohana's, once.
   func rebuildIndex() throws(StoreError) {
     try db.execute("DROP INDEX IF EXISTS contacts_uid; CREATE TABLE IF NOT EXISTS \(Self.recordTable); DELETE FROM records")
 

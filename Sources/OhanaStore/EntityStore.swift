@@ -98,7 +98,8 @@ public final class EntityStore {
     }
     try applyPragmas(db)
     try db.execute("CREATE TABLE IF NOT EXISTS \(foldTable); CREATE TABLE IF NOT EXISTS \(nameLogTable)")
-    // A store made before `bucket_bits` was kept has 2^20 buckets.
+    // A store whose `meta` has no `bucket_bits` has 2^20 buckets
+    // (``KeyPostings/legacyBucketBits``).
     var bits = KeyPostings.legacyBucketBits
     if let text = meta["bucket_bits"] {
       guard let b = Int(text), (8...24).contains(b) else { throw StoreError("\(path): the stored bucket bits cannot be read") }
@@ -144,11 +145,9 @@ public final class EntityStore {
   ) throws(StoreError) -> EntityStore {
     if exists(at: path) { throw StoreError("\(path) already exists") }
     let db = try SQLiteDatabase(path: path, create: true)
-    // 16 KiB pages (SQLite's default is 4): a later run's point reads touch
-    // fewer pages through the mapping, and its random writes (then into
-    // the cluster index, name order and clusters) fall on fewer pages
-    // (measured at 10,000 into 1,000,000 in session 12: day 2 about 0.3 s
-    // faster than with 4 KiB).
+    // 16 KiB pages (SQLite's default is 4 KiB): a later run's point reads
+    // touch fewer pages through the mapping, and its random writes fall on
+    // fewer pages.
     try db.execute("PRAGMA page_size = 16384")
     try applyPragmas(db)
     if unjournaled { try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF") }
@@ -182,7 +181,7 @@ public final class EntityStore {
     // A rollback journal (the default) keeps the store one file between
     // runs; 256 MiB of page cache for the first run's bulk inserts; a later
     // run reads the store through a mapping (its lookups are point reads
-    // spread over the whole file: 0.5 s less at 10,000 into 1,000,000).
+    // spread over the whole file).
     try db.execute("PRAGMA foreign_keys = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(mmapSize)")
   }
 
@@ -205,14 +204,13 @@ public final class EntityStore {
 
   /// `contacts` has no index but its id. Uids are found through their
   /// postings in the key buckets, and a cluster's contacts through its
-  /// `members` list: a day's new contacts land all over an index on either
-  /// column, and rewriting those pages was most of what a later run wrote
-  /// (at 10,000 into 1,000,000: the uid index 12,000 of 22,000 pages; the
-  /// cluster index 874 of 3,603 pages, and 0.26 s of inserting and
-  /// committing, when a changed cluster's row is written anyway).
+  /// `members` list: a batch's new contacts would land all over an index on
+  /// either column, and rewriting those pages would be most of what a later
+  /// run writes (where a changed cluster's row, with its `members`, is
+  /// written anyway).
   /// Comparison records, a row a contact: apart from `contacts`, so that the
-  /// 100,000 stored contacts a day's batch reads back touch a third of the
-  /// pages (its reads through the mapping cost a page fault per page).
+  /// stored contacts a batch reads back touch fewer pages than their whole
+  /// rows would (its reads through the mapping cost a page fault per page).
   static let recordTable = "records(id INTEGER PRIMARY KEY, cluster INTEGER NOT NULL, record BLOB NOT NULL)"
 
   /// Folded names (``recallFolds(_:)``).
@@ -227,11 +225,9 @@ public final class EntityStore {
   /// Clusters a later run changed, a row each (`seq` in the order
   /// written; at most one row per cluster id): they stand over their rows
   /// in `cluster_base` until enough of them are folded in
-  /// (``foldClusterLog(limit:)``). A day's batch changes a few thousand
-  /// clusters spread over every page of `cluster_base` (at 10,000 into
-  /// 1,000,000: 2,588 of its 3,249 pages, 84% of the pages a run wrote,
-  /// each written twice with the rollback journal); their rows appended
-  /// here fill a few hundred.
+  /// (``foldClusterLog(limit:)``). The clusters a batch changes are spread
+  /// over every page of `cluster_base` (each page written twice with the
+  /// rollback journal); their rows appended here fill few pages.
   static let clusterLogTable =
     "cluster_log(seq INTEGER PRIMARY KEY, id INTEGER NOT NULL UNIQUE, size INTEGER NOT NULL, merged TEXT, members TEXT NOT NULL)"
 

@@ -1,8 +1,8 @@
 /// The stored blocking keys: which contacts share each block key.
 ///
-/// A million contacts have about nine million (key, contact) entries; as
-/// one SQLite row each they took 16 s to insert and 20 bytes apiece. They
-/// are kept instead in buckets by the key's top bits (``storeBucketBits``,
+/// A contact has several (key, contact) entries: as an SQLite row each
+/// they would be slow to insert and larger than the entries. They are kept
+/// instead in buckets by the key's top bits (``storeBucketBits``,
 /// a store's `meta.bucket_bits`), one row per bucket (`block_keys(bucket,
 /// entries)`), each bucket a blob of entries sorted by key then contact,
 /// 14 bytes an entry:
@@ -22,13 +22,12 @@
 /// its new entries to a log (`block_key_log`, ``EntityStore/BucketCache``)
 /// and rewrites only the buckets its removals touch.
 enum KeyPostings {
-  /// A new store's bucket bits: 16,384 buckets of about 8 KB at 1,000,000
-  /// contacts, each within one 16 KiB page. A day's 100,000 key lookups
-  /// read each bucket once in one ordered pass: 16,384 reads, where 2^20
-  /// buckets of 133 bytes (stores made before session 13, which keep them)
-  /// took 95,000 (day 2 at 10,000 into 1,000,000: lookups 0.07 s faster).
+  /// A new store's bucket bits: 2^14 buckets. A batch's key lookups, in
+  /// one ordered pass, read each bucket at most once, so fewer buckets mean
+  /// fewer reads, as long as a bucket fits in one 16 KiB page. A store
+  /// whose `meta` has no `bucket_bits` keeps 2^20 (``legacyBucketBits``).
   static let storeBucketBits = 14
-  /// Bucket bits of a store whose `meta` does not say (made before it did).
+  /// Bucket bits of a store whose `meta` has no `bucket_bits`.
   static let legacyBucketBits = 20
   /// Bits of the counting sort that orders a batch's entries by key.
   static let sortBits = 20
@@ -140,13 +139,12 @@ extension EntityStore {
   /// one row a run, its entries sorted).
   ///
   /// A later run appends its new contacts' entries to the log instead of
-  /// rewriting their buckets: 10,000 contacts touch about 100,000 of the
-  /// 1,048,576 buckets, so rewriting them wrote most pages of the table,
-  /// twice with the rollback journal (0.5 s of writes and most of a 0.8 s
-  /// commit at 10,000 into 1,000,000). The log is read whole when a run
-  /// starts (a few MB), and folded into the buckets when it holds more
-  /// than an eighth as many entries as they do (``compactionShare``): an
-  /// occasional run pays for rewriting the buckets once.
+  /// rewriting their buckets: a batch's contacts touch buckets all over
+  /// the table, so rewriting them would write most of its pages, twice with
+  /// the rollback journal. The log is read whole when a run starts, and
+  /// folded into the buckets when it holds more than an eighth as many
+  /// entries as they do (``compactionShare``): an occasional run pays for
+  /// rewriting the buckets once.
   /// Removals (updates, `--remove`) take entries out where they are.
   final class BucketCache {
     let store: EntityStore
@@ -312,7 +310,7 @@ extension EntityStore {
       try store.writeLogRows(parts, table: "block_key_log")
       // Fold the log into the buckets when it is large enough.
       // How many entries the buckets hold (`meta.key_entries`, counted
-      // once for a store made before it was kept).
+      // once for a store whose `meta` lacks it).
       var baseCount: Int
       if let text = try store.meta("key_entries"), let v = Int(text) {
         baseCount = max(0, v - removedFromBuckets)

@@ -3,10 +3,10 @@ extension EntityStore {
   /// table plus the log of later runs' entries (`name_order_log`, one row a
   /// run), as for the key buckets (``BucketCache``).
   ///
-  /// The table is keyed by name, so a day's 10,000 new contacts landed on
-  /// nearly every one of its pages (1,246 of 1,293 at 1,000,000 contacts, a
-  /// quarter of what the run wrote); now they are one row, and the log is
-  /// folded into the table when the key log is folded into the buckets.
+  /// The table is keyed by name, so a batch's new contacts would land on
+  /// nearly every one of its pages; in the log they are one row, and the
+  /// log is folded into the table when the key log is folded into the
+  /// buckets.
   /// Entries are ``KeyPostings/Entry`` values: the name key (whose order
   /// is the table's `name` order), the contact and its class.
   final class NameOrderLog {

@@ -54,53 +54,157 @@ extension EntityStore {
       q.reset()
     }
   }
+}
 
-  /// The keys of stored contacts from their comparison records.
-  func keys(ofRecords records: Cards) throws(StoreError) -> LinkKeys {
-    guard let keys = LinkKeys(records: records.bytes, ends: records.ends, configuration: configuration) else {
-      throw StoreError("a stored comparison record cannot be read: the store is damaged")
-    }
-    return keys
+/// A batch linked into a store that holds contacts: every run after the
+/// first. Its contacts are blocked and scored against the stored contacts
+/// met through their keys and name order (with those contacts' whole
+/// clusters) and against each other, never the stored contacts among
+/// themselves; the components of the accepted pairs keep, merge or split
+/// the stored clusters' ids, and only the changed clusters are merged again.
+///
+/// One method per stage, run in order by ``link(_:into:source:removing:decisions:)``;
+/// each ends with its lap in ``StoreRun/timings`` under the stage's name
+/// (`updates`, `lookup keys`, ... `store clusters`). What a stage leaves
+/// for later ones is a stored property; what only the next one reads is
+/// handed to it. Rows: the stored contacts read back (`0..<base`, in id
+/// order), then the batch's new and changed contacts (`base..<n`).
+struct IncrementalRun {
+  typealias Cards = EntityStore.Cards
+  typealias Loaded = EntityStore.Loaded
+  typealias Accepted = (pair: UInt64, weight: Double, vector: ComparisonVector)
+
+  private let store: EntityStore
+  private let config: DedupeConfiguration
+  private let model: FellegiSunterModel
+  private let source: String
+  /// The store's key entries and name order as this run reads and changes them.
+  private let cache: EntityStore.BucketCache
+  private let names: EntityStore.NameOrderLog
+  /// A stored contact's uid, cluster, text and record, by id.
+  private let byID: SQLiteStatement
+  /// What the run did, and the time of each stage.
+  private var run = StoreRun()
+  private var stages = StageClock()
+
+  // The batch (`updates`).
+  /// The kept decisions: every one, and those new in this run.
+  private var decided: (all: [DedupeDecision], new: [DedupeDecision]) = ([], [])
+  /// The batch's new and changed contacts as they are stored (vCard 4.0,
+  /// read back), their text end to end, their inputs and uids.
+  private var batch = ContactTable()
+  private var newBytes: [UInt8] = []
+  private var newEnds: [Int] = []
+  private var newSources: [String?] = []  // each new contact's input, in a read of several
+  private var uids: [String?] = []
+  private var newCount = 0
+  /// Each new contact's stored version (an update), or nil.
+  private var previous: [(id: Int64, cluster: Int64)?] = []
+  private var updatedIDs = Set<Int64>()
+  private var removedIDs: [(id: Int64, cluster: Int64, uid: String)] = []
+  /// The stored clusters that lose a contact (an update or removal).
+  private var affected = Set<Int64>()
+  private var contactsDeleted = 0, clustersDeleted = 0
+
+  // Decisions (`lookup clusters`).
+  /// Stored clusters clustered again because a decision names their contacts.
+  private var opened = Set<Int64>()
+  /// The stored contacts the kept decisions name, by uid.
+  private var namedStored: [String: (id: Int64, cluster: Int64)] = [:]
+
+  // The rows (`lookup clusters`, `lookup load`, `keys`, `scoring`).
+  /// The stored contacts read back, in the order read.
+  private var loaded = Loaded()
+  /// The batch's comparison records.
+  private var newRecords = Cards()
+  /// The stored contacts read back, in id order (their records moved out by `keys`).
+  private var stored = Loaded()
+  private var base = 0, n = 0
+  /// Each row's stored cluster (0: none) and contact id.
+  private var prevCluster: [Int64] = []
+  private var age: [Int64] = []
+  private var newIDs: [Int64] = []
+  private var nextContact: Int64 = 0
+  private var firstNewContact: Int64 = 0
+  /// The rows the kept decisions name, and what they ask of them.
+  private var rowUIDs: [Int: String] = [:]
+  private var constraints = DecisionConstraints()
+
+  // Components (`clustering`, `ids`).
+  private var joined: [MatchedPair] = []
+  /// Each row's component, named by its first row.
+  private var rep: [Int32] = []
+  /// Per component: size, and its cluster id (0 until given).
+  private var size: [Int32] = []
+  private var finalID: [Int64] = []
+  private var nextCluster: Int64 = 1
+  private var firstNewCluster: Int64 = 1
+  /// The ids of the clusters made or changed.
+  private var changed = Set<Int64>()
+  /// Stored clusters merged into another: (gone, kept).
+  private var absorbedInto: [(Int64, Int64)] = []
+  /// The stored clusters that keep a contact.
+  private var survivingClaims = Set<Int64>()
+  /// Evidence is written out once the store's writes are under way
+  /// (``EvidenceJob``), while the other core merges.
+  private var evidenceJobs: [EvidenceJob] = []
+  private var evidenceOf: [Int: [MatchedPair]] = [:]
+  /// Names in evidence of the stored rows of the joined pairs.
+  private var storedNames: [Int: [UInt8]] = [:]
+  private var clustersInserted = 0
+
+  /// The changed clusters, as `store contacts` hands them to `store merge`:
+  /// each one's merged row, id and size, its members, and their merged
+  /// contacts being made on the other core.
+  private struct ChangedClusters {
+    var wanted: [(row: Int, id: Int64, size: Int)]
+    var members: MemberLists
+    var merged: BackgroundTask<Result<Cards, StoreError>>
   }
 
-  /// Parses stored cards back into a table, one row per card, in order.
-  static func table(of cards: [[UInt8]], extra: [UInt8] = [], extraCount: Int = 0) throws(StoreError) -> ContactTable {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(cards.reduce(extra.count) { $0 + $1.count })
-    for c in cards { bytes.append(contentsOf: c) }
-    bytes.append(contentsOf: extra)
-    let result: ReadResult
-    do {
-      result = try ContactIO.read(bytes: bytes, format: .vcard4, options: ReadOptions())
-    } catch {
-      throw StoreError("stored contacts could not be read back: \(error)")
-    }
-    guard result.table.rowCount == cards.count + extraCount else {
-      throw StoreError(
-        "stored contacts read back as \(result.table.rowCount) contacts, not \(cards.count + extraCount): the store is damaged")
-    }
-    return result.table
-  }
-
-  // MARK: A later batch
-
-  func laterRun(
-    _ input: ContactTable, source: String, removing: [String], decisions: [DedupeDecision]
+  /// Links `input` into `store` (in the caller's transaction): every stage, in order.
+  static func link(
+    _ input: ContactTable, into store: EntityStore, source: String, removing: [String], decisions: [DedupeDecision]
   ) throws(StoreError) -> StoreRun {
-    var stages = StageClock()
-    var run = StoreRun()
-    run.id = try beginRun(source: source)
-    let config = configuration
-    let cap = max(2, config.maxBlockSize)
+    var r = try IncrementalRun(store: store, input: input, source: source, removing: removing, decisions: decisions)
+    let (newKeys, candidates) = try r.lookupKeys()
+    let more = try r.lookupClusters(candidates)
+    try r.lookupLoad(more, newKeys: newKeys)
+    let (keys, all) = try r.comparisonKeys()
+    var pairs = r.blocking(keys)
+    let (scorer, accepted) = try r.scoring(keys, records: all, pairs: &pairs)
+    r.clustering(scorer, accepted)
+    try r.giveIDs()
+    let changedClusters = try r.storeContacts(keys)
+    try r.storeKeys()
+    try r.storeAliases()
+    try r.storeMerge(changedClusters)
+    try r.storeClusters()
+    return r.run
+  }
 
-    // The batch as it will be stored: vCard 4.0, read back, so that its
-    // comparison records, its merged contacts and what a rebuild of the
-    // store computes from the stored text all come from the same contacts.
-    let (keep, repeated) = Self.lastOfEachUID(input)
+  /// Adds the time since the last lap to stage `name`.
+  private mutating func lap(_ name: String) { stages.lap(name, &run.timings) }
+
+  /// Begins the run: its row in `runs`, then stage `updates`.
+  ///
+  /// The batch as it will be stored: vCard 4.0, read back, so that its
+  /// comparison records, its merged contacts and what a rebuild of the
+  /// store computes from the stored text all come from the same contacts.
+  /// Encoded and read back on the other core while this one reads the key
+  /// logs and looks up the batch's uids (a row left out as unchanged is
+  /// then dropped from both).
+  private init(
+    store: EntityStore, input: ContactTable, source: String, removing: [String], decisions: [DedupeDecision]
+  ) throws(StoreError) {
+    self.store = store
+    config = store.configuration
+    model = store.model
+    self.source = source
+    run.id = try store.beginRun(source: source)
+    let (keep, repeated) = EntityStore.lastOfEachUID(input)
     run.repeatedInInput = repeated
     let kept = repeated == 0 ? input : input.gathering(rows: keep.map { UInt32($0) })
-    // Encoded and read back on the other core while this one looks up the
-    // batch's uids (a row left out as unchanged is then dropped from both).
     let prepared = BackgroundTask { () -> Result<(Cards, ContactTable), StoreError> in
       let encoded = EntityStore.encode(kept, rows: Array(0..<kept.rowCount), threads: 1)
       do throws(StoreError) {
@@ -109,29 +213,45 @@ extension EntityStore {
         return .failure(error)
       }
     }
-    let cache = try BucketCache(self)
-    let names = try NameOrderLog(self)
-
-    // Updates (a stored uid) and removals: a uid's postings name the
-    // contacts that may hold it; their own uid decides.
-    let byID = try db.prepare(
+    cache = try EntityStore.BucketCache(store)
+    names = try EntityStore.NameOrderLog(store)
+    byID = try store.db.prepare(
       "SELECT c.uid, c.cluster, c.vcard, r.record FROM contacts c JOIN records r ON r.id = c.id WHERE c.id = ?")
+    try updates(kept, encoding: prepared, removing: removing, decisions: decisions)
+  }
+
+  /// The stored contact with uid `uid`, if any. Updates (a stored uid) and
+  /// removals: a uid's postings (from `batch`, the batch's uids looked up
+  /// at once, else from the cache) name the contacts that may hold it;
+  /// their own uid decides.
+  private func storedContact(
+    _ uid: String, in batch: Postings? = nil
+  ) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
+    let want = Array(uid.utf8)
+    let posting = EntityStore.uidPosting(uid)
+    let holders: ArraySlice<KeyPostings.Entry>
+    if let batch { holders = batch.members(posting) } else { holders = try cache.members(posting)[...] }
+    for m in holders {
+      byID.bind(1, m.contact)
+      defer { byID.reset() }
+      if try byID.step(), byID.bytes(0) == want { return (m.contact, byID.int64(1), byID.bytes(2), byID.bytes(3)) }
+    }
+    return nil
+  }
+
+  /// Stage `updates`: the batch's contacts against the stored ones (new,
+  /// changed or unchanged), the removals, and the old versions' and
+  /// removed contacts' keys and rows taken out.
+  private mutating func updates(
+    _ kept: ContactTable, encoding prepared: BackgroundTask<Result<(Cards, ContactTable), StoreError>>,
+    removing: [String], decisions: [DedupeDecision]
+  ) throws(StoreError) {
     // The batch's uids looked up in one ordered pass over the buckets.
     var inputUIDs = [String?](repeating: nil, count: kept.rowCount)
     for r in 0..<kept.rowCount where kept.hasUID(at: r) { inputUIDs[r] = kept.uid(at: r) }
-    let uidPostings = try cache.lookup(inputUIDs.compactMap { $0.map { Self.uidPosting($0) } })
+    let uidPostings = try cache.lookup(inputUIDs.compactMap { $0.map { EntityStore.uidPosting($0) } })
     let batchUIDs = Set(inputUIDs.compactMap { $0 })
-    let decided = try keepDecisions(decisions, run: &run) { batchUIDs.contains($0) }
-    func stored(_ uid: String, batch: Bool = false) throws(StoreError) -> (id: Int64, cluster: Int64, card: [UInt8], record: [UInt8])? {
-      let want = Array(uid.utf8)
-      let posting = Self.uidPosting(uid)
-      for m in batch ? uidPostings.members(posting) : try cache.members(posting)[...] {
-        byID.bind(1, m.contact)
-        defer { byID.reset() }
-        if try byID.step(), byID.bytes(0) == want { return (m.contact, byID.int64(1), byID.bytes(2), byID.bytes(3)) }
-      }
-      return nil
-    }
+    decided = try store.keepDecisions(decisions, run: &run) { batchUIDs.contains($0) }
     // A contact stored with the very same text is unchanged: it is left
     // out of the run (a daily full export links only what changed).
     var previous: [(id: Int64, cluster: Int64)?] = []
@@ -139,13 +259,13 @@ extension EntityStore {
     var oldRecords: [Int64: (record: [UInt8], uid: String)] = [:]  // of updated and removed contacts
     var newBytes: [UInt8] = []
     var newEnds: [Int] = []
-    var newSources: [String?] = []  // each new contact's input, in a read of several
+    var newSources: [String?] = []
     var keptRows: [UInt32] = []  // rows of `kept` stored in this run
     let (encoded, readBack) = try prepared.wait().get()
     for r in 0..<kept.rowCount {
       let card = encoded.card(r)
       var before: (id: Int64, cluster: Int64)? = nil
-      if let u = inputUIDs[r], let s = try stored(u, batch: true) {
+      if let u = inputUIDs[r], let s = try storedContact(u, in: uidPostings) {
         if s.card.elementsEqual(card) {
           run.unchanged += 1
           unchangedIDs.insert(s.id)
@@ -162,12 +282,14 @@ extension EntityStore {
     }
     let newCount = newEnds.count
     let batch = newCount == kept.rowCount ? readBack : readBack.gathering(rows: keptRows)
-    let uids = (0..<newCount).map { batch.uid(at: $0) }
+    uids = (0..<newCount).map { batch.uid(at: $0) }
+    (self.previous, self.newBytes, self.newEnds, self.newSources) = (previous, newBytes, newEnds, newSources)
+    (self.newCount, self.batch) = (newCount, batch)
     var removedIDs: [(id: Int64, cluster: Int64, uid: String)] = []
     var removingSet = Set<String>()
     for u in removing where !removingSet.contains(u) {
       removingSet.insert(u)
-      if let s = try stored(u) {
+      if let s = try storedContact(u) {
         removedIDs.append((s.id, s.cluster, u))
         oldRecords[s.id] = (s.record, u)
       } else {
@@ -178,42 +300,46 @@ extension EntityStore {
     // update, or nothing when it is unchanged).
     let updatedIDs = Set(previous.compactMap { $0?.id })
     removedIDs.removeAll { updatedIDs.contains($0.id) || unchangedIDs.contains($0.id) }
-    var affected = Set<Int64>()
     for p in previous { if let p { affected.insert(p.cluster) } }
     for r in removedIDs { affected.insert(r.cluster) }
+    (self.updatedIDs, self.removedIDs) = (updatedIDs, removedIDs)
 
     // Old versions and removed contacts leave the key tables: the keys
     // their records give are the keys that were stored.
     let goneIDs = Array(updatedIDs) + removedIDs.map(\.id)
-    var contactsDeleted = 0, clustersDeleted = 0
     if !goneIDs.isEmpty {
       var gone = Cards()
       for id in goneIDs { gone.append(oldRecords[id]?.record ?? []) }
-      try deleteKeys(
-        try keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache, names: names)
-      let del = try db.prepare("DELETE FROM contacts WHERE id = ?")
-      let delRecord = try db.prepare("DELETE FROM records WHERE id = ?")
+      try store.deleteKeys(
+        try store.keys(ofRecords: gone), ids: goneIDs, uids: goneIDs.map { oldRecords[$0]?.uid }, cache: cache, names: names)
+      let del = try store.db.prepare("DELETE FROM contacts WHERE id = ?")
+      let delRecord = try store.db.prepare("DELETE FROM records WHERE id = ?")
       for r in removedIDs {
         del.bind(1, r.id)
         try del.run()
-        contactsDeleted += db.changes
+        contactsDeleted += store.db.changes
         delRecord.bind(1, r.id)
         try delRecord.run()
       }
     }
-    stages.lap("updates", &run.timings)
+    lap("updates")
+  }
 
-    // Stored contacts that share a block with a new one (the full run's
-    // cap: a block larger than it pairs only on the neighbourhood key),
-    // or are near one in name order.
-    // A stored contact met through a block is read back only if the pair
-    // can reach the threshold as far as phones and e-mails go: whether it
-    // shares one is known from the phone and e-mail blocks themselves,
-    // whether it has any from its class (the scorer's own early exit,
-    // taken before the read).
-    let unfolded = try recallFolds(batch)
+  /// Stage `lookup keys`: the stored contacts (ids, sorted) that share a
+  /// block with a new one (the full run's cap: a block larger than it
+  /// pairs only on the neighbourhood key), or are near one in name order;
+  /// and the batch's keys.
+  ///
+  /// A stored contact met through a block is read back only if the pair
+  /// can reach the threshold as far as phones and e-mails go: whether it
+  /// shares one is known from the phone and e-mail blocks themselves,
+  /// whether it has any from its class (the scorer's own early exit,
+  /// taken before the read).
+  private mutating func lookupKeys() throws(StoreError) -> (newKeys: LinkKeys, candidates: [Int64]) {
+    let cap = max(2, config.maxBlockSize)
+    let unfolded = try store.recallFolds(batch)
     let newKeys = LinkKeys(table: batch, configuration: config)
-    try keepFolds(unfolded)
+    try store.keepFolds(unfolded)
     let skip = LinkRuleSkip(model: model, threshold: config.threshold)
     let exact = config.blockOnPhones && config.blockOnEmails
     var keysOf = [[(key: UInt64, kind: BlockingKey)]](repeating: [], count: newCount)
@@ -246,7 +372,7 @@ extension EntityStore {
         if count > 0 && count + (newInBlock[key] ?? 1) > cap {
           let nb = newKeys.neighbourhoodKey(r)
           if nb != 0 {
-            neighbourhood[r] = Self.neighbourhoodPosting(nb)
+            neighbourhood[r] = EntityStore.neighbourhoodPosting(nb)
             capped.append(neighbourhood[r])
           }
           break
@@ -302,16 +428,23 @@ extension EntityStore {
       }
     }
     candidates.sortUnique()
-    stages.lap("lookup keys", &run.timings)
+    lap("lookup keys")
+    return (newKeys, candidates)
+  }
+
+  /// Stage `lookup clusters`: the candidates' records read, and the stored
+  /// clusters to read whole; returns the ids of their other members.
+  ///
+  /// Whole clusters: those of the candidates and the affected ones (whose
+  /// other members are compared again: an update or removal can split them).
+  /// The candidates' records in id order, then their clusters' members in
+  /// cluster id order (both passes go through their table in order, where
+  /// one join of the two would go through `clusters` at random).
+  private mutating func lookupClusters(_ candidates: [Int64]) throws(StoreError) -> [Int64] {
     run.storedCandidates = candidates.count
-    // Whole clusters: those of the candidates and the affected ones (whose
-    // other members are compared again: an update or removal can split them).
-    // The candidates' records in id order, then their clusters' members in
-    // cluster id order (both passes go through their table in order; one
-    // join of the two went through `clusters` at random).
-    let recordOf = try db.prepare("SELECT cluster, record FROM records WHERE id = ?")
+    let recordOf = try store.db.prepare("SELECT cluster, record FROM records WHERE id = ?")
     var loaded = Loaded()
-    // About 120 bytes a record (generated address books).
+    // Room for 128 bytes a record (more is grown into).
     loaded.records.bytes.reserveCapacity(candidates.count * 128)
     var clustersMet = affected
     for id in candidates where !updatedIDs.contains(id) {
@@ -323,6 +456,7 @@ extension EntityStore {
       }
       recordOf.reset()
     }
+    self.loaded = loaded
     // A reviewer's decisions. The stored clusters that hold contacts a
     // `different` decision names, met by this batch or named by a new
     // decision, are clustered again (their rows not united beforehand,
@@ -340,7 +474,7 @@ extension EntityStore {
         named.formUnion(d.uids)
         named.formUnion(d.from)
       }
-      for u in named.sorted() { if let s = try stored(u) { namedStored[u] = (s.id, s.cluster) } }
+      for u in named.sorted() { if let s = try storedContact(u) { namedStored[u] = (s.id, s.cluster) } }
       var linkedBy: [Int64: [Int]] = [:]  // a cluster: the `different` decisions naming a contact of it
       for (i, d) in decided.all.enumerated() where d.kind == .different {
         for u in Set(d.uids + d.from) { if let c = namedStored[u]?.cluster { linkedBy[c, default: []].append(i) } }
@@ -364,49 +498,92 @@ extension EntityStore {
       decisionClusters = seeds.union(opened)
       run.clustersReopened = opened.count
     }
+    (self.opened, self.namedStored) = (opened, namedStored)
     // A cluster's row from the log when it has one there (the log's ids
     // read once: a 16th of the clusters at most), else from the base,
     // rather than through the view's join (a probe of the log's index per
     // cluster).
-    let logged = try loggedClusterIDs()
-    let baseMembers = try db.prepare("SELECT size, members FROM cluster_base WHERE id = ?")
-    let logMembers = try db.prepare("SELECT size, members FROM cluster_log WHERE id = ?")
+    let logged = try store.loggedClusterIDs()
+    let baseMembers = try store.db.prepare("SELECT size, members FROM cluster_base WHERE id = ?")
+    let logMembers = try store.db.prepare("SELECT size, members FROM cluster_log WHERE id = ?")
     var memberIDs: [Int64] = []
     for c in clustersMet.sorted() {
-      let membersOf = Self.sortedContains(logged, c) ? logMembers : baseMembers
+      let membersOf = EntityStore.sortedContains(logged, c) ? logMembers : baseMembers
       membersOf.bind(1, c)
       if try membersOf.step(), membersOf.int64(0) > 1 || affected.contains(c) || decisionClusters.contains(c) {
-        let ok = membersOf.withBytes(1) { Self.parseMembers($0, into: &memberIDs) }
+        let ok = membersOf.withBytes(1) { EntityStore.parseMembers($0, into: &memberIDs) }
         guard ok else { throw StoreError("a cluster's members cannot be read: the store is damaged") }
       }
       membersOf.reset()
     }
     var more: [Int64] = []
-    for id in memberIDs where !updatedIDs.contains(id) && !Self.sortedContains(candidates, id) { more.append(id) }
-    stages.lap("lookup clusters", &run.timings)
-    try load(more, into: &loaded)
+    for id in memberIDs where !updatedIDs.contains(id) && !EntityStore.sortedContains(candidates, id) { more.append(id) }
+    lap("lookup clusters")
+    return more
+  }
+
+  /// Stage `lookup load`: the clusters' other members read (`more`), every
+  /// stored contact read back sorted by id (``stored``; ``loaded`` let go),
+  /// and the batch's comparison records.
+  private mutating func lookupLoad(_ more: [Int64], newKeys: LinkKeys) throws(StoreError) {
+    try store.load(more, into: &loaded)
     // The batch's records are made now so that room is kept for them.
     let made = newKeys.comparisonRecords(0..<newCount)
-    let newRecords = Cards(bytes: made.bytes, ends: made.ends)
-    var stored = loaded.sorted(reserving: newRecords.bytes.count)
+    newRecords = Cards(bytes: made.bytes, ends: made.ends)
+    stored = loaded.sorted(reserving: newRecords.bytes.count)
     loaded = Loaded()
     run.storedLoaded = stored.ids.count
-    stages.lap("lookup load", &run.timings)
+    lap("lookup load")
+  }
 
-    // The keys of the stored contacts (from their records), then the
-    // batch's (from the records it is stored with), in one buffer (the
-    // stored records moved into it, not copied).
+  /// Stage `keys`: the keys of the stored contacts (from their records),
+  /// then the batch's (from the records it is stored with), in one buffer
+  /// (the stored records moved into it, not copied), returned with them.
+  private mutating func comparisonKeys() throws(StoreError) -> (keys: LinkKeys, records: Cards) {
     var all = Cards()
     swap(&all, &stored.records)
     all.append(contentsOf: newRecords)
-    let keys = try keys(ofRecords: all)
-    let base = stored.ids.count
-    let n = keys.count
-    stages.lap("keys", &run.timings)
-    var pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
-    stages.lap("blocking", &run.timings)
-    // Rows of affected clusters (survivors and new versions) are compared
-    // among themselves again.
+    let keys = try store.keys(ofRecords: all)
+    base = stored.ids.count
+    n = keys.count
+    lap("keys")
+    return (keys, all)
+  }
+
+  /// Stage `blocking`: the candidate pairs that involve a row of the batch.
+  private mutating func blocking(_ keys: LinkKeys) -> [UInt64] {
+    let pairs = keys.candidatePairs(model: model, involvingRowsFrom: base)
+    lap("blocking")
+    return pairs
+  }
+
+  /// Stage `scoring`: the rows' stored clusters and contact ids, the pairs
+  /// the decisions and the affected clusters add to `pairs`, and the pairs
+  /// that reach the threshold, strongest first.
+  private mutating func scoring(
+    _ keys: LinkKeys, records all: Cards, pairs: inout [UInt64]
+  ) throws(StoreError) -> (scorer: LinkScorer, accepted: [Accepted]) {
+    try numberRows()
+    try addDecisionPairs(records: all, to: &pairs)
+    addAffectedPairs(to: &pairs)
+    pairs.sortUnique()
+    run.pairsCompared = pairs.count
+
+    let scorer = LinkScorer(keys: keys, model: model)
+    var accepted: [Accepted] = []
+    for p in pairs {
+      guard let s = scorer.score(Int(p >> 32), Int(p & 0xFFFF_FFFF)), s.weight >= config.threshold else { continue }
+      accepted.append((p, s.weight, s.vector))
+    }
+    run.pairsAccepted = accepted.count
+    accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
+    lap("scoring")
+    return (scorer, accepted)
+  }
+
+  /// Each row's stored cluster and contact id: a stored contact's own; an
+  /// updated contact keeps its id, a new one gets the next.
+  private mutating func numberRows() throws(StoreError) {
     var prevCluster = [Int64](repeating: 0, count: n)
     var age = [Int64](repeating: 0, count: n)
     for i in 0..<base {
@@ -414,10 +591,10 @@ extension EntityStore {
       age[i] = stored.ids[i]
     }
     var nextContact: Int64
-    if let text = try meta("next_contact"), let v = Int64(text) { nextContact = v } else {
-      nextContact = try scalar("SELECT max(id) FROM contacts") + 1
+    if let text = try store.meta("next_contact"), let v = Int64(text) { nextContact = v } else {
+      nextContact = try store.scalar("SELECT max(id) FROM contacts") + 1
     }
-    let firstNewContact = nextContact
+    firstNewContact = nextContact
     var newIDs = [Int64](repeating: 0, count: newCount)
     for r in 0..<newCount {
       if let p = previous[r] {
@@ -429,34 +606,41 @@ extension EntityStore {
       }
       age[base + r] = newIDs[r]
     }
-    // The decisions over this run's rows (a decision's contacts that are
-    // not among them are left out of it here), and the pairs that blocking
-    // finds among the rows of the reopened clusters.
+    (self.prevCluster, self.age, self.newIDs, self.nextContact) = (prevCluster, age, newIDs, nextContact)
+  }
+
+  /// The decisions over this run's rows (a decision's contacts that are
+  /// not among them are left out of it here), and the pairs that blocking
+  /// finds among the rows of the reopened clusters.
+  private mutating func addDecisionPairs(records all: Cards, to pairs: inout [UInt64]) throws(StoreError) {
+    guard !decided.all.isEmpty else { return }
     var rowUIDs: [Int: String] = [:]
-    var constraints = DecisionConstraints()
-    var openedRows: [Int] = []
-    if !decided.all.isEmpty {
-      var uidOfID: [Int64: String] = [:]
-      for (u, s) in namedStored { uidOfID[s.id] = u }
-      let named = Set(decided.all.flatMap { $0.uids + $0.from })
-      for r in 0..<n {
-        if r < base {
-          if let u = uidOfID[age[r]] { rowUIDs[r] = u }
-        } else if let u = uids[r - base], named.contains(u) {
-          rowUIDs[r] = u
-        }
-      }
-      constraints = DecisionConstraints(decided.all, rowCount: n, partial: true) { rowUIDs[$0] }
-      openedRows = (0..<n).filter { prevCluster[$0] != 0 && opened.contains(prevCluster[$0]) }
-      if openedRows.count > 1 {
-        var sub = Cards()
-        for r in openedRows { sub.append(all.card(r)) }
-        let subKeys = try self.keys(ofRecords: sub)
-        for p in subKeys.candidatePairs(model: model, involvingRowsFrom: 0) {
-          pairs.append(UInt64(openedRows[Int(p >> 32)]) << 32 | UInt64(openedRows[Int(p & 0xFFFF_FFFF)]))
-        }
+    var uidOfID: [Int64: String] = [:]
+    for (u, s) in namedStored { uidOfID[s.id] = u }
+    let named = Set(decided.all.flatMap { $0.uids + $0.from })
+    for r in 0..<n {
+      if r < base {
+        if let u = uidOfID[age[r]] { rowUIDs[r] = u }
+      } else if let u = uids[r - base], named.contains(u) {
+        rowUIDs[r] = u
       }
     }
+    constraints = DecisionConstraints(decided.all, rowCount: n, partial: true) { rowUIDs[$0] }
+    self.rowUIDs = rowUIDs
+    let openedRows = (0..<n).filter { prevCluster[$0] != 0 && opened.contains(prevCluster[$0]) }
+    if openedRows.count > 1 {
+      var sub = Cards()
+      for r in openedRows { sub.append(all.card(r)) }
+      let subKeys = try store.keys(ofRecords: sub)
+      for p in subKeys.candidatePairs(model: model, involvingRowsFrom: 0) {
+        pairs.append(UInt64(openedRows[Int(p >> 32)]) << 32 | UInt64(openedRows[Int(p & 0xFFFF_FFFF)]))
+      }
+    }
+  }
+
+  /// Rows of affected clusters (survivors and new versions) are compared
+  /// among themselves again.
+  private func addAffectedPairs(to pairs: inout [UInt64]) {
     var affectedRows: [Int64: [Int]] = [:]
     for r in 0..<n where prevCluster[r] != 0 && affected.contains(prevCluster[r]) {
       affectedRows[prevCluster[r], default: []].append(r)
@@ -466,19 +650,13 @@ extension EntityStore {
         for j in (i + 1)..<rows.count { pairs.append(UInt64(rows[i]) << 32 | UInt64(rows[j])) }
       }
     }
-    pairs.sortUnique()
-    run.pairsCompared = pairs.count
+  }
 
-    let scorer = LinkScorer(keys: keys, model: model)
-    var accepted: [(pair: UInt64, weight: Double, vector: ComparisonVector)] = []
-    for p in pairs {
-      guard let s = scorer.score(Int(p >> 32), Int(p & 0xFFFF_FFFF)), s.weight >= config.threshold else { continue }
-      accepted.append((p, s.weight, s.vector))
-    }
-    run.pairsAccepted = accepted.count
-    accepted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.pair < $1.pair }
-    stages.lap("scoring", &run.timings)
-
+  /// Stage `clustering`: the stored clusters that nothing reopens or
+  /// affects united as they are, the `same` decisions' rows united, then
+  /// the accepted pairs joined strongest first (where the guard and the
+  /// decisions allow); each row's component.
+  private mutating func clustering(_ scorer: LinkScorer, _ accepted: [Accepted]) {
     var clustering = LinkClustering(count: n, configuration: config)
     var firstOfCluster: [Int64: Int] = [:]
     for r in 0..<base where !affected.contains(prevCluster[r]) && !opened.contains(prevCluster[r]) {
@@ -501,13 +679,31 @@ extension EntityStore {
         run.pairsRefusedByGuard += 1
       }
     }
-    let rep = clustering.clusterIDs()
-    stages.lap("clustering", &run.timings)
+    self.joined = joined
+    rep = clustering.clusterIDs()
+    lap("clustering")
+  }
 
-    // Names in evidence: uids (`contact-N` without one); stored contacts'
-    // read for the rows of the pairs that joined.
+  /// Stage `ids`: each component's cluster id, and the changes.
+  ///
+  /// A component holding the oldest remaining contact of a stored cluster
+  /// claims that cluster's id; of several claims the oldest id stays (ids
+  /// grow with time, so the smallest) and the others become its aliases; a
+  /// component without a claim gets a new id.
+  private mutating func giveIDs() throws(StoreError) {
+    try readEvidenceNames()
+    let (storedClusters, claim, moreClaims) = claims()
+    let touched = componentSizes()
+    let decisionsOfRow = try numberComponents(claim: claim, moreClaims: moreClaims, touched: touched)
+    listChanges(storedClusters: storedClusters, decisionsOfRow: decisionsOfRow)
+    lap("ids")
+  }
+
+  /// Names in evidence: uids (`contact-N` without one); stored contacts'
+  /// read for the rows of the pairs that joined.
+  private mutating func readEvidenceNames() throws(StoreError) {
     var storedNames: [Int: [UInt8]] = [:]
-    let uidOf = try db.prepare("SELECT uid FROM contacts WHERE id = ?")
+    let uidOf = try store.db.prepare("SELECT uid FROM contacts WHERE id = ?")
     for p in joined {
       for r in [p.first, p.second] where r < base && storedNames[r] == nil {
         uidOf.bind(1, age[r])
@@ -515,13 +711,14 @@ extension EntityStore {
         uidOf.reset()
       }
     }
+    self.storedNames = storedNames
+  }
 
-    // Ids: a component holding the oldest remaining contact of a stored
-    // cluster claims that cluster's id; of several claims the oldest id
-    // stays (ids grow with time, so the smallest) and the others become its
-    // aliases; a component without a claim gets a new id.
-    // Stored clusters met, densely numbered, with the row of each one's
-    // oldest remaining contact.
+  /// The stored clusters met (densely numbered), and per component (by
+  /// its first row) the stored cluster it claims (0: none) and any further
+  /// claims (a bridge).
+  private func claims() -> (storedClusters: [Int64], claim: [Int64], moreClaims: [Int: [Int64]]) {
+    // The row of each stored cluster's oldest remaining contact.
     var slotOfCluster: [Int64: Int] = [:]
     slotOfCluster.reserveCapacity(base + newCount)
     var storedClusters: [Int64] = []
@@ -535,16 +732,18 @@ extension EntityStore {
         oldest.append(r)
       }
     }
-    // Per component (by its first row): the stored cluster it claims (0:
-    // none), and any further claims (a bridge).
     var claim = [Int64](repeating: 0, count: n)
     var moreClaims: [Int: [Int64]] = [:]
     for (s, r) in oldest.enumerated() {
       let c = Int(rep[r])
       if claim[c] == 0 { claim[c] = storedClusters[s] } else { moreClaims[c, default: []].append(storedClusters[s]) }
     }
-    // Per component (indexed by its first row): size, whether it holds a
-    // new row or a row of an affected cluster.
+    return (storedClusters, claim, moreClaims)
+  }
+
+  /// Per component (indexed by its first row): its size, and whether it
+  /// holds a new row or a row of an affected or reopened cluster (returned).
+  private mutating func componentSizes() -> [Bool] {
     var size = [Int32](repeating: 0, count: n)
     var touchedC = [Bool](repeating: false, count: n)
     for r in 0..<n {
@@ -556,9 +755,18 @@ extension EntityStore {
         touchedC[c] = true
       }
     }
+    self.size = size
+    return touchedC
+  }
+
+  /// Each component's cluster id, with the merges, splits and new
+  /// clusters among the changes; returns the kept decisions naming each row.
+  private mutating func numberComponents(
+    claim: [Int64], moreClaims: [Int: [Int64]], touched touchedC: [Bool]
+  ) throws(StoreError) -> [Int: [Int64]] {
     var nextCluster: Int64 = 1
-    if let text = try meta("next_cluster"), let v = Int64(text) { nextCluster = v }
-    let firstNewCluster = nextCluster
+    if let text = try store.meta("next_cluster"), let v = Int64(text) { nextCluster = v }
+    firstNewCluster = nextCluster
     var finalID = [Int64](repeating: 0, count: n)  // by component; 0 until given
     var evidenceOf: [Int: [MatchedPair]] = [:]
     for p in joined { evidenceOf[Int(rep[p.first]), default: []].append(p) }
@@ -566,13 +774,11 @@ extension EntityStore {
     // off): only they need their rows' earlier clusters.
     var unclaimedRows: [Int: [Int]] = [:]
     for r in 0..<n where claim[Int(rep[r])] == 0 { unclaimedRows[Int(rep[r]), default: []].append(r) }
-    let decisionsOfRow = Self.decisionsOfRows(decided.all, rows: rowUIDs)
+    let decisionsOfRow = EntityStore.decisionsOfRows(decided.all, rows: rowUIDs)
     var decisionsOf: [Int: Set<Int64>] = [:]  // by component
     for (r, ids) in decisionsOfRow { decisionsOf[Int(rep[r]), default: []].formUnion(ids) }
     var changed = Set<Int64>()
     var absorbedInto: [(Int64, Int64)] = []
-    // Evidence is written out once the store's writes are under way
-    // (``EvidenceJob``), while the other core merges.
     var evidenceJobs: [EvidenceJob] = []
     for c in 0..<n where Int(rep[c]) == c {
       // A stored cluster that nothing touched keeps its id, unchanged.
@@ -610,8 +816,15 @@ extension EntityStore {
       finalID[c] = id
       changed.insert(id)
     }
-    // Clusters whose every contact left.
-    let survivingClaims = Set(storedClusters)
+    (self.nextCluster, self.finalID, self.evidenceOf) = (nextCluster, finalID, evidenceOf)
+    (self.changed, self.absorbedInto, self.evidenceJobs) = (changed, absorbedInto, evidenceJobs)
+    return decisionsOfRow
+  }
+
+  /// The clusters whose every contact left, the removed contacts, then the
+  /// batch's contacts (added or updated), among the changes.
+  private mutating func listChanges(storedClusters: [Int64], decisionsOfRow: [Int: [Int64]]) {
+    survivingClaims = Set(storedClusters)
     for c in affected where !survivingClaims.contains(c) {
       run.changes.append(StoreChange(kind: .deleted, cluster: c))
       run.clustersDeleted += 1
@@ -628,12 +841,15 @@ extension EntityStore {
       if evidenceOf[c] != nil { evidenceJobs.append(EvidenceJob(change: run.changes.count, component: c, row: row)) }
       run.changes.append(StoreChange(kind: kind, cluster: finalID[c], uid: uids[r], decisions: decisionsOfRow[row] ?? []))
     }
-    stages.lap("ids", &run.timings)
+  }
 
-    // The store: stored contacts whose cluster changed, the batch, the
-    // clusters and aliases.
-    // Merged contacts of the changed clusters: their rows gathered (whole
-    // components, in row order) and merged alone, not the whole table.
+  /// Stage `store contacts`: stored contacts whose cluster changed, then
+  /// the batch's contacts with their records and keys; the changed
+  /// clusters' merge started on the other core.
+  ///
+  /// Merged contacts of the changed clusters: their rows gathered (whole
+  /// components, in row order) and merged alone, not the whole table.
+  private mutating func storeContacts(_ keys: LinkKeys) throws(StoreError) -> ChangedClusters {
     var changedRows: [UInt32] = []
     var wanted: [(row: Int, id: Int64, size: Int)] = []
     var subRow = [Int32](repeating: -1, count: n)
@@ -654,7 +870,7 @@ extension EntityStore {
       groups: wanted.count, group: changedRows.map { Int(wantedOf[Int(rep[Int($0)])]) }, ids: changedRows.map { age[Int($0)] })
     // Their stored contacts read back from their text, then the batch's
     // rows among them.
-    let cardOf = try db.prepare("SELECT vcard FROM contacts WHERE id = ?")
+    let cardOf = try store.db.prepare("SELECT vcard FROM contacts WHERE id = ?")
     var subCards: [[UInt8]] = []
     var subNew: [UInt32] = []
     for r in changedRows.map({ Int($0) }) {
@@ -682,7 +898,7 @@ extension EntityStore {
     oneThread.threads = 1
     let mergeAlone = Deduplicator(configuration: oneThread, model: model)
     let wantedRows = wanted.map(\.row)
-    let (storedCards, newRows, mergeConfig) = (subCards, subNew, oneThread)
+    let (storedCards, newRows, mergeConfig, batch) = (subCards, subNew, oneThread, self.batch)
     let mergedLater = BackgroundTask { () -> Result<Cards, StoreError> in
       do throws(StoreError) {
         let sub = ContactTable.concatenate([try EntityStore.table(of: storedCards), batch.gathering(rows: newRows)])
@@ -692,8 +908,8 @@ extension EntityStore {
         return .failure(error)
       }
     }
-    let setCluster = try db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
-    let setRecordCluster = try db.prepare("UPDATE records SET cluster = ? WHERE id = ?")
+    let setCluster = try store.db.prepare("UPDATE contacts SET cluster = ? WHERE id = ?")
+    let setRecordCluster = try store.db.prepare("UPDATE records SET cluster = ? WHERE id = ?")
     for r in 0..<base {
       let id = finalID[Int(rep[r])] != 0 ? finalID[Int(rep[r])] : prevCluster[r]
       if id != prevCluster[r] {
@@ -704,21 +920,34 @@ extension EntityStore {
         }
       }
     }
-    try insertContacts(
+    try store.insertContacts(
       keys: keys, rows: base..<n, ids: newIDs, clusters: (0..<newCount).map { finalID[Int(rep[base + $0])] },
-      cards: { r in newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]] },
+      cards: { [base = self.base, newBytes = self.newBytes, newEnds = self.newEnds] r in
+        newBytes[(r == base ? 0 : newEnds[r - base - 1])..<newEnds[r - base]]
+      },
       records: newRecords, uids: uids, sources: newSources, source: source, run: run.id, cache: cache, names: names,
       timings: &run.timings)
-    stages.lap("store contacts", &run.timings)
+    lap("store contacts")
+    return ChangedClusters(wanted: wanted, members: members, merged: mergedLater)
+  }
+
+  /// Stage `store keys`: the key buckets and log, and the name order.
+  private mutating func storeKeys() throws(StoreError) {
     try cache.flush(run: run.id)
     try names.flush(run: run.id, fold: cache.compacted)
     run.keyLogCompacted = cache.compacted
     run.keyLogEntries = cache.logEntryCount
-    stages.lap("store keys", &run.timings)
-    let moveAliases = try db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
-    let addAlias = try db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
-    let dropCluster = try db.prepare("DELETE FROM cluster_base WHERE id = ?")
-    let dropLogged = try db.prepare("DELETE FROM cluster_log WHERE id = ?")
+    lap("store keys")
+  }
+
+  /// Stage `store aliases`: a merged cluster's id becomes an alias of the
+  /// id kept (its aliases with it), and its row goes, as do the rows of the
+  /// clusters whose every contact left.
+  private mutating func storeAliases() throws(StoreError) {
+    let moveAliases = try store.db.prepare("UPDATE aliases SET cluster = ? WHERE cluster = ?")
+    let addAlias = try store.db.prepare("INSERT OR REPLACE INTO aliases(alias, cluster, run) VALUES(?, ?, ?)")
+    let dropCluster = try store.db.prepare("DELETE FROM cluster_base WHERE id = ?")
+    let dropLogged = try store.db.prepare("DELETE FROM cluster_log WHERE id = ?")
     for (gone, keepID) in absorbedInto {
       moveAliases.bind(1, keepID)
       moveAliases.bind(2, gone)
@@ -727,20 +956,26 @@ extension EntityStore {
       addAlias.bind(2, keepID)
       addAlias.bind(3, run.id)
       try addAlias.run()
-      clustersDeleted += try deleteCluster(gone, base: dropCluster, log: dropLogged)
+      clustersDeleted += try store.deleteCluster(gone, base: dropCluster, log: dropLogged)
     }
     for c in affected where !survivingClaims.contains(c) {
-      clustersDeleted += try deleteCluster(c, base: dropCluster, log: dropLogged)
+      clustersDeleted += try store.deleteCluster(c, base: dropCluster, log: dropLogged)
     }
-    stages.lap("store aliases", &run.timings)
-    // The evidence while the other core finishes the merge.
+    lap("store aliases")
+  }
+
+  /// Stage `store merge`: the changes' evidence written while the other
+  /// core finishes the merge, then the changed clusters' rows with their
+  /// merged contacts (``StoreRun/changedVCards`` too).
+  private mutating func storeMerge(_ changedClusters: ChangedClusters) throws(StoreError) {
+    let (wanted, members) = (changedClusters.wanted, changedClusters.members)
     let evidence = EvidenceJob.texts(evidenceJobs, pairs: evidenceOf) { r in
       if r >= base { return uids[r - base].map { Array($0.utf8) } ?? Array("contact-\(age[r])".utf8) }
       return storedNames[r] ?? Array("contact-\(age[r])".utf8)
     }
     for (job, text) in zip(evidenceJobs, evidence) { run.changes[job.change].evidence = text }
-    let mergedCards = try mergedLater.wait().get()
-    let clustersInserted = try storeClusters(
+    let mergedCards = try changedClusters.merged.wait().get()
+    clustersInserted = try store.storeClusters(
       wanted.indices.map { (wanted[$0].id, wanted[$0].size, members[$0]) },
       cards: mergedCards, run: run.id, firstNew: firstNewCluster)
     var changedVCards: [UInt8] = []
@@ -749,18 +984,23 @@ extension EntityStore {
       changedVCards.append(contentsOf: mergedCards.card(k))
     }
     run.changedVCards = changedVCards
-    stages.lap("store merge", &run.timings)
-    try setMeta("next_cluster", String(nextCluster))
-    try setMeta("next_contact", String(nextContact))
-    try updateCounts(contacts: Int(nextContact - firstNewContact) - contactsDeleted, clusters: clustersInserted - clustersDeleted)
+    lap("store merge")
+  }
+
+  /// Stage `store clusters`: the next ids and the counts in `meta`, the
+  /// cluster log folded when due, and the run's row finished.
+  private mutating func storeClusters() throws(StoreError) {
+    try store.setMeta("next_cluster", String(nextCluster))
+    try store.setMeta("next_contact", String(nextContact))
+    try store.updateCounts(
+      contacts: Int(nextContact - firstNewContact) - contactsDeleted, clusters: clustersInserted - clustersDeleted)
     // Folded with the key log (that run rewrites the buckets anyway: one
     // slow day rather than two), else past a 16th of the clusters.
-    (run.clusterLogFolded, run.clusterLogRows) = try foldClusterLog(
-      limit: clusterLogLimit ?? (run.keyLogCompacted ? 0 : nil))
+    (run.clusterLogFolded, run.clusterLogRows) = try store.foldClusterLog(
+      limit: store.clusterLogLimit ?? (run.keyLogCompacted ? 0 : nil))
     run.changedClusters = changed.sorted()
-    try finishRun(run)
-    stages.lap("store clusters", &run.timings)
-    return run
+    try store.finishRun(run)
+    lap("store clusters")
   }
 }
 
