@@ -1,7 +1,5 @@
 import OhanaCore
 
-/// The keys of a range of contacts (see ``ContactKeys``), computed by one
-/// worker: ends are relative to the range's own lists.
 /// ``RowKeys`` of consecutive ranges laid end to end: every list by a
 /// job of its own, on the workers.
 struct LaidKeys {

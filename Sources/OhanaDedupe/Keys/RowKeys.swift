@@ -1,6 +1,8 @@
 import OhanaCore
 import OhanaPhone
 
+/// The keys of a range of contacts (see ``ContactKeys``), computed by one
+/// worker: ends are relative to the range's own lists.
 struct RowKeys: Sendable {
   var fieldKeys: [UInt64] = []
   var phones: [UInt64] = []
