@@ -21,8 +21,8 @@ import Darwin
 /// ```
 /// The home slot is the hash's top bits scaled to the table, so the table
 /// can have any size: it is sized to its load (grown when full, or
-/// to a reader's estimate) rather than to a power of two, which at a million
-/// contacts is tens of megabytes less. The home is monotonic in the hash,
+/// to a reader's estimate) rather than to a power of two, which can be up
+/// to twice as big. The home is monotonic in the hash,
 /// so slots are in hash order, which the
 /// bulk path uses: it sorts a batch by hash, so its probes sweep the table
 /// from start to end, one cache-sized region at a time, instead of missing
@@ -34,7 +34,7 @@ import Darwin
 /// size of the table (``SlotWidths``):
 /// - *narrow*, 4 bytes (``NarrowSlot``): the id in the top 24 bits and an
 ///   8-bit tag, the hash's low bits, which the home does not use. Half the
-///   memory of a wide slot (20 MB less at a million contacts); a probe
+///   memory of a wide slot; a probe
 ///   compares bytes for about one mismatching candidate in 256. The rest
 ///   of the hash is not stored, so growing the table hashes every string
 ///   again: a pass over `ends` and the arena in id order, each new home
@@ -59,7 +59,7 @@ import Darwin
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   /// Each id's end offset in the arena, its low ``endShift`` bits: four
-  /// bytes a string instead of eight (14 MB at a million contacts).
+  /// bytes a string instead of eight.
   @usableFromInline var ends: [UInt32] = [0]
   /// The ids at which the arena's end passed another multiple of
   /// 2^``endShift`` (once per multiple, ascending): the end of id `i` is
@@ -715,8 +715,8 @@ public struct StringPool: Sendable {
   /// Sizes the table for a batch's estimated new strings (plus a margin)
   /// before the sweep: growing from a small table in the middle would crowd
   /// the low hashes inserted so far into its front (one long probe run).
-  /// The sweep runs at load at most 3/8 (twice the room): at 3/4 it took 30%
-  /// longer on 10M strings; the table is trimmed to load 1/2 after.
+  /// The sweep runs at load at most 3/8 (twice the room), where probe runs
+  /// stay short; the table is trimmed to load 1/2 after.
   @inline(__always)
   private mutating func sizeTableForBatch(_ census: BatchCensus) {
     let estimate = min(census.records, Self.estimateDistinct(census.sketch) * 5 / 4)
@@ -901,8 +901,7 @@ public struct StringPool: Sendable {
     if ends.count + strings > ends.capacity { ends.reserveCapacity(ends.count + strings) }
     if arena.count + bytes > arena.capacity { arena.reserveCapacity(arena.count + bytes) }
     // The room reserved is about to be filled and then read at random by
-    // the merge's probes: huge pages (see `HugePages`). 8 of 8 interleaved
-    // reads of a million cards were faster with them, by 7% (median).
+    // the merge's probes: huge pages (see `HugePages`).
     let arenaCapacity = arena.capacity, endsCapacity = ends.capacity
     arena.withUnsafeMutableBytes { b in HugePages.advise(b.baseAddress, byteCount: arenaCapacity) }
     ends.withUnsafeMutableBufferPointer { b in HugePages.advise(UnsafeMutableRawPointer(b.baseAddress), byteCount: endsCapacity * 4) }

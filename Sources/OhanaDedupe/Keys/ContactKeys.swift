@@ -123,8 +123,8 @@ struct ContactKeys: Sendable {
     PhaseTrace.mark("keys.rows")
     // Laid end to end, each list by a job of its own on all workers (each
     // part copied into place by one worker). Each job owns its list's
-    // parts and frees them once laid (at 1,000,000 the parts and the laid
-    // lists together were the run's peak).
+    // parts and frees them once laid (the parts and the laid lists, held
+    // together, would set the run's peak memory).
     let handoff = Handoff(rowParts)
     rowParts = []
     let names = (given: given, givenCanonical: givenCanonical, family: family, nonLatin: nonLatinName)

@@ -203,10 +203,8 @@ struct VCardLexer {
   /// unfolds to `BEGIN:VCARD`, a card that starts at the empty line (as a
   /// folded line is numbered by its first line), and an empty line, then
   /// ` END:VCARD`, ends the card. The first byte that the folds bring then
-  /// tells which marker it can be. (Before, only a line starting with `B`
-  /// or `E` was unfolded: the indented BEGIN was stray text and the whole
-  /// card after it was skipped, while the coverage model, reading RFC 6350
-  /// 3.2, saw a card.) A blank line (` `) is no head: it is itself a fold.
+  /// tells which marker it can be, as RFC 6350 3.2 reads the lines. A
+  /// blank line (` `) is no head: it is itself a fold.
   /// The chunk splitter cuts only at plain `BEGIN:VCARD` lines, never
   /// before a fold line, so an empty line and its folds are always in one
   /// chunk and this reading does not depend on the cuts.
@@ -288,16 +286,14 @@ struct VCardLexer {
   /// up inside it, or a line without `:` might continue a 2.1 property.)
   ///
   /// The card's first VERSION line decides, and its value must be `2.1`
-  /// with nothing but blanks around it. Decision of the fuzz coverage
-  /// finding crash-c789f22e: this read any value that *starts* with `2.1`
-  /// as 2.1 (`2.10`, `2.1x`, `2.1` + a lone CR + more text in a file whose
-  /// lines end in LF), so a BEGIN:VCARD in such a card nested (2.1's AGENT
-  /// habit) although the parser does not read the card as 2.1 (it takes
-  /// `2.1` exactly), and the lines after the inner card went to the wrong
-  /// cards: stray text after the outermost END:VCARD was reported lines
-  /// later than where it starts, or not at all. No such card is 2.1, so a
-  /// BEGIN:VCARD inside it cuts it off (imported, with a warning), as in any
-  /// card that is not 2.1 (README, "Reading files we did not write").
+  /// with nothing but blanks around it, as the parser reads it (decision of
+  /// the fuzz coverage finding crash-c789f22e). A value that only starts
+  /// with `2.1` (`2.10`, `2.1x`, `2.1` + a lone CR + more text in a file
+  /// whose lines end in LF) is not 2.1: a BEGIN:VCARD inside such a card
+  /// cuts it off (imported, with a warning), as in any card that is not 2.1
+  /// (README, "Reading files we did not write"), rather than nesting a card
+  /// the parser would not read as 2.1, which would send the lines after the
+  /// inner card to the wrong cards.
   static func isVersion21(_ card: VCardCard, chunk: UnsafeBufferPointer<UInt8>) -> Bool {
     card.bytes.withUnsafeBufferPointer { copy in
       for l in card.lines {
