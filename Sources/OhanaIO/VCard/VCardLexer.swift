@@ -140,11 +140,11 @@ struct VCardLexer {
     onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void
   ) -> Int {
     guard let base = buf.baseAddress else { return 0 }
-    var pass = Pass(buf, base: base, firstLine: firstLine, maxLineBytes: maxLineBytes)
+    var pass = Pass(base, count: buf.count, firstLine: firstLine, maxLineBytes: maxLineBytes)
     // The pass works on the caller's card (and its buffers) and hands it back.
     swap(&pass.card, &card)
-    while let line = pass.nextLine() {
-      pass.read(line, onCard: onCard, onError: onError)
+    while pass.pos < buf.count {
+      pass.read(pass.nextLine(), onCard: onCard, onError: onError)
     }
     pass.endOfInput(onCard: onCard)
     swap(&pass.card, &card)
@@ -403,11 +403,15 @@ extension VCardLexer {
   /// (`currentInChunk`: a line that is one physical line, not copied) or
   /// bytes at the end of `card.bytes` (from `currentStart`: it was folded,
   /// joined or ends in `=`), or neither (none open, or one that ran too
-  /// long and is being dropped). The steps are inlined into `run`'s loop;
-  /// none allocates, except to grow the card's arrays.
+  /// long and is being dropped). The steps every line takes are inlined
+  /// into `run`'s loop; the rare ones (a card inside a card, a card handed
+  /// on, the end of the chunk, a line that may continue a 2.1 property)
+  /// are not, so that the loop keeps its registers for the common path.
+  /// None allocates, except to grow the card's arrays.
   private struct Pass {
-    let buf: UnsafeBufferPointer<UInt8>
+    /// The chunk: `count` bytes at `base`.
     let base: UnsafePointer<UInt8>
+    let count: Int
     let maxLineBytes: Int
     /// The card being read.
     var card = VCardCard()
@@ -429,7 +433,7 @@ extension VCardLexer {
     // The current logical line.
     /// Its start in `card.bytes`, when copied; else -1.
     var currentStart = -1
-    /// Its range in `buf`, when not copied; else -1..<(-1).
+    /// Its range in the chunk, when not copied; else -1..<(-1).
     var currentInChunk = -1..<(-1)
     /// The input line it starts on.
     var currentLine = 0
@@ -442,38 +446,47 @@ extension VCardLexer {
     /// Over `maxLineBytes`: its bytes are dropped as they come.
     var currentTooLong = false
 
-    init(_ buf: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, firstLine: Int, maxLineBytes: Int) {
-      self.buf = buf
+    init(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, maxLineBytes: Int) {
       self.base = base
+      self.count = count
       self.lineNo = firstLine - 1
       self.maxLineBytes = maxLineBytes
     }
 
+    /// The whole chunk.
+    @inline(__always)
+    var buf: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The bytes `r` of the chunk.
+    @inline(__always)
+    func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
+    }
+
     // MARK: Physical lines
 
-    /// The next physical line of `buf`, without its line end (LF, CRLF, or
-    /// any run of CRs before the LF); nil at the end of the chunk.
+    /// The next physical line of the chunk (`pos` is short of its end),
+    /// without its line end (LF, CRLF, or any run of CRs before the LF).
     @inline(__always)
-    mutating func nextLine() -> Range<Int>? {
-      guard pos < buf.count else { return nil }
+    mutating func nextLine() -> Range<Int> {
       lineNo += 1
       let nl: Int
-      if let p = memchr(base + pos, 0x0A, buf.count - pos) {
+      if let p = memchr(base + pos, 0x0A, count - pos) {
         nl = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
       } else {
-        nl = buf.count
+        nl = count
       }
       var lineEnd = nl
-      while lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
+      while lineEnd > pos && base[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
       let lineStart = pos
       pos = nl + 1
       return lineStart..<lineEnd
     }
 
-    /// Reads the physical line `buf[r]`.
+    /// Reads the physical line at `r`.
     @inline(__always)
     mutating func read(_ r: Range<Int>, onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void) {
-      let line = UnsafeBufferPointer(rebasing: buf[r])
+      let line = bytes(r)
       // A folded marker is numbered by its first line.
       let markerLine = lineNo
       let marker = self.marker(line)
@@ -496,7 +509,7 @@ extension VCardLexer {
     mutating func marker(_ line: UnsafeBufferPointer<UInt8>) -> Marker? {
       if VCardLexer.isEnd(line) { return .end }
       if VCardLexer.isBegin(line) { return .begin }
-      if line.count < 11 && pos < buf.count && ASCII.isSpace(base[pos]),
+      if line.count < 11 && pos < count && ASCII.isSpace(base[pos]),
         let m = VCardLexer.foldedMarker(line, buf, from: pos)
       {
         lineNo += m.lines
@@ -544,7 +557,7 @@ extension VCardLexer {
 
     /// BEGIN:VCARD inside a card: a nested card in a 2.1 card, else the end
     /// of a card that was cut off.
-    @inline(__always)
+    @inline(never)
     mutating func beginInsideCard(markerLine: Int, onCard: (inout VCardCard) -> Void) {
       closeLogical()
       if outer.count < VCardLexer.maxNesting && VCardLexer.isVersion21(card, chunk: buf) {
@@ -558,7 +571,7 @@ extension VCardLexer {
     }
 
     /// A card is done: handed on now, or (inside an open card) later.
-    @inline(__always)
+    @inline(never)
     mutating func finish(onCard: (inout VCardCard) -> Void) {
       if !outer.isEmpty {
         pending.append(card)
@@ -574,7 +587,7 @@ extension VCardLexer {
 
     /// The end of the chunk: a card still open was cut off, and so was
     /// every card it is nested in.
-    @inline(__always)
+    @inline(never)
     mutating func endOfInput(onCard: (inout VCardCard) -> Void) {
       guard inCard else { return }
       closeLogical()
@@ -589,18 +602,18 @@ extension VCardLexer {
 
     // MARK: Lines of a card
 
-    /// After a quoted-printable soft break, is `buf[r]` (no card marker)
-    /// taken as part of the value? An empty line is either the end of the
-    /// value (Android and Evolution end a value with `=` and an empty line)
-    /// or a doubled line end (a writer that turned each CRLF into two): the
-    /// line after it tells, joined unless it can start a property.
+    /// After a quoted-printable soft break, is the line at `r` (no card marker)
+    /// taken as part of the value? An empty line is either the end of the value
+    /// (Android and Evolution end a value with `=` and an empty line) or a
+    /// doubled line end (a writer that turned each CRLF into two): the line
+    /// after it tells, joined unless it can start a property.
     @inline(__always)
     mutating func joinedAfterSoftBreak(_ r: Range<Int>) -> Bool {
       if r.isEmpty {
         qpAfterEmpty = true
         return true
       }
-      if !qpAfterEmpty || !VCardLexer.startsProperty(UnsafeBufferPointer(rebasing: buf[r])) {
+      if !qpAfterEmpty || !VCardLexer.startsProperty(bytes(r)) {
         qpAfterEmpty = false
         append(r)
         return true
@@ -614,7 +627,7 @@ extension VCardLexer {
     /// fold, the continuation of a 2.1 property, or a property line.
     @inline(__always)
     mutating func readCardLine(_ r: Range<Int>) {
-      let line = UnsafeBufferPointer(rebasing: buf[r])
+      let line = bytes(r)
       guard let first = line.first else { return }  // empty line
       if ASCII.isSpace(first) {
         readFold(r, line)
@@ -648,14 +661,14 @@ extension VCardLexer {
 
     /// May a line without `:` continue the current logical line? Only after
     /// an odd run of trailing backslashes or in base64 data.
-    @inline(__always)
+    @inline(never)
     mutating func continuable() -> Bool {
       if currentTooLong { return false }
       // Both habits are vCard 2.1's (3.0 and 4.0 fold with a leading blank).
       if card21 == nil { card21 = VCardLexer.isVersion21(card, chunk: buf) }
       if card21 != true { return false }
       if currentInChunk.lowerBound >= 0 {
-        return VCardLexer.acceptsContinuation(UnsafeBufferPointer(rebasing: buf[currentInChunk]))
+        return VCardLexer.acceptsContinuation(bytes(currentInChunk))
       }
       let s = currentStart
       return card.bytes.withUnsafeBufferPointer {
@@ -678,32 +691,32 @@ extension VCardLexer {
       currentTooLong = false
     }
 
-    /// Starts a logical line at `buf[r]`, after closing the current one.
+    /// Starts a logical line with the bytes `r`, after closing the current one.
     @inline(__always)
     mutating func start(_ r: Range<Int>, line: Int) {
       closeLogical()
       currentLine = line
       // Most lines neither end in `=` nor run long: they stay where they
       // are (a fold on the next line copies them then).
-      if !r.isEmpty && buf[r.upperBound - 1] != ASCII.equals && r.count <= maxLineBytes {
+      if !r.isEmpty && base[r.upperBound - 1] != ASCII.equals && r.count <= maxLineBytes {
         currentInChunk = r
       } else {
         currentStart = card.bytes.count
-        card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
+        card.bytes.append(contentsOf: bytes(r))
         afterAppend()
       }
     }
 
-    /// Appends `buf[r]` to the current logical line.
+    /// Appends the bytes `r` to the current logical line.
     @inline(__always)
     mutating func append(_ r: Range<Int>) {
       if currentTooLong {
         // Dropped: only follow its quoted-printable soft breaks to its end.
-        qpSoft = currentIsQP == true && !r.isEmpty && buf[r.upperBound - 1] == ASCII.equals
+        qpSoft = currentIsQP == true && !r.isEmpty && base[r.upperBound - 1] == ASCII.equals
         return
       }
       materialize()
-      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
+      card.bytes.append(contentsOf: bytes(r))
       afterAppend()
     }
 
@@ -713,7 +726,7 @@ extension VCardLexer {
     mutating func materialize() {
       guard currentInChunk.lowerBound >= 0 else { return }
       currentStart = card.bytes.count
-      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[currentInChunk]))
+      card.bytes.append(contentsOf: bytes(currentInChunk))
       currentInChunk = -1..<(-1)
     }
 
