@@ -59,11 +59,10 @@ public struct CardDAVClient: Sendable {
   public let credentials: CardDAVCredentials?
   /// Hrefs fetched per `addressbook-multiget` (its response is held whole).
   public var batchSize = 200
-  /// Whether the next batch is asked for before this one is read (on a
-  /// second connection). Off: measured on Xandikos (Benchmarks/compare/
-  /// carddav, 10,000 cards), the server spent 20% more CPU with two
-  /// batches in flight, and reading took 1.21 times curl's time against
-  /// 1.09 one batch at a time. A server with several workers may gain.
+  /// Whether the next batch is asked for before this one is read (on a second
+  /// connection). Off: against Xandikos (Benchmarks/compare/carddav) two
+  /// batches in flight cost the server more CPU and made reading slower than
+  /// one batch at a time. A server with several workers may gain.
   public var fetchAhead = false
   /// Where the run started: credentials go to this origin only.
   private let origin: String
@@ -315,8 +314,9 @@ public struct CardDAVClient: Sendable {
   /// A card's text with the CRLF line ends vCard has (RFC 6350, 3.2): an
   /// XML parser reads a CRLF in `address-data` as LF (XML 1.0, 2.11)
   /// unless the server wrote the CR as `&#13;`; a card without any CR got
-  /// its CRs back so, and is the text that was stored. (Byte by byte: a
-  /// Foundation string replacement costs a third of the client's time.)
+  /// its CRs back so, and is the text that was stored. (Byte by byte, not a
+  /// Foundation string replacement, which searches and copies the whole
+  /// text as a `String`.)
   static func vCardLineEnds(_ text: String) -> Data {
     let u = text.utf8
     if u.contains(0x0D) { return Data(u) }

@@ -180,8 +180,9 @@ extension OhanaCommand {
         // Every output written, then all committed: a failure leaves them
         // all as they were, and each file's flush overlaps the next's writing.
         // The clusters file is written beside the merged output when it
-        // goes to a temporary file of its own (alone, after it, it ran at
-        // 1.1 cores of 2); both are waited for before anything is committed.
+        // goes to a temporary file of its own (alone, after it, its writes
+        // wait between rounds of encoding); both are waited for before
+        // anything is committed.
         let clustersFile = try clusters.map { try OutputFile(path: $0) }
         let beside = clustersFile.flatMap { file in
           WrittenBeside(file) { try Self.writeClusters(table, result, into: $0) }

@@ -24,8 +24,7 @@ struct OhanaCommand: ParsableCommand {
   )
 
   /// Runs the command after fixing the C library's mmap threshold for a
-  /// batch job (see `ProcessMemory`): about 10 MB less peak memory on a
-  /// million-card read.
+  /// batch job (see `ProcessMemory`): less peak memory on a large read.
   /// `OHANA_DYNAMIC_MMAP=1` leaves glibc's dynamic threshold on (to
   /// measure the difference).
   static func main() {

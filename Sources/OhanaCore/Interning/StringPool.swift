@@ -21,8 +21,8 @@ import Darwin
 /// ```
 /// The home slot is the hash's top bits scaled to the table, so the table
 /// can have any size: it is sized to its load (grown when full, or
-/// to a reader's estimate) rather than to a power of two, which at a million
-/// contacts is tens of megabytes less. The home is monotonic in the hash,
+/// to a reader's estimate) rather than to a power of two, which can be up
+/// to twice as big. The home is monotonic in the hash,
 /// so slots are in hash order, which the
 /// bulk path uses: it sorts a batch by hash, so its probes sweep the table
 /// from start to end, one cache-sized region at a time, instead of missing
@@ -34,7 +34,7 @@ import Darwin
 /// size of the table (``SlotWidths``):
 /// - *narrow*, 4 bytes (``NarrowSlot``): the id in the top 24 bits and an
 ///   8-bit tag, the hash's low bits, which the home does not use. Half the
-///   memory of a wide slot (20 MB less at a million contacts); a probe
+///   memory of a wide slot; a probe
 ///   compares bytes for about one mismatching candidate in 256. The rest
 ///   of the hash is not stored, so growing the table hashes every string
 ///   again: a pass over `ends` and the arena in id order, each new home
@@ -59,7 +59,7 @@ import Darwin
 public struct StringPool: Sendable {
   @usableFromInline var arena: [UInt8] = []
   /// Each id's end offset in the arena, its low ``endShift`` bits: four
-  /// bytes a string instead of eight (14 MB at a million contacts).
+  /// bytes a string instead of eight.
   @usableFromInline var ends: [UInt32] = [0]
   /// The ids at which the arena's end passed another multiple of
   /// 2^``endShift`` (once per multiple, ascending): the end of id `i` is
@@ -471,15 +471,18 @@ public struct StringPool: Sendable {
   /// `buffer[range(i).start ..< range(i).end]` (out of bounds: absent).
   /// Writes `count` ids to the empty `ids`.
   ///
-  /// 1. hash every string (a sequential read), counting strings and bytes
-  ///    per partition of the hash's top bits, which are the slot index's top
-  ///    bits (see the layout above);
-  /// 2. hash again and scatter each string's record and its bytes into its
-  ///    partition: the records end up in hash order, bytes beside them;
-  /// 3. probe in that order: records and bytes are read front to back and
-  ///    the slot table is swept one cache-sized region at a time; a new
-  ///    string's bytes are copied, while in cache, to the arena's next bytes;
-  /// 4. commit the new bytes and ends to the arena at once.
+  /// 1. `BatchCensus`: hash every string (a sequential read), counting
+  ///    strings and bytes per partition of the hash's top bits, which are
+  ///    the slot index's top bits (see the layout above);
+  /// 2. `BatchScratch.scatter`: hash again and scatter each string's record
+  ///    and its bytes into its partition: the records end up in hash order,
+  ///    bytes beside them;
+  /// 3. `sweepBatch`: probe in that order: records and bytes are read front
+  ///    to back and the slot table is swept one cache-sized region at a
+  ///    time; a new string's bytes are copied, while in cache, to the
+  ///    arena's next bytes; then the new bytes and ends are committed to
+  ///    the arena at once;
+  /// 4. `BatchScratch.writeIDs`: each input string's id from its record.
   /// Strings of 1 MiB or more skip the batch and are interned one by one.
   @inline(__always)
   private mutating func internBatch(
@@ -493,103 +496,190 @@ public struct StringPool: Sendable {
     guard n >= Self.bulkThreshold, n < Int(UInt32.max), wraps.isEmpty, arena.count + size < 1 << endShift,
       let base = buffer.baseAddress
     else {
-      for i in 0..<n {
-        let (start, end) = range(i)
-        guard start >= 0, end >= start, end <= size else {
-          ids.append(.absent)
-          continue
-        }
-        ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end])))
-      }
+      internEach(buffer, count: n, into: &ids, range: range)
       return
     }
     ids.append(contentsOf: repeatElement(.absent, count: n))
-    // Strings of 1 MiB or more are interned one by one.
-    let lengthMask: UInt64 = (1 << 20) - 1
+    var census = BatchCensus(base, size: size, count: n, range: range)
+    let scratch = BatchScratch(strings: n, records: census.records, bytes: census.bytes)
+    defer { scratch.release() }
+    scratch.scatter(
+      base, size: size, down: census.down, counts: &census.counts, byteCounts: &census.byteCounts, range: range)
+    sizeTableForBatch(census)
+    let swept = sweepBatch(scratch, records: census.records, bytes: census.bytes)
+    internUnswept(scratch, from: swept.stoppedAt, offset: swept.offset)
+    scratch.writeIDs(into: &ids)
+    for i in census.long {
+      let (start, end) = range(i)
+      ids[i] = intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+    }
+    let fit = Self.tableSize(for: ends.count)
+    if fit < slots.count / 2 { rebuild(size: fit + fit / 2) }
+  }
 
-    // 1. Hash pass: per top-bits partition, the number of strings and of
-    //    bytes; a HyperLogLog sketch of the distinct count. Reads `buffer`
-    //    in order and writes nothing big.
-    let bits = Self.partitionBits(for: n)
-    let down = UInt32(32 - bits)
-    let partitions = 1 << bits
-    var counts = [Int](repeating: 0, count: partitions + 1)
-    var byteCounts = [Int](repeating: 0, count: partitions + 1)
-    var sketch = [UInt8](repeating: 0, count: Self.sketchRegisters)
+  /// `internBatch` one string at a time (a small batch, or an arena near
+  /// 2^endShift bytes).
+  @inline(__always)
+  private mutating func internEach(
+    _ buffer: UnsafeRawBufferPointer, count n: Int, into ids: inout [StringID],
+    range: (Int) -> (start: Int, end: Int)
+  ) {
+    let size = buffer.count
+    for i in 0..<n {
+      let (start, end) = range(i)
+      guard start >= 0, end >= start, end <= size else {
+        ids.append(.absent)
+        continue
+      }
+      ids.append(intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end])))
+    }
+  }
+
+  /// Strings of this length or more are interned one by one, outside the
+  /// batch (a record keeps a length below 1 MiB).
+  @inline(__always)
+  private static var batchLengthLimit: UInt64 { (1 << 20) - 1 }
+
+  /// Step 1 of `internBatch`, the hash pass: per top-bits partition, the
+  /// number of strings and of bytes; a HyperLogLog sketch of the distinct
+  /// count. Reads `buffer` in order and writes nothing big.
+  private struct BatchCensus {
+    /// The shift that takes a hash to its partition.
+    let down: UInt32
+    /// Per partition, its first record and its first byte in the batch
+    /// (prefix sums; one more entry than partitions).
+    var counts: [Int]
+    var byteCounts: [Int]
+    /// The HyperLogLog registers (see `estimateDistinct`).
+    var sketch: [UInt8]
+    /// The strings of `batchLengthLimit` bytes or more, by input index.
     var long: [Int] = []
-    var m = 0
-    counts.withUnsafeMutableBufferPointer { c in
-      byteCounts.withUnsafeMutableBufferPointer { bc in
-        sketch.withUnsafeMutableBufferPointer { sk in
-          for i in 0..<n {
-            let (start, end) = range(i)
-            guard start >= 0, end > start, end <= size else { continue }
-            let length = end - start
-            if UInt64(truncatingIfNeeded: length) >= lengthMask {
-              long.append(i)
-              continue
+    /// The strings in the batch (present, in bounds, not long).
+    var records = 0
+    /// Their bytes in all.
+    var bytes = 0
+
+    @inline(__always)
+    init(_ base: UnsafeRawPointer, size: Int, count n: Int, range: (Int) -> (start: Int, end: Int)) {
+      let bits = StringPool.partitionBits(for: n)
+      let down = UInt32(32 - bits)
+      let partitions = 1 << bits
+      let lengthMask = StringPool.batchLengthLimit
+      var counts = [Int](repeating: 0, count: partitions + 1)
+      var byteCounts = [Int](repeating: 0, count: partitions + 1)
+      var sketch = [UInt8](repeating: 0, count: StringPool.sketchRegisters)
+      var long: [Int] = []
+      var m = 0
+      counts.withUnsafeMutableBufferPointer { c in
+        byteCounts.withUnsafeMutableBufferPointer { bc in
+          sketch.withUnsafeMutableBufferPointer { sk in
+            for i in 0..<n {
+              let (start, end) = range(i)
+              guard start >= 0, end > start, end <= size else { continue }
+              let length = end - start
+              if UInt64(truncatingIfNeeded: length) >= lengthMask {
+                long.append(i)
+                continue
+              }
+              let h = StringPool.hash(UnsafeRawBufferPointer(start: base + start, count: length))
+              let b = Int(truncatingIfNeeded: h >> down) + 1
+              c[b] += 1
+              bc[b] += length
+              let rank = UInt8(truncatingIfNeeded: ((h << 11) | 0x400).leadingZeroBitCount + 1)
+              let register = Int(truncatingIfNeeded: h & 0x7FF)
+              if rank > sk[register] { sk[register] = rank }
+              m += 1
             }
-            let h = Self.hash(UnsafeRawBufferPointer(start: base + start, count: length))
-            let b = Int(truncatingIfNeeded: h >> down) + 1
-            c[b] += 1
-            bc[b] += length
-            let rank = UInt8(truncatingIfNeeded: ((h << 11) | 0x400).leadingZeroBitCount + 1)
-            let register = Int(truncatingIfNeeded: h & 0x7FF)
-            if rank > sk[register] { sk[register] = rank }
-            m += 1
           }
         }
       }
+      for b in 1...partitions {
+        counts[b] += counts[b - 1]
+        byteCounts[b] += byteCounts[b - 1]
+      }
+      self.down = down
+      self.counts = counts
+      self.byteCounts = byteCounts
+      self.sketch = sketch
+      self.long = long
+      self.records = m
+      self.bytes = byteCounts[partitions]
     }
-    for b in 1...partitions {
-      counts[b] += counts[b - 1]
-      byteCounts[b] += byteCounts[b - 1]
-    }
-    let batchBytes = byteCounts[partitions]
+  }
 
-    // 2. Scatter pass: hash again and write each string's record
-    //    (`hash << 32 | length`) and its bytes into its partition, in input
-    //    order within a partition. Afterwards the records are in hash order
-    //    (by top bits) and every string's bytes sit next to its neighbours'
-    //    in `parted`, in the records' order.
-    let parted = ScratchMemory(byteCount: batchBytes)
-    let sortedMemory = ScratchMemory(byteCount: 8 * m)
-    // Ids are written back through a transpose: the probe writes them in
-    // record order (`byRecord`, sequential) and a last pass reads them for
-    // each input string by its record's position (`position`, written
-    // sequentially here): scattered reads instead of scattered writes,
-    // which would each fetch a line and write it back dirty.
-    let transpose = ScratchMemory(byteCount: 4 * n + 4 * m)
-    defer {
-      parted.release()
-      sortedMemory.release()
-      transpose.release()
+  /// The scratch memory of one `internBatch`, freed by `release()`: the
+  /// records (`hash << 32 | length`) in hash order, their bytes end to end
+  /// in the same order, and the transpose from input strings to records.
+  ///
+  /// Ids are written back through the transpose: the probe writes them in
+  /// record order (`byRecord`, sequential) and a last pass reads them for
+  /// each input string by its record's position (`position`, written
+  /// sequentially by the scatter): scattered reads instead of scattered
+  /// writes, which would each fetch a line and write it back dirty.
+  private struct BatchScratch {
+    private let partedMemory: ScratchMemory
+    private let recordMemory: ScratchMemory
+    private let transposeMemory: ScratchMemory
+    /// The strings' bytes, partition by partition.
+    let parted: UnsafeMutableRawPointer
+    /// The records, in hash order (by top bits) once scattered.
+    let sorted: UnsafeMutableBufferPointer<UInt64>
+    /// Per input string, its record's index (`unplaced`: none).
+    let position: UnsafeMutableBufferPointer<UInt32>
+    /// Per record, its id.
+    let byRecord: UnsafeMutableBufferPointer<UInt32>
+
+    /// The `position` of a string not in the batch (absent or long).
+    @inline(__always)
+    static var unplaced: UInt32 { .max }
+
+    @inline(__always)
+    init(strings n: Int, records m: Int, bytes: Int) {
+      partedMemory = ScratchMemory(byteCount: bytes)
+      recordMemory = ScratchMemory(byteCount: 8 * m)
+      transposeMemory = ScratchMemory(byteCount: 4 * n + 4 * m)
+      parted = partedMemory.base
+      sorted = UnsafeMutableBufferPointer(start: recordMemory.base.bindMemory(to: UInt64.self, capacity: m), count: m)
+      let transpose = transposeMemory.base.bindMemory(to: UInt32.self, capacity: n + m)
+      position = UnsafeMutableBufferPointer(start: transpose, count: n)
+      byRecord = UnsafeMutableBufferPointer(start: transpose + n, count: m)
     }
-    guard let pb = parted.baseAddress, let sortedBase = sortedMemory.baseAddress,
-      let transposeBase = transpose.baseAddress
-    else { return }
-    let sorted = UnsafeMutableBufferPointer(start: sortedBase.bindMemory(to: UInt64.self, capacity: m), count: m)
-    let unplaced = UInt32.max
-    let position = UnsafeMutableBufferPointer(
-      start: transposeBase.bindMemory(to: UInt32.self, capacity: n + m), count: n)
-    let byRecord = UnsafeMutableBufferPointer(start: position.baseAddress.map { $0 + n }, count: m)
-    do {
-      let sr = sorted
+
+    func release() {
+      partedMemory.release()
+      recordMemory.release()
+      transposeMemory.release()
+    }
+
+    /// Step 2 of `internBatch`, the scatter pass: hashes again and writes
+    /// each string's record and its bytes into its partition, in input
+    /// order within a partition. Afterwards the records are in hash order
+    /// (by top bits) and every string's bytes sit next to its neighbours'
+    /// in `parted`, in the records' order. Moves the partitions' starts
+    /// (`counts`, `byteCounts`: the census's) to their ends.
+    @inline(__always)
+    func scatter(
+      _ base: UnsafeRawPointer, size: Int, down: UInt32, counts: inout [Int], byteCounts: inout [Int],
+      range: (Int) -> (start: Int, end: Int)
+    ) {
+      let n = position.count
+      let lengthMask = StringPool.batchLengthLimit
+      let sr = sorted, pb = parted
       counts.withUnsafeMutableBufferPointer { c in
         byteCounts.withUnsafeMutableBufferPointer { bc in
           for i in 0..<n {
             let (start, end) = range(i)
             guard start >= 0, end > start, end <= size else {
-              position[i] = unplaced
+              position[i] = Self.unplaced
               continue
             }
             let length = end - start
             if UInt64(truncatingIfNeeded: length) >= lengthMask {
-              position[i] = unplaced
+              position[i] = Self.unplaced
               continue
             }
             let p = UnsafeRawBufferPointer(start: base + start, count: length)
-            let h = Self.hash(p)
+            let h = StringPool.hash(p)
             let b = Int(truncatingIfNeeded: h >> down)
             let d = c[b]
             let o = bc[b]
@@ -597,23 +687,54 @@ public struct StringPool: Sendable {
             bc[b] = o + length
             sr[d] = UInt64(h) << 32 | UInt64(truncatingIfNeeded: length)
             position[i] = UInt32(truncatingIfNeeded: d)
-            Self.copyBytes(to: pb + o, from: base + start, count: length)
+            StringPool.copyBytes(to: pb + o, from: base + start, count: length)
           }
         }
       }
     }
-    // Size the table for the estimated new strings (plus a margin) before
-    // the sweep: growing from a small table in the middle would crowd the
-    // low hashes inserted so far into its front (one long probe run). The
-    // sweep runs at load at most 3/8 (twice the room): at 3/4 it took 30%
-    // longer on 10M strings; the table is trimmed to load 1/2 after.
-    let estimate = min(m, Self.estimateDistinct(sketch) * 5 / 4)
-    ensureTable(for: (ends.count + estimate + long.count) * 2)
 
-    // 3. Probe in hash order: records and bytes are read front to back, the
-    //    slots region by region (each prefetched a few records ahead). A new
-    //    string's bytes go, while in cache, to `tail` (the arena's next
-    //    bytes): id `firstNew + k` is `tail[ne[k] - arenaBase ..< ne[k+1] - arenaBase]`.
+    /// Step 4 of `internBatch`, the transpose: each input string's id from
+    /// its record (strings not in the batch keep theirs).
+    @inline(__always)
+    func writeIDs(into ids: inout [StringID]) {
+      let n = position.count
+      ids.withUnsafeMutableBufferPointer { out in
+        guard let rb = byRecord.baseAddress else { return }
+        for i in 0..<n {
+          if i + 16 < n {
+            let ahead = position[i + 16]
+            if ahead != Self.unplaced { ohana_prefetch(rb + Int(truncatingIfNeeded: ahead)) }
+          }
+          let d = position[i]
+          if d != Self.unplaced { out[i] = StringID(rawValue: rb[Int(truncatingIfNeeded: d)]) }
+        }
+      }
+    }
+  }
+
+  /// Sizes the table for a batch's estimated new strings (plus a margin)
+  /// before the sweep: growing from a small table in the middle would crowd
+  /// the low hashes inserted so far into its front (one long probe run).
+  /// The sweep runs at load at most 3/8 (twice the room), where probe runs
+  /// stay short; the table is trimmed to load 1/2 after.
+  @inline(__always)
+  private mutating func sizeTableForBatch(_ census: BatchCensus) {
+    let estimate = min(census.records, Self.estimateDistinct(census.sketch) * 5 / 4)
+    ensureTable(for: (ends.count + estimate + census.long.count) * 2)
+  }
+
+  /// Step 3 of `internBatch`: probes the scattered records in hash order
+  /// (`sweep`), records and bytes read front to
+  /// back, the slots region by region. A new string's bytes go, while in
+  /// cache, to `tail` (the arena's next bytes): id `firstNew + k` is
+  /// `tail[ne[k] - arenaBase ..< ne[k+1] - arenaBase]`. Then the new
+  /// strings are committed: the tail becomes the arena's next bytes.
+  /// Returns the first record not probed (the sweep stops where the table
+  /// would pass its load limit) and the offset of its bytes in `parted`.
+  @inline(__always)
+  private mutating func sweepBatch(
+    _ scratch: BatchScratch, records m: Int, bytes batchBytes: Int
+  ) -> (stoppedAt: Int, offset: Int) {
     let firstNew = ends.count
     let arenaBase = arena.count
     var newCount = 0
@@ -626,6 +747,7 @@ public struct StringPool: Sendable {
     // start where the previous record's end.
     var offset = 0
     var newEnds: [UInt32] = []  // below 2^endShift: checked at the start
+    let pb = scratch.parted, byRecord = scratch.byRecord
     let tail = [UInt8](unsafeUninitializedCapacity: max(batchBytes, 1)) { tailBuffer, tailCount in
       newEnds = [UInt32](unsafeUninitializedCapacity: m + 1) { ne, neCount in
         guard let tb = tailBuffer.baseAddress else {
@@ -633,7 +755,7 @@ public struct StringPool: Sendable {
           return
         }
         ne.initializeElement(at: 0, to: UInt32(truncatingIfNeeded: arenaBase))
-        let sr = UnsafeBufferPointer(sorted)
+        let sr = UnsafeBufferPointer(scratch.sorted)
         if slots.isNarrow {
           stoppedAt = sweep(NarrowSlot.self, sr, pb, tb, ne, byRecord, firstNew, arenaBase, limit, &offset, &added, &newCount)
         } else {
@@ -643,46 +765,32 @@ public struct StringPool: Sendable {
       }
       tailCount = added
     }
-    // 4. Commit the new strings: the tail becomes the arena's next bytes.
     if arena.isEmpty { arena = tail } else { arena.append(contentsOf: tail) }
     if ends.count == 1 && arenaBase == 0 {
       ends = newEnds  // newEnds[0] == 0 == ends[0]
     } else {
       ends.append(contentsOf: newEnds.dropFirst())
     }
-    if stoppedAt < m {
-      do {
-        let sr = sorted
-        for j in stoppedAt..<m {
-          let key = sr[j]
-          let length = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-          let bytes = UnsafeRawBufferPointer(start: pb + offset, count: length)
-          offset += length
-          byRecord[j] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32)).rawValue
-        }
-      }
-    }
-    // 5. The transpose: each input string's id from its record.
-    ids.withUnsafeMutableBufferPointer { out in
-      guard let rb = byRecord.baseAddress else { return }
-      for i in 0..<n {
-        if i + 16 < n {
-          let ahead = position[i + 16]
-          if ahead != unplaced { ohana_prefetch(rb + Int(truncatingIfNeeded: ahead)) }
-        }
-        let d = position[i]
-        if d != unplaced { out[i] = StringID(rawValue: rb[Int(truncatingIfNeeded: d)]) }
-      }
-    }
-    for i in long {
-      let (start, end) = range(i)
-      ids[i] = intern(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
-    }
-    let fit = Self.tableSize(for: ends.count)
-    if fit < slots.count / 2 { rebuild(size: fit + fit / 2) }
+    return (stoppedAt, offset)
   }
 
-  /// Step 3 of `internBatch` over slots of layout `L`: probes the records
+  /// The records a stopped sweep left, from `j0` (their bytes from
+  /// `offset` in `parted`), interned one at a time.
+  @inline(__always)
+  private mutating func internUnswept(_ scratch: BatchScratch, from j0: Int, offset: Int) {
+    let sr = scratch.sorted, pb = scratch.parted, byRecord = scratch.byRecord
+    var offset = offset
+    for j in j0..<sr.count {
+      let key = sr[j]
+      let length = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+      let bytes = UnsafeRawBufferPointer(start: pb + offset, count: length)
+      offset += length
+      byRecord[j] = intern(bytes, hash: UInt32(truncatingIfNeeded: key >> 32)).rawValue
+    }
+  }
+
+  /// The probe loop of `sweepBatch` over slots of layout `L`: probes the
+  /// records
   /// `sr` (hash-ordered, their bytes end to end at `pb + offset`) until
   /// `limit` new strings are added, copying new strings to `tb` (new id
   /// `firstNew + k` ends at `ne[k + 1]`) and each record's id to
@@ -793,8 +901,7 @@ public struct StringPool: Sendable {
     if ends.count + strings > ends.capacity { ends.reserveCapacity(ends.count + strings) }
     if arena.count + bytes > arena.capacity { arena.reserveCapacity(arena.count + bytes) }
     // The room reserved is about to be filled and then read at random by
-    // the merge's probes: huge pages (see `HugePages`). 8 of 8 interleaved
-    // reads of a million cards were faster with them, by 7% (median).
+    // the merge's probes: huge pages (see `HugePages`).
     let arenaCapacity = arena.capacity, endsCapacity = ends.capacity
     arena.withUnsafeMutableBytes { b in HugePages.advise(b.baseAddress, byteCount: arenaCapacity) }
     ends.withUnsafeMutableBufferPointer { b in HugePages.advise(UnsafeMutableRawPointer(b.baseAddress), byteCount: endsCapacity * 4) }

@@ -372,17 +372,15 @@ extension Parallel {
   /// each to `consume` on the calling thread, in order: an encoder and its
   /// writer (the output of `convert`, the generator's cards).
   ///
-  /// With two workers or more, `workers` threads produce (the pool's, and
-  /// one started for the call, as the calling thread would be in a
-  /// parallel map), at most `window` pieces past the last one consumed,
-  /// while the calling thread consumes: its `write(2)` may sleep while the
-  /// kernel flushes dirty pages, and as one of the producers it would
-  /// leave a worker's share undone meanwhile (at 10M contacts `convert`
-  /// ran 5% slower so). The calling thread produces only while no other
-  /// thread does (one worker, or every producer not yet started), so it
-  /// never waits for nothing. `consume` owns each piece (it may move it
-  /// out). An error from `consume` stops the producers at their next piece
-  /// and is rethrown.
+  /// With two workers or more, `workers` threads produce (the pool's, and one
+  /// started for the call, as the calling thread would be in a parallel map),
+  /// at most `window` pieces past the last one consumed, while the calling
+  /// thread consumes: its `write(2)` may sleep while the kernel flushes dirty
+  /// pages, and as one of the producers it would leave a worker's share undone
+  /// meanwhile. The calling thread produces only while no other thread does
+  /// (one worker, or every producer not yet started), so it never waits for
+  /// nothing. `consume` owns each piece (it may move it out). An error from
+  /// `consume` stops the producers at their next piece and is rethrown.
   package static func ordered<T>(
     _ count: Int, workers: Int = 0, window: Int? = nil, produce: @escaping @Sendable (Int) -> T,
     consume: (Int, inout T) throws -> Void

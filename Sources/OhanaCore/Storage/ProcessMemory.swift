@@ -9,10 +9,9 @@ import COhanaCore
 /// such block freed. A reader frees blocks of up to a few MiB per input
 /// chunk (the chunk, its partial table, the merge's scratch), so soon every
 /// block below that size comes from the heaps of the reading threads, whose
-/// freed space stays resident: 10 MB of a 1M-card read's 194 MB peak.
-/// Fixing the threshold keeps blocks of `threshold` bytes or more out of
-/// the heaps, at the price of mapping and touching them afresh (about 0.15 s
-/// more system time over that read).
+/// freed space stays resident and adds to the peak. Fixing the threshold
+/// keeps blocks of `threshold` bytes or more out of the heaps, at the price
+/// of mapping and touching them afresh (more system time).
 public enum ProcessMemory {
   /// The threshold the `ohana` tool uses: 1 MiB.
   public static let batchThreshold = 1 << 20

@@ -70,7 +70,7 @@ enum Countries {
   /// region code: each is also in ``names`` as ``NameFolder`` folds it
   /// (a test holds the two to the same region), so that the common ones
   /// are found without ICU's transliterator, whose opening and first use
-  /// on a script take about 0.1 s of one core before the row keys.
+  /// on a script would come before the row keys, on one core.
   static let spellings: String = """
     AT österreich
     BE belgië

@@ -17,15 +17,14 @@ enum KeyFunctions {
   ///
   /// The suffix makes the key independent of the region guess: a national
   /// number read with the wrong default region (`180-1200-3670` read as US
-  /// loses a "trunk" 1, `8 (925) 555-48-25` keeps Russia's trunk 8) still
-  /// meets its international form, while nine digits stay specific. But
-  /// not specific enough at scale: among ten million contacts, numbers of
-  /// different countries share a nine-digit suffix by accident tens of
-  /// thousands of times (`064 642 4727` in Thailand, `+31 6 46 42 47 27` in
-  /// the Netherlands), and when the names are in different scripts nothing
-  /// else speaks against the pair. So two keys are the same number
-  /// (``samePhone(_:_:)``) when their suffixes are equal and their calling
-  /// codes do not contradict each other: equal, or one unknown.
+  /// loses a "trunk" 1, `8 (925) 555-48-25` keeps Russia's trunk 8) still meets
+  /// its international form, while nine digits stay specific. But not specific
+  /// enough at scale: in a large book, numbers of different countries share a
+  /// nine-digit suffix by accident (`064 642 4727` in Thailand,
+  /// `+31 6 46 42 47 27` in the Netherlands), and when the names are in
+  /// different scripts nothing else speaks against the pair. So two keys are
+  /// the same number (``samePhone(_:_:)``) when their suffixes are equal and
+  /// their calling codes do not contradict each other: equal, or one unknown.
   ///
   /// The calling code is known when the value starts with `+`, or when the
   /// contact's own region (`regionKnown`: its address country or e-mail

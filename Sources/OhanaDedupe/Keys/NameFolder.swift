@@ -10,17 +10,17 @@ import Synchronization
 /// `"  José-María  GARCÍA "` → `"jose maria garcia"`, `"Александр"` →
 /// `"aleksandr"`, `"Müller"` → `"muller"`.
 package final class NameFolder: Sendable {
-  /// Opened at the first text outside ASCII: ICU takes about 0.1 s to open
-  /// it, which a run whose names and countries are all ASCII need not pay,
-  /// and which another run pays in the names' task, beside the row keys
+  /// Opened at the first text outside ASCII: ICU compiles its rules when it
+  /// opens it, which a run whose names and countries are all ASCII need not
+  /// pay, and which another run pays in the names' task, beside the row keys
   /// (see ``ContactKeys``), not before them with a core idle.
   private static let latinASCII = try? Transliterator("Any-Latin; Latin-ASCII")
   private var transliterator: Transliterator? { Self.latinASCII }
   /// Folds of text outside ASCII made or given (``remember(_:)``) in this
-  /// process. ICU builds a script's transliteration rules the first time
-  /// it meets the script: about 0.2 s for a dozen scripts, which a small
-  /// batch linked to an entity store need not pay for names the store has
-  /// folded before (it keeps them, and gives them here first).
+  /// process. ICU builds a script's transliteration rules the first time it
+  /// meets the script, which a small batch linked to an entity store need not
+  /// pay for names the store has folded before (it keeps them, and gives them
+  /// here first).
   private let memo = Mutex<[[UInt8]: [UInt8]]>([:])
   /// Folds kept at most (then text is folded again each time).
   static let memoLimit = 1 << 18

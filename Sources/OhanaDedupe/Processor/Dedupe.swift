@@ -14,8 +14,8 @@ public struct Dedupe: PostProcessor {
   public let role: StageRole
   /// Whether the merged table gets the derived columns (source uids,
   /// reason, merged count) and the pairs their evidence. A caller whose
-  /// output writes none of them (vCard, CSV) turns this off: at 10M
-  /// contacts they are hundreds of MB of strings.
+  /// output writes none of them (vCard, CSV) turns this off: they are
+  /// strings for every merged contact and pair.
   public var provenance: Bool
 
   public init(configuration: DedupeConfiguration = DedupeConfiguration(), role: StageRole = .core, provenance: Bool = true) {

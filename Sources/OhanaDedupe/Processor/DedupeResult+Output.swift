@@ -132,8 +132,8 @@ extension DedupeResult {
     try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, model: model, to: sink)
   }
 
-  /// A row's name (``uid(_:_:)``) as a CSV field, read in place (two
-  /// arrays a row cost the 1,000,000-row `clusters.csv` about 1 s).
+  /// A row's name (``uid(_:_:)``) as a CSV field, read in place (no array
+  /// is built for a row).
   static func appendUIDField(_ table: ContactTable, _ row: Int, to buf: inout [UInt8]) {
     // A UUID's text (hex digits, hyphens, a `urn:uuid:` prefix) needs no quotes.
     if table.uuids.appendText(at: row, to: &buf) { return }

@@ -80,16 +80,15 @@ public struct Deduplicator: Sendable {
   /// Finds the clusters of `table` and merges them: ``findDuplicates(in:)``
   /// then ``merge(_:_:)``, computing the keys once.
   ///
-  /// With `provenance` false the merged table has none of the derived
-  /// columns (``sourceUIDsColumn``, ``reasonColumn``, ``sourcesColumn``,
-  /// ``mergedCountColumn``), for a caller that reads none of them (a vCard
-  /// or CSV output writes no derived column): building them interns every
-  /// merged contact's source uids into a copy of the pool, about a fifth of
-  /// the merge's CPU at 1,000,000 contacts. With `evidence` false as well,
-  /// the result's pairs carry no ``MatchedPair/sharedKeys`` (empty sets; 0.2
-  /// s of both cores at 1,000,000), for a caller that neither explains the
-  /// pairs nor keeps the provenance. The clusters and the merged contacts
-  /// are the same either way.
+  /// With `provenance` false the merged table has none of the derived columns
+  /// (``sourceUIDsColumn``, ``reasonColumn``, ``sourcesColumn``,
+  /// ``mergedCountColumn``), for a caller that reads none of them (a vCard or
+  /// CSV output writes no derived column): building them interns every merged
+  /// contact's source uids into a copy of the pool, a large part of the merge's
+  /// work. With `evidence` false as well, the result's pairs carry no
+  /// ``MatchedPair/sharedKeys`` (empty sets), for a caller that neither
+  /// explains the pairs nor keeps the provenance. The clusters and the merged
+  /// contacts are the same either way.
   public func deduplicate(_ table: ContactTable, provenance: Bool = true, evidence: Bool = true)
     -> (result: DedupeResult, merged: ContactTable)
   {
@@ -227,8 +226,8 @@ public struct Deduplicator: Sendable {
       lap("em")
       table = model.weightTable()
       // Term frequencies go with fitted weights only: the built-in weights
-      // were measured without them (with them, generated 1M: F1 0.9845 →
-      // 0.9838; on FEBRL with EM they add 0.001-0.01).
+      // were set without them (with them F1 falls slightly on generated
+      // data; with EM they add a little on FEBRL).
       tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
       for i in 0..<pairs.count where vectors[i] != Self.unreachable {
         var w = table[Int(vectors[i])]

@@ -66,12 +66,12 @@ public struct FellegiSunterModel: Sendable, Hashable {
   //   swapped fields), a different birthday too (one record's may be a guess).
   // - a birthday one typo away (a digit, or day and month swapped) is good
   //   evidence (2), but namesakes sharing an e-mail are often born close
-  //   together: at 3 they were merged (measured: generated 1M, precision
-  //   0.9928 → 0.9895); the same year alone says little (0.5);
+  //   together: at 3 they were merged (precision fell on generated data);
+  //   the same year alone says little (0.5);
   // - family names that sound alike are weak evidence (0.5); given names
   //   that only sound alike or share an initial count as different (-6):
   //   in a household (shared phone, address and family name) they are
-  //   mostly other people (at 0.5, 142 false merges in generated 1M).
+  //   mostly other people (at 0.5, false merges on generated data).
   // - an address close to the other (a typo in the street) counts as the
   //   same; the same street with another house number as the same
   //   postcode; a near one (the postcode typed wrong) as different: in

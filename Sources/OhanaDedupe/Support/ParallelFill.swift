@@ -2,7 +2,7 @@ import OhanaCore
 
 /// Arrays built or changed in place on the workers, in pieces, each
 /// element written by one worker. (Here, not in OhanaCore: generic code
-/// from another module ran unspecialized, several times slower.)
+/// called from another module is not specialized for its callers' types.)
 enum ParallelFill {
   /// `[body(0), ..., body(count - 1)]`, written into uninitialized storage.
   static func filled<T: BitwiseCopyable>(_ count: Int, threads: Int = 0, _ body: (Int) -> T) -> [T] {

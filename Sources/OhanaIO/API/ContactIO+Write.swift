@@ -131,8 +131,7 @@ extension ContactIO {
       var out = spare.take()
       // Room for cards a quarter longer than the generated ones' 400
       // bytes: a block that outgrows its buffer moves to a new one, whose
-      // pages fault in afresh (with room for 400 bytes a card, 1M
-      // generated cards faulted in about 45,000 pages more).
+      // pages fault in afresh.
       out.reserveCapacity(range.count * 512)
       encodeRows(table, rows: rows[range], format: format, layout: csvLayout, into: &out)
       return out

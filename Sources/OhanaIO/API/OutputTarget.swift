@@ -25,18 +25,15 @@ import OhanaCore
 ///   Every ``writebackBytes`` written, the file's write-back to disk is
 ///   started without waiting (Linux `sync_file_range`), so that the
 ///   `fsync` of ``commit()`` waits for the last few megabytes only rather
-///   than for the whole file (330 MB of merged vCard: 0.45-0.56 s of
-///   `fsync` before).
-///   Past its first ``directIOFrom`` bytes, a temporary file is written
-///   with direct I/O (Linux `O_DIRECT`) where the file system allows it:
-///   the bytes go from an aligned buffer of 4 MiB (``DirectStaging``) to
-///   the device without a copy into the page cache, the copy that made
-///   writing cost as much CPU as encoding (on the project's VM, `dd` writes
-///   336 MB at 433 MB/s through the page cache and 1.2 GB/s direct). The
-///   last partial block goes through the page cache; a refusal (`EINVAL`:
-///   a file system or device without it) falls back to ordinary writes
-///   for the rest of the file. The content is the same either way, and the
-///   file is not left in the page cache for whoever reads it next.
+///   than for the whole file.
+///   Past its first ``directIOFrom`` bytes, a temporary file is written with
+///   direct I/O (Linux `O_DIRECT`) where the file system allows it: the bytes
+///   go from an aligned buffer of 4 MiB (``DirectStaging``) to the device
+///   without a copy into the page cache, a copy that can make writing cost as
+///   much CPU as encoding. The last partial block goes through the page cache;
+///   a refusal (`EINVAL`: a file system or device without it) falls back to
+///   ordinary writes for the rest of the file. The content is the same either
+///   way, and the file is not left in the page cache for whoever reads it next.
 ///   An existing file that may not be written (`access(W_OK)` fails, say a
 ///   read-only `0444` file) is refused rather than replaced. The file
 ///   becomes a new inode: other hard links to it keep the old content.
@@ -358,13 +355,11 @@ public final class OutputTarget {
     if let failure { throw failure }
   }
 
-  /// Says that nothing more will be written: a temporary file's flush to
-  /// disk (`fsync`) starts on another thread, and ``commit()`` waits for it
-  /// instead of flushing itself. A command with several outputs calls this
-  /// after each one, so that each flush (0.4-0.6 s for a 330 MB file on the
-  /// project's VM, most of it the host's own cache flush) overlaps the
-  /// encoding of the next output rather than adding to the time after it.
-  /// Nothing for the other methods.
+  /// Says that nothing more will be written: a temporary file's flush to disk
+  /// (`fsync`) starts on another thread, and ``commit()`` waits for it instead
+  /// of flushing itself. A command with several outputs calls this after each
+  /// one, so that each flush overlaps the encoding of the next output rather
+  /// than adding to the time after it. Nothing for the other methods.
   public func startFlush() {
     guard !finished, pendingFlush == nil, case .replace = method, tempPath != nil else { return }
     endDirectIO()  // a failure is kept for commit()

@@ -8,9 +8,8 @@ public struct ReadOptions: Sendable {
   public var strict: Bool
   /// Bytes per chunk. Input is read in chunks cut at record boundaries and
   /// chunks are parsed in parallel; a record bigger than a chunk grows it.
-  /// Default 2 MiB: at most `workers + 2` chunks are in flight, and against
-  /// 4 MiB a 1M-card read peaked 12 MB lower at the same speed (faster in 6
-  /// of 10 interleaved runs); 1 MiB saved 7 MB more but was slower.
+  /// Default 2 MiB: at most `workers + 2` chunks are in flight, so bigger
+  /// chunks raise the read's peak memory, and smaller ones cost speed.
   public var chunkSize: Int
   /// Parallel parse tasks; defaults to the number of active cores.
   public var workers: Int

@@ -398,8 +398,8 @@ struct VCardCardParser {
   }
 
   // Direct-mapped, so it needs room well beyond the number of distinct
-  // parameter texts (a few hundred in real exports): with 256 slots about 7%
-  // of lookups missed, mostly on collisions, and each miss re-parses.
+  // parameter texts (a few hundred in real exports): with little room to
+  // spare, lookups miss on collisions, and each miss re-parses.
   private static let paramCacheSize = 2048
   // The cache as parallel arrays, so a hit copies no reference-counted value.
   private var paramKeys = [[UInt8]](repeating: [], count: paramCacheSize)

@@ -140,277 +140,15 @@ struct VCardLexer {
     onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void
   ) -> Int {
     guard let base = buf.baseAddress else { return 0 }
-    var pos = 0
-    var lineNo = firstLine - 1
-    var inCard = false
-    var inGarbage = false
-    /// Cards that hold a nested card being read (2.1), innermost last.
-    var outer: [VCardCard] = []
-    var curStart = -1  // start of the current logical line in card.bytes, when copied
-    var curInChunk = -1..<(-1)  // the current logical line in `buf`, when not copied
-    var curLine = 0  // the input line it starts on
-    var curIsQP: Bool? = nil
-    var qpSoft = false
-    var qpAfterEmpty = false  // a soft break, then an empty line
-    var curTooLong = false  // over maxLineBytes: its bytes are dropped as they come
-    var card21: Bool? = nil  // the card's VERSION is 2.1 (looked up when needed)
-
-    func hasCurrent() -> Bool { curStart >= 0 || curInChunk.lowerBound >= 0 || curTooLong }
-
-    func resetLogical() {
-      curStart = -1
-      curInChunk = -1..<(-1)
-      curIsQP = nil
-      qpSoft = false
-      qpAfterEmpty = false
-      curTooLong = false
+    var pass = Pass(base, count: buf.count, firstLine: firstLine, maxLineBytes: maxLineBytes)
+    // The pass works on the caller's card (and its buffers) and hands it back.
+    swap(&pass.card, &card)
+    while pass.pos < buf.count {
+      pass.read(pass.nextLine(), onCard: onCard, onError: onError)
     }
-
-    func closeLogical(_ card: inout VCardCard) {
-      if curTooLong {
-        card.warnings.append((curLine, Self.tooLong(maxLineBytes)))
-      } else if curInChunk.lowerBound >= 0 {
-        card.lines.append((curInChunk, curLine))
-      } else if curStart >= 0 {
-        card.lines.append(((VCardCard.copied + curStart)..<(VCardCard.copied + card.bytes.count), curLine))
-      }
-      resetLogical()
-    }
-
-    /// Copies the current logical line into `card.bytes` (before something
-    /// is appended to it).
-    func materialize(_ card: inout VCardCard) {
-      guard curInChunk.lowerBound >= 0 else { return }
-      curStart = card.bytes.count
-      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[curInChunk]))
-      curInChunk = -1..<(-1)
-    }
-
-    // After appending to the current logical line: QP soft break, then the
-    // length check (a line that runs too long is dropped from here on).
-    func afterAppend(_ card: inout VCardCard) {
-      if card.bytes.last == ASCII.equals {
-        if curIsQP == nil {
-          let start = curStart
-          // Known only once the parameters are whole (a `:` is in): a fold
-          // can split `ENCODING=` from `QUOTED-PRINTABLE`.
-          let (isQP, complete) = card.bytes.withUnsafeBufferPointer { b -> (Bool, Bool) in
-            guard start >= 0, start <= b.count else { return (false, true) }
-            let line = UnsafeBufferPointer(rebasing: b[start...])
-            return (Self.namesQuotedPrintable(line), ByteScan.contains(line, ASCII.colon))
-          }
-          if isQP || complete { curIsQP = isQP }
-        }
-        if curIsQP == true {
-          card.bytes.removeLast()
-          qpSoft = true
-        } else {
-          qpSoft = false
-        }
-      } else {
-        qpSoft = false
-      }
-      if curStart >= 0 && card.bytes.count - curStart > maxLineBytes {
-        card.bytes.removeSubrange(curStart...)
-        curStart = -1
-        curTooLong = true
-      }
-    }
-
-    /// Appends `buf[r]` to the current logical line.
-    func append(_ r: Range<Int>, _ card: inout VCardCard) {
-      if curTooLong {
-        // Dropped: only follow its quoted-printable soft breaks to its end.
-        qpSoft = curIsQP == true && !r.isEmpty && buf[r.upperBound - 1] == ASCII.equals
-        return
-      }
-      materialize(&card)
-      card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
-      afterAppend(&card)
-    }
-
-    /// Starts a logical line at `buf[r]`.
-    func start(_ r: Range<Int>, line: Int, _ card: inout VCardCard) {
-      closeLogical(&card)
-      curLine = line
-      // Most lines neither end in `=` nor run long: they stay where they
-      // are (a fold on the next line copies them then).
-      if !r.isEmpty && buf[r.upperBound - 1] != ASCII.equals && r.count <= maxLineBytes {
-        curInChunk = r
-      } else {
-        curStart = card.bytes.count
-        card.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r]))
-        afterAppend(&card)
-      }
-    }
-
-    /// May a line without `:` continue the current logical line? Only after
-    /// an odd run of trailing backslashes or in base64 data.
-    func continuable(_ card: inout VCardCard) -> Bool {
-      if curTooLong { return false }
-      // Both habits are vCard 2.1's (3.0 and 4.0 fold with a leading blank).
-      if card21 == nil { card21 = Self.isVersion21(card, chunk: buf) }
-      if card21 != true { return false }
-      if curInChunk.lowerBound >= 0 {
-        return Self.acceptsContinuation(UnsafeBufferPointer(rebasing: buf[curInChunk]))
-      }
-      let s = curStart
-      return card.bytes.withUnsafeBufferPointer { Self.acceptsContinuation(UnsafeBufferPointer(rebasing: $0[s...])) }
-    }
-
-    /// Cards done while an outer card is open, handed on (in BEGIN order)
-    /// when the outermost one is done.
-    var pending: [VCardCard] = []
-
-    /// A card is done: handed on now, or (inside an open card) later.
-    func finish(_ card: inout VCardCard) {
-      if !outer.isEmpty {
-        pending.append(card)
-      } else if pending.isEmpty {
-        onCard(&card)
-      } else {
-        pending.append(card)
-        pending.sort { $0.startLine < $1.startLine }
-        for i in pending.indices { onCard(&pending[i]) }
-        pending.removeAll()
-      }
-    }
-
-    while pos < buf.count {
-      lineNo += 1
-      let remaining = buf.count - pos
-      let nl: Int
-      if let p = memchr(base + pos, 0x0A, remaining) {
-        nl = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-      } else {
-        nl = buf.count
-      }
-      var lineEnd = nl
-      while lineEnd > pos && buf[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
-      let lineStart = pos
-      let line = UnsafeBufferPointer(rebasing: buf[lineStart..<lineEnd])
-      pos = nl + 1
-
-      var isEnd = Self.isEnd(line)
-      var isBegin = !isEnd && Self.isBegin(line)
-      // A BEGIN:VCARD or END:VCARD folded like any other line (RFC 6350
-      // allows it): read with its folds, which are then skipped. (Tested
-      // last and rarely: a short line followed by a fold.)
-      let markerLine = lineNo
-      if !isEnd && !isBegin && line.count < 11 && pos < buf.count && ASCII.isSpace(base[pos]),
-        let m = Self.foldedMarker(line, buf, from: pos)
-      {
-        isBegin = m.marker == .begin
-        isEnd = m.marker == .end
-        lineNo += m.lines
-        pos = m.next
-      }
-
-      if !inCard {
-        if isBegin {
-          inCard = true
-          inGarbage = false
-          card.reset(startLine: markerLine)
-          card21 = nil
-          resetLogical()
-        } else if line.allSatisfy({ ASCII.isSpace($0) }) {
-          continue
-        } else if !inGarbage {
-          inGarbage = true
-          onError(markerLine, "unexpected text outside a card")
-        }
-        continue
-      }
-
-      if qpSoft && !isEnd && !isBegin {
-        if line.isEmpty {
-          // After a soft break, an empty line is either the end of the
-          // value (Android and Evolution end a value with `=` and an empty
-          // line) or a doubled line end (a writer that turned each CRLF
-          // into two): the next line tells, see below.
-          qpAfterEmpty = true
-          continue
-        }
-        if !qpAfterEmpty || !Self.startsProperty(line) {
-          qpAfterEmpty = false
-          append(lineStart..<lineEnd, &card)
-          continue
-        }
-        qpAfterEmpty = false
-        qpSoft = false
-      }
-      if isEnd {
-        closeLogical(&card)
-        if outer.isEmpty {
-          finish(&card)
-          inCard = false
-        } else {
-          pending.append(card)
-          card = outer.removeLast()
-          card21 = nil
-        }
-        continue
-      }
-      if isBegin {
-        closeLogical(&card)
-        if outer.count < Self.maxNesting && Self.isVersion21(card, chunk: buf) {
-          outer.append(card)
-        } else {
-          card.warnings.append((card.startLine, Self.cutOff))
-          finish(&card)
-        }
-        card.reset(startLine: markerLine)
-        card21 = nil
-        continue
-      }
-      guard let first = line.first else { continue }  // empty line
-      if ASCII.isSpace(first) {
-        if hasCurrent() {
-          append((lineStart + 1)..<lineEnd, &card)
-        } else if let text = line.firstIndex(where: { !ASCII.isSpace($0) }) {
-          // A continuation with nothing to continue (right after BEGIN:VCARD
-          // or a nested card's END:VCARD): a line of its own, without its
-          // leading blanks. Kept with one, it could never be written back
-          // (a writer's line that starts with a blank continues the line
-          // before it); the parser drops, with a warning, what it then
-          // cannot keep either (`#`, a card marker).
-          start((lineStart + text)..<lineEnd, line: lineNo, &card)
-        }
-        continue
-      }
-      if first == ASCII.hash { continue }
-      // Word at a time: the colon is usually within the first 16 bytes.
-      if hasCurrent() && !ByteScan.contains(line, ASCII.colon) && continuable(&card)
-        && !Self.foldsBringColon(buf, from: pos)
-      {
-        append(lineStart..<lineEnd, &card)
-        continue
-      }
-      // A property line: `start(_:line:_:)` written out, since this runs
-      // for almost every line (as a call, the captured state cost dynamic
-      // exclusivity checks, about a fifth of the read's instructions).
-      closeLogical(&card)
-      curLine = lineNo
-      if lineEnd > lineStart && buf[lineEnd - 1] != ASCII.equals && lineEnd - lineStart <= maxLineBytes {
-        curInChunk = lineStart..<lineEnd
-      } else {
-        curStart = card.bytes.count
-        card.bytes.append(contentsOf: line)
-        afterAppend(&card)
-      }
-    }
-    if inCard {
-      closeLogical(&card)
-      // The open card and every card it is nested in were cut off.
-      while true {
-        card.warnings.append((card.startLine, Self.cutOff))
-        guard let o = outer.popLast() else { break }
-        pending.append(card)
-        card = o
-      }
-      finish(&card)
-    }
-    return lineNo - (firstLine - 1)
+    pass.endOfInput(onCard: onCard)
+    swap(&pass.card, &card)
+    return pass.lineNo - (firstLine - 1)
   }
 
   /// The warning for a dropped line (out of line: the lexer's per-line
@@ -465,10 +203,8 @@ struct VCardLexer {
   /// unfolds to `BEGIN:VCARD`, a card that starts at the empty line (as a
   /// folded line is numbered by its first line), and an empty line, then
   /// ` END:VCARD`, ends the card. The first byte that the folds bring then
-  /// tells which marker it can be. (Before, only a line starting with `B`
-  /// or `E` was unfolded: the indented BEGIN was stray text and the whole
-  /// card after it was skipped, while the coverage model, reading RFC 6350
-  /// 3.2, saw a card.) A blank line (` `) is no head: it is itself a fold.
+  /// tells which marker it can be, as RFC 6350 3.2 reads the lines. A
+  /// blank line (` `) is no head: it is itself a fold.
   /// The chunk splitter cuts only at plain `BEGIN:VCARD` lines, never
   /// before a fold line, so an empty line and its folds are always in one
   /// chunk and this reading does not depend on the cuts.
@@ -550,16 +286,14 @@ struct VCardLexer {
   /// up inside it, or a line without `:` might continue a 2.1 property.)
   ///
   /// The card's first VERSION line decides, and its value must be `2.1`
-  /// with nothing but blanks around it. Decision of the fuzz coverage
-  /// finding crash-c789f22e: this read any value that *starts* with `2.1`
-  /// as 2.1 (`2.10`, `2.1x`, `2.1` + a lone CR + more text in a file whose
-  /// lines end in LF), so a BEGIN:VCARD in such a card nested (2.1's AGENT
-  /// habit) although the parser does not read the card as 2.1 (it takes
-  /// `2.1` exactly), and the lines after the inner card went to the wrong
-  /// cards: stray text after the outermost END:VCARD was reported lines
-  /// later than where it starts, or not at all. No such card is 2.1, so a
-  /// BEGIN:VCARD inside it cuts it off (imported, with a warning), as in any
-  /// card that is not 2.1 (README, "Reading files we did not write").
+  /// with nothing but blanks around it, as the parser reads it (decision of
+  /// the fuzz coverage finding crash-c789f22e). A value that only starts
+  /// with `2.1` (`2.10`, `2.1x`, `2.1` + a lone CR + more text in a file
+  /// whose lines end in LF) is not 2.1: a BEGIN:VCARD inside such a card
+  /// cuts it off (imported, with a warning), as in any card that is not 2.1
+  /// (README, "Reading files we did not write"), rather than nesting a card
+  /// the parser would not read as 2.1, which would send the lines after the
+  /// inner card to the wrong cards.
   static func isVersion21(_ card: VCardCard, chunk: UnsafeBufferPointer<UInt8>) -> Bool {
     card.bytes.withUnsafeBufferPointer { copy in
       for l in card.lines {
@@ -658,6 +392,392 @@ struct VCardLexer {
     return nil
   }
 }
+
+extension VCardLexer {
+  /// The state of one `run` over a chunk, and its steps: `nextLine()`
+  /// finds a physical line, `read(_:onCard:onError:)` sends it to the step
+  /// for where the lexer is (outside a card, after a quoted-printable soft
+  /// break, at a card marker, or at a line of the card).
+  ///
+  /// The current logical line is either a range of the chunk
+  /// (`currentInChunk`: a line that is one physical line, not copied) or
+  /// bytes at the end of `card.bytes` (from `currentStart`: it was folded,
+  /// joined or ends in `=`), or neither (none open, or one that ran too
+  /// long and is being dropped). The steps every line takes are inlined
+  /// into `run`'s loop; the rare ones (a card inside a card, a card handed
+  /// on, the end of the chunk, a line that may continue a 2.1 property)
+  /// are not, so that the loop keeps its registers for the common path.
+  /// None allocates, except to grow the card's arrays.
+  private struct Pass {
+    /// The chunk: `count` bytes at `base`.
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let maxLineBytes: Int
+    /// The card being read.
+    var card = VCardCard()
+    /// Where the next physical line starts.
+    var pos = 0
+    /// The 1-based input line number of the last physical line read.
+    var lineNo: Int
+    var inCard = false
+    /// Stray text outside cards has been reported (once per stretch).
+    var inGarbage = false
+    /// Cards that hold a nested card being read (2.1), innermost last.
+    var outer: [VCardCard] = []
+    /// Cards done while an outer card is open, handed on (in BEGIN order)
+    /// when the outermost one is done.
+    var pending: [VCardCard] = []
+    /// The card's VERSION is 2.1 (looked up when needed).
+    var card21: Bool? = nil
+
+    // The current logical line.
+    /// Its start in `card.bytes`, when copied; else -1.
+    var currentStart = -1
+    /// Its range in the chunk, when not copied; else -1..<(-1).
+    var currentInChunk = -1..<(-1)
+    /// The input line it starts on.
+    var currentLine = 0
+    /// Whether its parameters name quoted-printable (nil: not known yet).
+    var currentIsQP: Bool? = nil
+    /// It ended in a quoted-printable soft break (`=`).
+    var qpSoft = false
+    /// A soft break, then an empty line.
+    var qpAfterEmpty = false
+    /// Over `maxLineBytes`: its bytes are dropped as they come.
+    var currentTooLong = false
+
+    init(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, maxLineBytes: Int) {
+      self.base = base
+      self.count = count
+      self.lineNo = firstLine - 1
+      self.maxLineBytes = maxLineBytes
+    }
+
+    /// The whole chunk.
+    @inline(__always)
+    var buf: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The bytes `r` of the chunk.
+    @inline(__always)
+    func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
+    }
+
+    // MARK: Physical lines
+
+    /// The next physical line of the chunk (`pos` is short of its end),
+    /// without its line end (LF, CRLF, or any run of CRs before the LF).
+    @inline(__always)
+    mutating func nextLine() -> Range<Int> {
+      lineNo += 1
+      let nl: Int
+      if let p = memchr(base + pos, 0x0A, count - pos) {
+        nl = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+      } else {
+        nl = count
+      }
+      var lineEnd = nl
+      while lineEnd > pos && base[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
+      let lineStart = pos
+      pos = nl + 1
+      return lineStart..<lineEnd
+    }
+
+    /// Reads the physical line at `r`.
+    @inline(__always)
+    mutating func read(_ r: Range<Int>, onCard: (inout VCardCard) -> Void, onError: (Int, String) -> Void) {
+      let line = bytes(r)
+      // A folded marker is numbered by its first line.
+      let markerLine = lineNo
+      let marker = self.marker(line)
+      if !inCard {
+        readOutsideCard(line, marker: marker, markerLine: markerLine, onError: onError)
+        return
+      }
+      if qpSoft && marker == nil && joinedAfterSoftBreak(r) { return }
+      switch marker {
+      case .end: endCard(onCard: onCard)
+      case .begin: beginInsideCard(markerLine: markerLine, onCard: onCard)
+      case nil: readCardLine(r)
+      }
+    }
+
+    /// Is `line` BEGIN:VCARD or END:VCARD? A marker folded like any other
+    /// line (RFC 6350 allows it) is read with its folds, which are then
+    /// skipped. (Tested last and rarely: a short line followed by a fold.)
+    @inline(__always)
+    mutating func marker(_ line: UnsafeBufferPointer<UInt8>) -> Marker? {
+      if VCardLexer.isEnd(line) { return .end }
+      if VCardLexer.isBegin(line) { return .begin }
+      if line.count < 11 && pos < count && ASCII.isSpace(base[pos]),
+        let m = VCardLexer.foldedMarker(line, buf, from: pos)
+      {
+        lineNo += m.lines
+        pos = m.next
+        return m.marker
+      }
+      return nil
+    }
+
+    // MARK: Outside a card, card markers, the end of the input
+
+    /// Outside a card: BEGIN:VCARD starts one; blank lines are skipped;
+    /// anything else is stray text, reported once per stretch.
+    @inline(__always)
+    mutating func readOutsideCard(
+      _ line: UnsafeBufferPointer<UInt8>, marker: Marker?, markerLine: Int, onError: (Int, String) -> Void
+    ) {
+      if marker == .begin {
+        inCard = true
+        inGarbage = false
+        card.reset(startLine: markerLine)
+        card21 = nil
+        resetLogical()
+      } else if line.allSatisfy({ ASCII.isSpace($0) }) {
+        return
+      } else if !inGarbage {
+        inGarbage = true
+        onError(markerLine, "unexpected text outside a card")
+      }
+    }
+
+    /// END:VCARD: the card is done, and an outer card (2.1 nesting) goes on.
+    @inline(__always)
+    mutating func endCard(onCard: (inout VCardCard) -> Void) {
+      closeLogical()
+      if outer.isEmpty {
+        finish(onCard: onCard)
+        inCard = false
+      } else {
+        pending.append(card)
+        card = outer.removeLast()
+        card21 = nil
+      }
+    }
+
+    /// BEGIN:VCARD inside a card: a nested card in a 2.1 card, else the end
+    /// of a card that was cut off.
+    @inline(never)
+    mutating func beginInsideCard(markerLine: Int, onCard: (inout VCardCard) -> Void) {
+      closeLogical()
+      if outer.count < VCardLexer.maxNesting && VCardLexer.isVersion21(card, chunk: buf) {
+        outer.append(card)
+      } else {
+        card.warnings.append((card.startLine, VCardLexer.cutOff))
+        finish(onCard: onCard)
+      }
+      card.reset(startLine: markerLine)
+      card21 = nil
+    }
+
+    /// A card is done: handed on now, or (inside an open card) later.
+    @inline(never)
+    mutating func finish(onCard: (inout VCardCard) -> Void) {
+      if !outer.isEmpty {
+        pending.append(card)
+      } else if pending.isEmpty {
+        onCard(&card)
+      } else {
+        pending.append(card)
+        pending.sort { $0.startLine < $1.startLine }
+        for i in pending.indices { onCard(&pending[i]) }
+        pending.removeAll()
+      }
+    }
+
+    /// The end of the chunk: a card still open was cut off, and so was
+    /// every card it is nested in.
+    @inline(never)
+    mutating func endOfInput(onCard: (inout VCardCard) -> Void) {
+      guard inCard else { return }
+      closeLogical()
+      while true {
+        card.warnings.append((card.startLine, VCardLexer.cutOff))
+        guard let o = outer.popLast() else { break }
+        pending.append(card)
+        card = o
+      }
+      finish(onCard: onCard)
+    }
+
+    // MARK: Lines of a card
+
+    /// After a quoted-printable soft break, is the line at `r` (no card marker)
+    /// taken as part of the value? An empty line is either the end of the value
+    /// (Android and Evolution end a value with `=` and an empty line) or a
+    /// doubled line end (a writer that turned each CRLF into two): the line
+    /// after it tells, joined unless it can start a property.
+    @inline(__always)
+    mutating func joinedAfterSoftBreak(_ r: Range<Int>) -> Bool {
+      if r.isEmpty {
+        qpAfterEmpty = true
+        return true
+      }
+      if !qpAfterEmpty || !VCardLexer.startsProperty(bytes(r)) {
+        qpAfterEmpty = false
+        append(r)
+        return true
+      }
+      qpAfterEmpty = false
+      qpSoft = false
+      return false
+    }
+
+    /// A line of a card that is no marker: skipped (empty, a comment), a
+    /// fold, the continuation of a 2.1 property, or a property line.
+    @inline(__always)
+    mutating func readCardLine(_ r: Range<Int>) {
+      let line = bytes(r)
+      guard let first = line.first else { return }  // empty line
+      if ASCII.isSpace(first) {
+        readFold(r, line)
+        return
+      }
+      if first == ASCII.hash { return }
+      // Word at a time: the colon is usually within the first 16 bytes.
+      if hasCurrent && !ByteScan.contains(line, ASCII.colon) && continuable()
+        && !VCardLexer.foldsBringColon(buf, from: pos)
+      {
+        append(r)
+        return
+      }
+      start(r, line: lineNo)
+    }
+
+    /// A line starting with a blank continues the current logical line.
+    /// With nothing to continue (right after BEGIN:VCARD or a nested card's
+    /// END:VCARD) it is a line of its own, without its leading blanks. Kept
+    /// with one, it could never be written back (a writer's line that
+    /// starts with a blank continues the line before it); the parser drops,
+    /// with a warning, what it then cannot keep either (`#`, a card marker).
+    @inline(__always)
+    mutating func readFold(_ r: Range<Int>, _ line: UnsafeBufferPointer<UInt8>) {
+      if hasCurrent {
+        append((r.lowerBound + 1)..<r.upperBound)
+      } else if let text = line.firstIndex(where: { !ASCII.isSpace($0) }) {
+        start((r.lowerBound + text)..<r.upperBound, line: lineNo)
+      }
+    }
+
+    /// May a line without `:` continue the current logical line? Only after
+    /// an odd run of trailing backslashes or in base64 data.
+    @inline(never)
+    mutating func continuable() -> Bool {
+      if currentTooLong { return false }
+      // Both habits are vCard 2.1's (3.0 and 4.0 fold with a leading blank).
+      if card21 == nil { card21 = VCardLexer.isVersion21(card, chunk: buf) }
+      if card21 != true { return false }
+      if currentInChunk.lowerBound >= 0 {
+        return VCardLexer.acceptsContinuation(bytes(currentInChunk))
+      }
+      let s = currentStart
+      return card.bytes.withUnsafeBufferPointer {
+        VCardLexer.acceptsContinuation(UnsafeBufferPointer(rebasing: $0[s...]))
+      }
+    }
+
+    // MARK: The current logical line
+
+    @inline(__always)
+    var hasCurrent: Bool { currentStart >= 0 || currentInChunk.lowerBound >= 0 || currentTooLong }
+
+    @inline(__always)
+    mutating func resetLogical() {
+      currentStart = -1
+      currentInChunk = -1..<(-1)
+      currentIsQP = nil
+      qpSoft = false
+      qpAfterEmpty = false
+      currentTooLong = false
+    }
+
+    /// Starts a logical line with the bytes `r`, after closing the current one.
+    @inline(__always)
+    mutating func start(_ r: Range<Int>, line: Int) {
+      closeLogical()
+      currentLine = line
+      // Most lines neither end in `=` nor run long: they stay where they
+      // are (a fold on the next line copies them then).
+      if !r.isEmpty && base[r.upperBound - 1] != ASCII.equals && r.count <= maxLineBytes {
+        currentInChunk = r
+      } else {
+        currentStart = card.bytes.count
+        card.bytes.append(contentsOf: bytes(r))
+        afterAppend()
+      }
+    }
+
+    /// Appends the bytes `r` to the current logical line.
+    @inline(__always)
+    mutating func append(_ r: Range<Int>) {
+      if currentTooLong {
+        // Dropped: only follow its quoted-printable soft breaks to its end.
+        qpSoft = currentIsQP == true && !r.isEmpty && base[r.upperBound - 1] == ASCII.equals
+        return
+      }
+      materialize()
+      card.bytes.append(contentsOf: bytes(r))
+      afterAppend()
+    }
+
+    /// Copies the current logical line into `card.bytes` (before something
+    /// is appended to it).
+    @inline(__always)
+    mutating func materialize() {
+      guard currentInChunk.lowerBound >= 0 else { return }
+      currentStart = card.bytes.count
+      card.bytes.append(contentsOf: bytes(currentInChunk))
+      currentInChunk = -1..<(-1)
+    }
+
+    /// After appending to the current logical line: QP soft break, then the
+    /// length check (a line that runs too long is dropped from here on).
+    @inline(__always)
+    mutating func afterAppend() {
+      if card.bytes.last == ASCII.equals {
+        if currentIsQP == nil {
+          let start = currentStart
+          // Known only once the parameters are whole (a `:` is in): a fold
+          // can split `ENCODING=` from `QUOTED-PRINTABLE`.
+          let (isQP, complete) = card.bytes.withUnsafeBufferPointer { b -> (Bool, Bool) in
+            guard start >= 0, start <= b.count else { return (false, true) }
+            let line = UnsafeBufferPointer(rebasing: b[start...])
+            return (VCardLexer.namesQuotedPrintable(line), ByteScan.contains(line, ASCII.colon))
+          }
+          if isQP || complete { currentIsQP = isQP }
+        }
+        if currentIsQP == true {
+          card.bytes.removeLast()
+          qpSoft = true
+        } else {
+          qpSoft = false
+        }
+      } else {
+        qpSoft = false
+      }
+      if currentStart >= 0 && card.bytes.count - currentStart > maxLineBytes {
+        card.bytes.removeSubrange(currentStart...)
+        currentStart = -1
+        currentTooLong = true
+      }
+    }
+
+    /// Closes the current logical line: its range goes to `card.lines` (or,
+    /// dropped for its length, a warning to `card.warnings`).
+    @inline(__always)
+    mutating func closeLogical() {
+      if currentTooLong {
+        card.warnings.append((currentLine, VCardLexer.tooLong(maxLineBytes)))
+      } else if currentInChunk.lowerBound >= 0 {
+        card.lines.append((currentInChunk, currentLine))
+      } else if currentStart >= 0 {
+        card.lines.append(((VCardCard.copied + currentStart)..<(VCardCard.copied + card.bytes.count), currentLine))
+      }
+      resetLogical()
+    }
+  }
+}
+
 
 /// Splits one logical line into group, name, parameters and value.
 struct VCardPropertyLine {

@@ -43,8 +43,7 @@ struct VCardWriter {
 
   /// Starts loading the first bytes of `row`'s values (names, fields,
   /// addresses), which lie scattered over the pool: written one after the
-  /// other, each value's first byte was a cache miss (62% of the escaping's
-  /// time at 1,000,000 merged contacts). A hint only.
+  /// other, each value's first byte would be a cache miss. A hint only.
   func prefetch(row: Int) {
     let a = r.attributes
     @inline(__always) func touch(_ id: StringID) {

@@ -39,7 +39,7 @@ extension OhanaCommand {
         let readDone = Clock.seconds()
         // The read table goes into the pipeline and is not kept here, so
         // each stage's input is freed once the next stage has its output
-        // (kept here, the 10M read table, about 1.6 GB, lived to the end).
+        // (kept here, the read table would live to the end).
         let source = Frame(table: result.table)
         result.table = ContactTable()
 

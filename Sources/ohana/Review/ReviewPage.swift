@@ -263,8 +263,8 @@ struct ReviewPage {
 
     // Pairs, cluster by cluster. Level names and shared keys are numbers
     // into small tables, and the parts are the level's weight, given once
-    // per level when every pair agrees on it (as the model's do): about a
-    // third of the bytes that strings and numbers a pair took.
+    // per level when every pair agrees on it (as the model's do): fewer
+    // bytes than strings and numbers a pair.
     let order = pairsOf.flatMap { $0 }
     var levelNames = [[String]](repeating: [], count: comparisons.count)
     var levelIndex = [[String: Int]](repeating: [:], count: comparisons.count)

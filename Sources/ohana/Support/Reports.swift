@@ -1,6 +1,6 @@
 #if canImport(FoundationEssentials)
   // JSON and trimming only: FoundationEssentials, which the argument parser
-  // loads anyway, not all of Foundation (about 9 MB more resident memory).
+  // loads anyway, not all of Foundation (more resident memory).
   import FoundationEssentials
 #else
   import Foundation

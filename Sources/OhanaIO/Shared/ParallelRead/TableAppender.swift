@@ -102,7 +102,8 @@ struct TableAppender {
   /// The distinct strings of the whole input are extrapolated with Heaps'
   /// law, `strings = k * bytes^a`: `a` from the counts at half the bytes
   /// merged and now (between 0.5 and 1), plus 5%. (The plain ratio of
-  /// strings per byte so far overestimated a million cards by a third.)
+  /// strings per byte so far overestimates: new strings grow slower than
+  /// bytes, as names and labels repeat.)
   /// When a prediction falls short and the table fills again, the next one
   /// is at least a quarter bigger, so a run of short predictions still
   /// grows the table geometrically.

@@ -12,11 +12,10 @@ extension Array: ByteOutput where Element == UInt8 {
   mutating func append(bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
 }
 
-/// A growable byte buffer for building output a few bytes at a time: an
-/// append is a capacity test and a store (short runs are copied as one or
-/// two words), where `Array.append(contentsOf:)` is a generic call with a
-/// uniqueness check and a `memcpy` (about 70 instructions for a 10-byte
-/// value). The vCard writer builds each card here and hands it to the
+/// A growable byte buffer for building output a few bytes at a time: an append
+/// is a capacity test and a store (short runs are copied as one or two words),
+/// where `Array.append(contentsOf:)` is a generic call with a uniqueness check
+/// and a `memcpy`. The vCard writer builds each card here and hands it to the
 /// block's array in one append.
 ///
 /// A reference to memory it owns: copies of a `ByteBuffer` share it, so it

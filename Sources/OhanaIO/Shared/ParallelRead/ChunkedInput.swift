@@ -118,8 +118,7 @@ struct ChunkedReader {
   private var carry: [UInt8] = []
   /// Buffers of chunks already parsed, to read the next ones into: a fresh
   /// 2 MiB chunk is a fresh mapping (glibc's threshold is fixed at 1 MiB
-  /// by the tool), whose page faults took about 0.15 s of CPU over a read
-  /// of 1,000,000 cards.
+  /// by the tool), whose pages fault in afresh.
   private var spares: [[UInt8]] = []
   private var pending: InputChunk?
   private var nextLine = 1
