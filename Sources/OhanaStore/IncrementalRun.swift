@@ -825,7 +825,10 @@ struct IncrementalRun {
   /// batch's contacts (added or updated), among the changes.
   private mutating func listChanges(storedClusters: [Int64], decisionsOfRow: [Int: [Int64]]) {
     survivingClaims = Set(storedClusters)
-    for c in affected where !survivingClaims.contains(c) {
+    // In ascending cluster id: a set's order changes from process to
+    // process (Swift seeds its hashing per process), the changes file's
+    // must not.
+    for c in affected.sorted() where !survivingClaims.contains(c) {
       run.changes.append(StoreChange(kind: .deleted, cluster: c))
       run.clustersDeleted += 1
     }
