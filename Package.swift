@@ -105,7 +105,7 @@ let package = Package(
     .target(
       name: "OhanaCardDAV",
       dependencies: [
-        "OhanaCore", "OhanaIO", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        "OhanaCore", "OhanaIO", "OhanaPhone", "OhanaDedupe", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
@@ -131,7 +131,8 @@ let package = Package(
     .testTarget(name: "OhanaPhoneTests", dependencies: ["OhanaPhone"], exclude: ["Fixtures"], resources: [], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTextTests", dependencies: ["OhanaText"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaProcessorsTests", dependencies: ["OhanaProcessors", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
@@ -139,6 +140,6 @@ let package = Package(
     .testTarget(
       name: "OhanaCLITests", dependencies: ["ohana", "OhanaCardDAV", "OhanaDatasets", "OhanaStore", "_OhanaTestSupport"],
       swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCardDAVTests", dependencies: ["OhanaCardDAV", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCardDAVTests", dependencies: ["OhanaCardDAV", "OhanaDatasets", "_OhanaTestSupport"], swiftSettings: swiftSettings),
   ]
 )

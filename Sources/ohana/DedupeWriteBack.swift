@@ -84,7 +84,7 @@ extension OhanaCommand.Dedupe {
           cardClusters.append(rows.map { book.cardOfRow[$0] })
         }
       }
-      var plan = WriteBackPlan.make(book: book, clusters: cardClusters)
+      var plan = WriteBackPlan.make(book: book, clusters: cardClusters, region: config.defaultRegion)
       for rows in unplaced {
         let hrefs = Set(rows.compactMap { book.cardOfRow[$0] >= 0 ? book.cards[book.cardOfRow[$0]].url.absoluteString : nil })
         plan.skip(hrefs: hrefs.sorted(), reason: "a card of the cluster holds more than one contact")
@@ -111,7 +111,8 @@ extension OhanaCommand.Dedupe {
       if !global.quiet {
         StandardError.write(
           "plan: \(plan.clusters.count) clusters to merge in \(plan.book) (\(plan.cardsInBook) cards): "
-            + "\(plan.deleteCount) cards to delete, \(plan.groups.count) groups to update, \(plan.skipped.count) clusters skipped; "
+            + "\(plan.deleteCount) cards to delete, \(plan.groups.count) groups to update, \(plan.skipped.count) clusters skipped, "
+            + "\(plan.clusters.reduce(0) { $0 + $1.setAside.count }) values set aside (listed in the plan); "
             + "nothing was written to the server\n")
         for s in plan.skipped { StandardError.write("skipped: a cluster of \(s.hrefs.count) cards: \(s.reason)\n") }
         let share = maxDeleteShare ?? 0.5
@@ -181,7 +182,8 @@ extension OhanaCommand.Dedupe {
           "\(report.resumed ? "resumed and applied" : "applied") \(planPath) to \(plan.book): "
             + "\(report.count("merged")) clusters merged, \(report.count("partial")) merged in part, "
             + "\(report.count("changed")) changed since planning, \(report.count("rewritten")) rewritten by the server, "
-            + "\(report.count("too-large")) too large, \(report.count("failed")) failed; "
+            + "\(report.count("too-large")) too large, \(report.count("refused")) refused by the server, "
+            + "\(report.count("invalid")) invalid (not sent), \(report.count("failed")) failed; "
             + "\(report.deleted) cards deleted, \(report.groupsUpdated) groups updated, \(report.groupsChanged) groups changed since planning; "
             + "undo with: ohana dedupe --undo \(logPath)\n")
       }

@@ -1,6 +1,8 @@
 import Foundation
 import OhanaCardDAV
+import OhanaDatasets
 import Testing
+import _OhanaTestSupport
 
 /// `ohana dedupe URL --plan`, `--apply` and `--undo` against real servers
 /// (issue 35): Xandikos keeps every card byte for byte in git, so its log
@@ -403,5 +405,70 @@ import Testing
     #expect(applied.status == 75, "\(applied.stderr)")
     #expect(applied.stderr.contains("1 too large") && applied.stderr.contains("HTTP 413"), "\(applied.stderr)")
     #expect([try book.get("a1"), try book.get("a2")] == stored)
+  }
+
+  // MARK: A book of 1,500 cards (issue 43)
+
+  /// 1,500 generated vCard 3.0 cards (a third of them duplicates of
+  /// another), uploaded one by one: a plan merges every cluster into a card
+  /// that the independent RFC checker accepts, the apply merges every
+  /// planned cluster (exit 0), and the undo gives back every card as the
+  /// server held it before, byte for byte.
+  static func bigBook(_ book: Book, base: String, login: [String], dir: TempDir) throws {
+    var vcf: [UInt8] = []
+    try DatasetGenerator(options: GeneratorOptions(contacts: 1500, seed: 4343, version: .fixed(.v30), dupRate: 0.45))
+      .generate(threads: 2, vcard: { vcf += $0 })
+    let cards = VCardRFCChecker.cards(String(decoding: vcf, as: UTF8.self))
+    try #require(cards.count == 1500)
+    var names: [String] = []
+    for (i, c) in cards.enumerated() {
+      let name = String(format: "c%04d", i)
+      try book.put(name, c)
+      names.append(name)
+    }
+    var before: [String: String] = [:]
+    for n in names { before[n] = try book.get(n) }
+    let planned = try CLI.run(["dedupe", base, "--plan", dir.path("plan.json")] + login)
+    #expect(planned.status == 0, "\(planned.stderr)")
+    let plan = try Self.plan(dir, "plan.json")
+    let clusters = try #require(plan["clusters"] as? [[String: Any]])
+    let skipped = (plan["skipped"] as? [[String: Any]]) ?? []
+    #expect(clusters.count >= 150, "\(clusters.count) clusters planned")
+    #expect(skipped.isEmpty, "skipped: \(skipped.map { $0["reason"] ?? "" })")
+    for c in clusters {
+      let merged = try #require(c["merged"] as? String)
+      #expect(VCardRFCChecker.problems(merged).isEmpty, "\(VCardRFCChecker.problems(merged)): \(merged)")
+    }
+    let applied = try CLI.run(["dedupe", "--apply", dir.path("plan.json"), "--undo-log", dir.path("undo.ndjson")] + login)
+    #expect(applied.status == 0, "\(applied.stderr)")
+    #expect(applied.stderr.contains("\(clusters.count) clusters merged"), "\(applied.stderr)")
+    let deletes = clusters.reduce(0) { $0 + (($1["delete"] as? [Any])?.count ?? 0) }
+    var left = 0
+    for n in names where try book.get(n) != nil { left += 1 }
+    #expect(left == 1500 - deletes)
+    let undone = try CLI.run(["dedupe", "--undo", dir.path("undo.ndjson")] + login)
+    #expect(undone.status == 0, "\(undone.stderr)")
+    var after: [String: String] = [:]
+    for n in names { after[n] = try book.get(n) }
+    #expect(after == before)
+  }
+
+  @Test func xandikosFifteenHundredCards() throws {
+    guard let python = try CardDAVServerTests.serverPython() else { return }
+    let dir = try TempDir()
+    let server = try Server(python: python) { port in
+      ["-m", "xandikos", "serve", "--defaults", "-d", dir.path("dav"), "-l", "127.0.0.1", "-p", "\(port)"]
+    }
+    defer { server.stop() }
+    let book = Book(url: URL(string: "http://127.0.0.1:\(server.port)/user/contacts/addressbook/")!, auth: nil)
+    try Self.bigBook(book, base: "http://127.0.0.1:\(server.port)/", login: [], dir: dir)
+  }
+
+  @Test func radicaleFifteenHundredCards() throws {
+    guard let python = try CardDAVServerTests.serverPython() else { return }
+    let dir = try TempDir()
+    let (server, book, base) = try Self.radicale(python, dir)
+    defer { server.stop() }
+    try Self.bigBook(book, base: base, login: ["--user", "ann", "--password-file", dir.path("pw")], dir: dir)
   }
 }

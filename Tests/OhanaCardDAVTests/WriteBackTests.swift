@@ -23,8 +23,10 @@ import Testing
     var loseAnswerOf: Set<Int> = []
     /// How the server stores a PUT body (a rewriting server changes it).
     var store: (String) -> String = { $0 }
-    /// PUT bodies longer than this get 412 (Radicale's size limit answer).
+    /// PUT bodies longer than this are refused with `refusal`.
     var maxSize = Int.max
+    /// The status and body of that refusal (a 412 with a precondition, a 413).
+    var refusal = (status: 412, body: "")
     let book = "/ab/"
 
     func put(_ path: String, _ text: String) {
@@ -64,7 +66,7 @@ import Testing
         if let m = header(r, "if-match"), current?.etag != m { return HTTPResponse(status: 412) }
         if header(r, "if-none-match") == "*", current != nil { return HTTPResponse(status: 412) }
         let text = String(decoding: r.body ?? Data(), as: UTF8.self)
-        if text.utf8.count > maxSize { return HTTPResponse(status: 412) }
+        if text.utf8.count > maxSize { return HTTPResponse(status: refusal.status, body: Data(refusal.body.utf8)) }
         put(path, text)
         return HTTPResponse(status: current == nil ? 201 : 204, headers: ["etag": cards[path]?.etag ?? ""])
       case "DELETE":
@@ -260,15 +262,60 @@ import Testing
     #expect(s.cards["/ab/a2.vcf"]?.text.contains("PHOTO;ENCODING=b") == true)
   }
 
-  /// 412 while the card keeps its ETag is the server refusing the card
-  /// (Radicale's size limit): "too large", not a conflict.
-  @Test func sizeRefusalIsNotAConflict() throws {
+  /// 412 while the card keeps its ETag is the server refusing the card,
+  /// not a conflict: reported with what the server said, never guessed as
+  /// a size limit.
+  @Test func refusalIsNotAConflictAndNotGuessedAsSize() throws {
     let s = Self.server()
     let plan = try Self.plan(s)
     s.maxSize = 100
     let (report, _) = try Self.apply(s, plan)
-    #expect(report.clusters.map(\.result) == ["too-large"])
+    #expect(report.clusters.map(\.result) == ["refused"])
+    #expect(report.clusters.first?.detail.contains("HTTP 412") == true)
+    #expect(report.clusters.first?.detail.contains("size") == false)
     #expect(!s.requests.contains { $0.method == "DELETE" })
+  }
+
+  /// A 412 with a CardDAV precondition (RFC 6352 §6.3.2.1) in its body, as
+  /// Xandikos answers an invalid card: the precondition is named.
+  @Test func preconditionRefusalNamesThePrecondition() throws {
+    let s = Self.server()
+    let plan = try Self.plan(s)
+    s.maxSize = 100
+    s.refusal = (
+      412,
+      "<?xml version='1.0' encoding='utf-8'?>\n<ns0:error xmlns:ns0=\"DAV:\"><ns1:valid-address-data xmlns:ns1=\"urn:ietf:params:xml:ns:carddav\" /></ns0:error>"
+    )
+    let (report, _) = try Self.apply(s, plan)
+    #expect(report.clusters.map(\.result) == ["refused"])
+    #expect(report.clusters.first?.detail.contains("precondition valid-address-data") == true)
+    #expect(!s.requests.contains { $0.method == "DELETE" })
+  }
+
+  /// A 413 is a size limit, with the server's words.
+  @Test func sizeRefusalIsTooLarge() throws {
+    let s = Self.server()
+    let plan = try Self.plan(s)
+    s.maxSize = 100
+    s.refusal = (413, "<html><body><h1>Request Entity Too Large</h1></body></html>")
+    let (report, _) = try Self.apply(s, plan)
+    #expect(report.clusters.map(\.result) == ["too-large"])
+    #expect(report.clusters.first?.detail.contains("HTTP 413: \"Request Entity Too Large\"") == true)
+    #expect(!s.requests.contains { $0.method == "DELETE" })
+  }
+
+  /// A planned card that breaks the vCard rules (a plan edited by hand, or
+  /// made by an older version) is not sent: no request of its cluster.
+  @Test func invalidPlannedCardIsNeverSent() throws {
+    let s = Self.server()
+    var plan = try Self.plan(s)
+    plan.clusters[0].merged = plan.clusters[0].merged.replacingOccurrences(
+      of: "END:VCARD", with: "N:Lima;Anna;;;\r\nEND:VCARD")
+    let before = s.requests.count
+    let (report, _) = try Self.apply(s, plan)
+    #expect(report.clusters.map(\.result) == ["invalid"])
+    #expect(report.clusters.first?.detail.contains("N occurs 2 times") == true)
+    #expect(!s.requests.dropFirst(before).contains { $0.method == "PUT" || $0.method == "DELETE" })
   }
 
   /// The answer to the PUT lost (the run stops there); the same plan

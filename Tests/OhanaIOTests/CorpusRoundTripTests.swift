@@ -1,6 +1,7 @@
 import Foundation
 import OhanaCore
 import Testing
+import _OhanaTestSupport
 
 @testable import OhanaIO
 
@@ -42,7 +43,8 @@ import Testing
         var out: [UInt8] = []
         try ContactIO.write(first.table, format: version, to: &out)
         let second = try ContactIO.read(bytes: out)
-        let a = first.table.contacts.map(Self.comparable)
+        // A repeated single-valued property comes back as X-OHANA-ALT-.
+        let a = first.table.contacts.map { Self.comparable(WrittenRepeats.expected($0, version4: version == .vcard4)) }
         let b = second.table.contacts.map(Self.comparable)
         // What the first read kept verbatim is written back as it was, so
         // the second read warns about exactly those lines again.

@@ -94,25 +94,28 @@ struct VCardText: Sendable {
 
   static func parsed(_ unfolded: String, raw: String) -> Line {
     // The name ends at the first ';' or ':'; the value after the first
-    // ':' outside a quoted parameter value.
+    // ':' outside a quoted parameter value. Scalars, not characters: a
+    // value that starts with a combining mark (`N:ाथपा`) makes one
+    // character of the colon and the mark.
+    let scalars = unfolded.unicodeScalars
     var inQuotes = false
-    var nameEnd: String.Index? = nil
-    var colon: String.Index? = nil
-    var i = unfolded.startIndex
-    while i < unfolded.endIndex {
-      let c = unfolded[i]
+    var nameEnd: String.UnicodeScalarView.Index? = nil
+    var colon: String.UnicodeScalarView.Index? = nil
+    var i = scalars.startIndex
+    while i < scalars.endIndex {
+      let c = scalars[i]
       if c == "\"" { inQuotes.toggle() }
       if !inQuotes && nameEnd == nil && (c == ";" || c == ":") { nameEnd = i }
       if !inQuotes && c == ":" {
         colon = i
         break
       }
-      i = unfolded.index(after: i)
+      i = scalars.index(after: i)
     }
-    let colonAt = colon ?? unfolded.endIndex
-    let fullName = String(unfolded[..<(nameEnd ?? colonAt)])
-    let parameters = nameEnd.map { String(unfolded[$0..<colonAt]) } ?? ""
-    let value = colon.map { String(unfolded[unfolded.index(after: $0)...]) } ?? ""
+    let colonAt = colon ?? scalars.endIndex
+    let fullName = String(scalars[..<(nameEnd ?? colonAt)])
+    let parameters = nameEnd.map { String(scalars[$0..<colonAt]) } ?? ""
+    let value = colon.map { String(scalars[scalars.index(after: $0)...]) } ?? ""
     var group = ""
     var name = fullName
     if let dot = fullName.lastIndex(of: ".") {

@@ -14,11 +14,17 @@ import Foundation
 ///    other cards are kept);
 /// 4. `DELETE` each merged-away card with `If-Match` its planned ETag; a
 ///    card whose ETag moved is kept.
-/// A 412 is never retried with a fresh ETag. A 413, or a 412 while the
-/// card still has its planned ETag, is the server refusing the card itself
-/// (Radicale 3.9 answers 413 for a card over its size limit): "too large",
-/// not a conflict. Then the group cards that name a merged-away UID are pointed
-/// at the survivor (`If-Match`).
+/// A 412 is never retried with a fresh ETag. A 412 or 403 while the card
+/// still has its planned ETag is the server refusing the card itself, not
+/// a conflict: "refused", with what the server said (a CardDAV
+/// precondition of RFC 6352 §6.3.2.1 such as `valid-address-data` or
+/// `no-uid-conflict`, else its answer's text; ``Refusal``). "Too large"
+/// only for a 413 or an answer that names a size limit (`max-resource-size`;
+/// Radicale 3.9 answers 413 for a card over its `max_content_length`).
+/// Before any request every planned merged card is checked against its
+/// version's cardinalities (``VCardCardinality``); a cluster whose card
+/// fails is "invalid" and none of it is sent. Then the group cards that
+/// name a merged-away UID are pointed at the survivor (`If-Match`).
 public struct WriteBack {
   public let client: CardDAVClient
   public let book: URL
@@ -32,7 +38,9 @@ public struct WriteBack {
   public struct ClusterOutcome: Sendable {
     public var id: Int
     /// merged, partial (some merged-away cards changed since planning and
-    /// were kept), changed, rewritten, too-large, failed.
+    /// were kept), changed, rewritten, refused (by the server, with its
+    /// words), too-large, invalid (the planned card breaks the vCard
+    /// rules: not sent), failed.
     public var result: String
     public var detail: String
     public var deleted: Int
@@ -131,6 +139,12 @@ public struct WriteBack {
         "the plan deletes \(plan.deleteCount) of the book's \(current.count) cards (\(Int((share * 100).rounded()))%), more than \(Int((maxDeleteShare * 100).rounded()))%; refused (--max-delete-share or --force to go on)"
       )
     }
+    // Every planned card checked before the first request.
+    var invalid: [Int: [String]] = [:]
+    for c in plan.clusters {
+      let problems = VCardText(c.merged).map(CardMerge.violations) ?? ["the merged text is not one vCard"]
+      if !problems.isEmpty { invalid[c.id] = problems }
+    }
     var report = Report()
     let state = State(entries)
     if entries.isEmpty {
@@ -166,6 +180,16 @@ public struct WriteBack {
         let gone = c.delete.map(\.href).filter { Self.isDeleted(state.outcomes["DELETE \($0)"]?.status) }
         outcome = ClusterOutcome(
           id: c.id, result: done.result ?? "", detail: done.detail ?? "", deleted: gone.count, deletedHrefs: gone)
+      } else if let problems = invalid[c.id] {
+        outcome = ClusterOutcome(
+          id: c.id, result: "invalid",
+          detail: "the planned merged card breaks the vCard rules (\(problems.joined(separator: "; "))); nothing of this cluster was sent",
+          deleted: 0)
+        var e = UndoEntry(kind: "cluster")
+        e.cluster = c.id
+        e.result = outcome.result
+        e.detail = outcome.detail
+        try log.append(e)
       } else {
         outcome = try applyCluster(c, current: current, state: state, log: log)
         var e = UndoEntry(kind: "cluster")
@@ -294,19 +318,25 @@ public struct WriteBack {
     if needPut {
       let r = try put(survivor, c.merged, ifMatch: c.survivor.etag, log: log, cluster: c.id)
       if !(200..<300).contains(r.status) {
-        if r.status == 412 {
+        if r.status == 412 || r.status == 403 {
           let now = try client.get(survivor)
           if now.status == 200 && Self.etag(now) == c.survivor.etag {
+            let refusal = Refusal(status: r.status, body: r.body)
             return ClusterOutcome(
-              id: c.id, result: "too-large",
-              detail: "the server refused the merged card (HTTP 412 while the card kept its ETag: a size limit)", deleted: 0)
+              id: c.id, result: refusal.isSizeLimit ? "too-large" : "refused",
+              detail: "the server refused the merged card: \(refusal)", deleted: 0)
           }
-          return ClusterOutcome(id: c.id, result: "changed", detail: "the survivor was changed since planning (HTTP 412)", deleted: 0)
+          if r.status == 412 {
+            return ClusterOutcome(
+              id: c.id, result: "changed", detail: "the survivor was changed since planning (HTTP 412)", deleted: 0)
+          }
         }
         if r.status == 413 {
-          return ClusterOutcome(id: c.id, result: "too-large", detail: "the server refused the merged card (HTTP 413)", deleted: 0)
+          return ClusterOutcome(
+            id: c.id, result: "too-large",
+            detail: "the server refused the merged card: \(Refusal(status: r.status, body: r.body))", deleted: 0)
         }
-        return ClusterOutcome(id: c.id, result: "failed", detail: "PUT of the survivor: HTTP \(r.status)", deleted: 0)
+        return ClusterOutcome(id: c.id, result: "failed", detail: "PUT of the survivor: \(Refusal(status: r.status, body: r.body))", deleted: 0)
       }
     }
     if unchanged {

@@ -1,5 +1,6 @@
 import Foundation
 import OhanaCore
+import OhanaPhone
 
 /// What a write-back will do to one address book, decided before anything
 /// is written (`ohana dedupe URL --plan plan.json`): per cluster, the card
@@ -38,6 +39,44 @@ public struct WriteBackPlan: Codable, Sendable {
     public var merged: String
     public var mergedSha256: String
     public var delete: [Card]
+    /// What the merge did not add as it was: the other cards' values of
+    /// properties the card holds once (``CardMerge``).
+    public var setAside: [SetAside] = []
+
+    public init(id: Int, survivor: Card, merged: String, mergedSha256: String, delete: [Card], setAside: [SetAside] = []) {
+      self.id = id
+      self.survivor = survivor
+      self.merged = merged
+      self.mergedSha256 = mergedSha256
+      self.delete = delete
+      self.setAside = setAside
+    }
+
+    enum CodingKeys: String, CodingKey { case id, survivor, merged, mergedSha256, delete, setAside }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      id = try c.decode(Int.self, forKey: .id)
+      survivor = try c.decode(Card.self, forKey: .survivor)
+      merged = try c.decode(String.self, forKey: .merged)
+      mergedSha256 = try c.decode(String.self, forKey: .mergedSha256)
+      delete = try c.decode([Card].self, forKey: .delete)
+      // Plans written before the list was kept have none.
+      setAside = try c.decodeIfPresent([SetAside].self, forKey: .setAside) ?? []
+    }
+  }
+
+  /// Another card's value of a property the merged card holds once, and
+  /// where it went: `NICKNAME` (another given name), `X-OHANA-ALT-<NAME>`
+  /// (kept beside the survivor's), or "" (not carried; the undo log keeps
+  /// the card).
+  public struct SetAside: Codable, Sendable, Equatable {
+    public var property: String
+    public var value: String
+    /// The href of the card it came from.
+    public var from: String
+    public var into: String
+    public var reason: String
   }
 
   /// A group card naming a merged-away UID: it will name the survivor's.
@@ -73,13 +112,17 @@ public struct WriteBackPlan: Codable, Sendable {
   }
 
   /// Plans the merge of `clusters` (each a list of indices into
-  /// `book.cards`, two or more).
+  /// `book.cards`, two or more); national phone numbers of a card with no
+  /// country are read in `region` (``CardMerge``).
   ///
   /// The survivor is the cluster's card with the most properties (the
   /// first href in order on a tie). A cluster is skipped, and said so,
   /// when one of its cards is not vCard 3.0 or 4.0, has no ETag, or has
-  /// no UID while a group names members by UID.
-  public static func make(book: CardDAVReader.Book, clusters: [[Int]]) -> WriteBackPlan {
+  /// no UID while a group names members by UID, and when its merged card
+  /// would break its version's cardinalities (``VCardCardinality``: a
+  /// survivor that already repeats one), with the property named.
+  public static func make(book: CardDAVReader.Book, clusters: [[Int]], region: String = "US") -> WriteBackPlan {
+    let merger = CardMerge(defaultRegion: RegionCode(region) ?? .us)
     let texts = book.cards.map { VCardText(String(decoding: $0.data, as: UTF8.self)) }
     var uidCount: [String: Int] = [:]
     for t in texts { if let u = t?.uid, !u.isEmpty { uidCount[u, default: 0] += 1 } }
@@ -112,10 +155,22 @@ public struct WriteBackPlan: Codable, Sendable {
       else { continue }
       let others = members.filter { $0 != survivorIndex }
       guard let survivorText = texts[survivorIndex], let survivor = card(book.cards[survivorIndex], survivorText) else { continue }
-      let merged = CardMerge.merge(survivor: survivorText, others: others.compactMap { texts[$0] }).text
+      let result = merger.merge(
+        survivor: survivorText,
+        others: others.compactMap { i in texts[i].map { (card: $0, from: book.cards[i].url.absoluteString) } })
+      let problems = CardMerge.violations(result.card)
+      if !problems.isEmpty {
+        plan.skipped.append(
+          Skipped(
+            hrefs: hrefs, reason: "the merged card would break vCard \(survivorText.version): \(problems.joined(separator: "; "))"))
+        continue
+      }
+      let merged = result.card.text
       let deletes = others.compactMap { card(book.cards[$0], texts[$0]) }
       plan.clusters.append(
-        Cluster(id: plan.clusters.count + 1, survivor: survivor, merged: merged, mergedSha256: hex(merged), delete: deletes))
+        Cluster(
+          id: plan.clusters.count + 1, survivor: survivor, merged: merged, mergedSha256: hex(merged), delete: deletes,
+          setAside: result.setAside))
       if let su = survivor.uid {
         for d in deletes { if let u = d.uid, u != su { survivorUID[u] = su } }
       }

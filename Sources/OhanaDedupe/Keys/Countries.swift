@@ -129,3 +129,15 @@ enum Countries {
     return map
   }()
 }
+
+/// The region code of a country as an address book writes it ("Deutschland",
+/// "united states", "GB"), from the same table dedupe reads addresses with;
+/// for callers outside dedupe that pick a default region for national
+/// phone numbers (the CardDAV merge).
+public enum CountryRegion {
+  /// The ISO 3166-1 alpha-2 code, or nil when the name is not in the table.
+  public static func code(forCountry name: String) -> String? {
+    let bytes = Array(name.utf8)
+    return bytes.withUnsafeBytes { Countries.region($0) }
+  }
+}

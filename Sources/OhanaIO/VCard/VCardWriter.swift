@@ -72,7 +72,11 @@ struct VCardWriter {
     line.append("BEGIN:VCARD\r\n")
     if version4 { line.append("VERSION:4.0\r\n") } else { line.append("VERSION:3.0\r\n") }
     let a = r.attributes
+    // The single-valued properties written so far (VCardCardinality): a
+    // repeat among the extras is written as X-OHANA-ALT-NAME.
+    var written: UInt16 = VCardCardinality.fnBit
     let uid = a[ContactAttribute.uid.rawValue][row]
+    if uid.isPresent || uuids.form(at: row) != .none { written |= VCardCardinality.uidBit }
     if uid.isPresent {
       text("UID", uid, commas: false)
     } else if uuids.form(at: row) != .none {
@@ -93,6 +97,7 @@ struct VCardWriter {
     ids.append(a[ContactAttribute.suffix.rawValue][row])
     if !version4 || ids.contains(where: \.isPresent) {
       structured("N", ids, group: .absent, params: .absent)
+      written |= VCardCardinality.nBit
     }
     let nick = a[ContactAttribute.nickname.rawValue][row]
     if nick.isPresent { text("NICKNAME", nick, commas: false) }
@@ -112,7 +117,10 @@ struct VCardWriter {
     let title = a[ContactAttribute.jobTitle.rawValue][row]
     if title.isPresent { text("TITLE", title, commas: true) }
     let bday = a[ContactAttribute.birthday.rawValue][row]
-    if bday.isPresent { text("BDAY", bday, commas: false) }
+    if bday.isPresent {
+      text("BDAY", bday, commas: false)
+      written |= VCardCardinality.bdayBit
+    }
     let note = a[ContactAttribute.note.rawValue][row]
     if note.isPresent { text("NOTE", note, commas: true) }
     let photo = table.photo[row]
@@ -159,18 +167,37 @@ struct VCardWriter {
         endLine()
         continue
       }
+      let bit = withPoolBytes(bytes, r.extras.name[i]) { VCardCardinality.singleValuedBit($0, version4: version4) }
+      let repeated = bit & written != 0
+      written |= bit
       if r.extras.group[i].isPresent {
         appendGroup(r.extras.group[i])
-      } else {
+      } else if !repeated {
         guardLineStart(r.extras.name[i])
       }
+      if repeated { line.append("X-OHANA-ALT-") }
       withPoolBytes(bytes, r.extras.name[i]) { line.append(bytes: $0) }
       appendParams(r.extras.parameters[i], label: .absent)
       line.append(ASCII.colon)
       var endsWithEquals = false
       withPoolBytes(bytes, r.extras.value[i]) { v in
         endsWithEquals = v.last == ASCII.equals
-        if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
+        if repeated {
+          // A structured value as an X- property's text: `;` and `,` escaped.
+          spill.removeAll(keepingCapacity: true)
+          VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
+          var escaped = false
+          for b in spill {
+            if escaped {
+              escaped = false
+            } else if b == ASCII.backslash {
+              escaped = true
+            } else if b == ASCII.semicolon || b == ASCII.comma {
+              line.append(ASCII.backslash)
+            }
+            line.append(b)
+          }
+        } else if v.contains(ASCII.lf) || v.contains(ASCII.cr) {
           spill.removeAll(keepingCapacity: true)
           VCardEscaping.escapeNewlinesOnly(Array(v)[...], into: &spill)
           spill.withUnsafeBytes { line.append(bytes: $0) }

@@ -183,8 +183,36 @@ public enum VCardSpec {
     for i in v.extras.indices where v.extras[i].value.utf8.contains(13) || v.extras[i].value.utf8.contains(10) {
       v.extras[i].value = v.extras[i].value.replacingNewlines(with: "\\n")
     }
+    // A single-valued property the card already has (vCard 4.0, RFC 6350
+    // §6: N, FN, UID, REV, BDAY, KIND, PRODID, GENDER, ANNIVERSARY) comes
+    // back as X-OHANA-ALT-NAME, its value escaped as text (`;` `,`).
+    var seen: Set<String> = ["FN"]
+    if v[.uid] != nil { seen.insert("UID") }
+    if [.familyName, .givenName, .middleName, .prefix, .suffix].contains(where: { v[$0] != nil }) { seen.insert("N") }
+    if v[.birthday] != nil { seen.insert("BDAY") }
+    for i in v.extras.indices {
+      let name = v.extras[i].name.uppercased()
+      guard singles4.contains(name) else { continue }
+      if seen.insert(name).inserted { continue }
+      v.extras[i].name = "X-OHANA-ALT-" + v.extras[i].name
+      var out = ""
+      var escaped = false
+      for c in v.extras[i].value.unicodeScalars {
+        if escaped {
+          escaped = false
+        } else if c == "\\" {
+          escaped = true
+        } else if c == ";" || c == "," {
+          out.unicodeScalars.append("\\")
+        }
+        out.unicodeScalars.append(c)
+      }
+      v.extras[i].value = out
+    }
     return v
   }
+
+  static let singles4: Set<String> = ["N", "FN", "UID", "REV", "BDAY", "KIND", "PRODID", "GENDER", "ANNIVERSARY"]
 
   public static let spec: ReaderSpec = {
     var spec = ReaderSpec(
