@@ -111,6 +111,12 @@ extension OhanaCommand {
     @Flag(help: "With --apply: carry out a plan the guards refuse (more than --max-delete-share of the book, or a UID on two cards).")
     var force = false
 
+    @Flag(help: "A table's input (CSV with its own columns): write the merged contacts in ohana's CSV header instead of the table's rows with their cluster columns.")
+    var merged = false
+
+    @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
+    var golden: String?
+
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
@@ -163,6 +169,7 @@ extension OhanaCommand {
         let start = Clock.seconds()
         let format = try output.format()
         let read = try ContactFiles.read(input, quiet: global.quiet)
+        try ContactFiles.requireIdentifying(read.columns, path: input.input)
         let table = read.table
         let readDone = Clock.seconds()
         PhaseTrace.mark("read")
@@ -187,8 +194,20 @@ extension OhanaCommand {
         let beside = clustersFile.flatMap { file in
           WrittenBeside(file) { try Self.writeClusters(table, result, into: $0) }
         }
+        // A table of the user's, written to CSV: its own rows again, with
+        // the cluster columns (README "Tables").
+        let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
+        let rowsOut = format == .csv && !self.merged && TableOutput.isUserTable(read) && tablePath != nil
+        if golden != nil && (tablePath == nil || read.tableDelimiter == nil) {
+          throw CLIError("--golden writes a table's rows: give one CSV file as the input", exitCode: CLIError.usage)
+        }
         let mergedFile = Result {
-          try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
+          if rowsOut, let tablePath, let delimiter = read.tableDelimiter {
+            let out = try OutputFile(path: output.output)
+            try TableOutput.write(path: tablePath, delimiter: delimiter, table: table, result: result, golden: false, to: out)
+            return out
+          }
+          return try ContactFiles.writePending(Frame(table: merged), format: format, to: output.output, quiet: global.quiet)
         }
         PhaseTrace.mark("write.merged")
         let clustersWritten = try beside?.wait()
@@ -198,6 +217,11 @@ extension OhanaCommand {
           outputs.append(clustersFile)
         }
         PhaseTrace.mark("write.clusters")
+        if let golden, let tablePath, let delimiter = read.tableDelimiter {
+          let out = try OutputFile(path: golden)
+          try TableOutput.write(path: tablePath, delimiter: delimiter, table: table, result: result, golden: true, to: out)
+          outputs.append(out)
+        }
         if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, model: result.model, to: explain)) }
         if let explainCandidates {
           outputs.append(

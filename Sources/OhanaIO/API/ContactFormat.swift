@@ -21,7 +21,7 @@ public enum ContactFormat: String, Sendable, Hashable, CaseIterable, CustomStrin
     if ext.hasPrefix(".") { ext.removeFirst() }
     switch ext {
     case "vcf", "vcard", "vcards": self = .vcard4
-    case "csv": self = .csv
+    case "csv", "tsv", "tab": self = .csv  // the delimiter is sniffed
     case "ndjson", "jsonl", "json": self = .ndjson
     default: return nil
     }

@@ -151,7 +151,8 @@ public enum ContactIO {
       var how = UndeclaredCharset.Source.declared
       var detection: CharsetDetector.Match? = nil
       if charset == nil {
-        let undeclared = head.withUnsafeBytes { Self.nonUTF8Lines($0[..<Self.completeUTF8Prefix($0)]) }
+        let first4K = Array(head.prefix(4096))
+        let undeclared = first4K.withUnsafeBytes { Self.nonUTF8Lines($0[..<Self.completeUTF8Prefix($0)]) }
         let v = UndeclaredCharsets.verdict(
           text: undeclared, fallback: options.fallbackCharset, threshold: options.minimumDetectionConfidence)
         detection = v.best
@@ -159,8 +160,20 @@ public enum ContactIO {
         how = v.use == nil ? .fallback : .detected
       }
       let name = charset ?? options.fallbackCharset
+      // The first 64 KB (or the whole table): the records whose values
+      // confirm each column's role, the same whatever the chunk size.
+      var headIsWhole = false
+      while head.count < CSVReader.sampleBytes {
+        let n = try source.read(into: &head, maxCount: CSVReader.sampleBytes - head.count)
+        headRead += n
+        if n == 0 {
+          headIsWhole = true
+          break
+        }
+      }
       var result = try CSVReader.read(
-        source: source, head: head, headRead: headRead, total: total, options: options, cellCharset: name)
+        source: source, head: head, headIsWhole: headIsWhole, headRead: headRead, total: total, options: options,
+        cellCharset: name)
       if result.undeclaredValues > 0 {
         result.undeclaredCharset = UndeclaredCharset(
           name: name, source: how, values: result.undeclaredValues, detection: detection)

@@ -49,6 +49,15 @@ public struct ReadOptions: Sendable {
   public var minimumDetectionConfidence: Int
   /// Name for ``InputError/source`` (a path, `-`); set by the path reader.
   public var sourceName: String?
+  /// How a table's columns (CSV) map onto the contact model: the user's
+  /// roles, and whether the others are detected (``ColumnMapping``).
+  public var columnMapping = ColumnMapping()
+  /// The order of day and month in a table's dates; nil: decided per
+  /// column from its values (``DateText/order(of:)``).
+  public var dateOrder: DateText.Order? = nil
+  /// The byte between a table's cells (`,`, `;`, tab, `|`); nil: sniffed
+  /// from the header line.
+  public var delimiter: UInt8? = nil
   /// Called after each chunk is read with (bytes done, total bytes when
   /// known), on the worker thread that read it, one call at a time.
   public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
@@ -164,6 +173,11 @@ public struct ReadResult: Sendable {
   /// A read of several inputs (``ContactIO/read(inputs:options:progress:)``):
   /// each input's counts, in order; empty for a read of one.
   public var sources: [SourceSummary] = []
+  /// A table's columns (CSV): each one's role and how it was decided,
+  /// in the header's order; empty for vCard and NDJSON.
+  public var columns: [MappedColumn] = []
+  /// A table's delimiter (CSV), nil for vCard and NDJSON.
+  public var tableDelimiter: UInt8? = nil
   /// The raw bytes of undeclared values collected for detection.
   var undeclaredText: [UInt8] = []
   var undeclaredValues = 0

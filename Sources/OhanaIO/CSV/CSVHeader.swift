@@ -34,12 +34,192 @@ struct CSVHeader {
   var names: [String] = []
   var slots: [CSVSlot] = []
   private var slotIndex: [String: Int] = [:]
+  /// Per column: its role and how it was decided (``MappedColumn``).
+  var columns: [MappedColumn] = []
+  /// Per column: whether it was mapped by the user or detected (its
+  /// missing-value words are missing, repeats of a role are joined, dates
+  /// read into ISO).
+  var mapped: [Bool] = []
+  /// Per column of the role `gender`: the extra property's name.
+  var extraNames: [String?] = []
+  /// The order of day and month in the birthday columns.
+  var dateOrder: DateText.Order = .dayFirst
+  /// The byte between cells.
+  var delimiter: UInt8 = ASCII.comma
 
   init(cells: [String]) {
     for raw in cells {
       let name = raw.trimmingBlanks
       names.append(name)
-      targets.append(target(for: name.lowercased()))
+      let t = target(for: name.lowercased())
+      targets.append(t)
+      mapped.append(false)
+      extraNames.append(nil)
+      columns.append(MappedColumn(column: name, role: Self.role(of: t, slots), how: t == .extra || t == .ignored ? "unmapped" : "known"))
+    }
+  }
+
+  /// The header with `mapping` applied and, where it allows, every column
+  /// it does not name and no known header covers detected from its name and
+  /// confirmed by `samples` (records after the header, cells by column).
+  init(cells: [String], samples: [[String]], mapping: ColumnMapping, dateOrder given: DateText.Order?) {
+    self.init(cells: cells)
+    var birthdayValues: [String] = []
+    for c in names.indices {
+      let values = samples.compactMap { c < $0.count ? $0[c] : nil }
+      let name = names[c]
+      var role: ColumnRole? = nil
+      var how = columns[c].how
+      if let r = mapping.roles[name] {
+        role = r
+        how = "given"
+      } else if targets[c] != .extra {
+        // A known header (ours, Google's, Outlook's): as it is, but
+        // Outlook's `Title` (a prefix) is a job title where its values
+        // are no prefixes (Salesforce, Zoho).
+        if mapping.detect, case .attribute(.prefix) = targets[c], name.lowercased() == "title",
+          !ColumnDetection.areHonorifics(values)
+        {
+          role = .title
+          how = "detected"
+        } else {
+          continue
+        }
+      } else if mapping.detect {
+        if let r = ColumnDetection.role(forHeader: name) {
+          if ColumnDetection.confirms(r, values) {
+            role = r
+            how = "detected"
+          } else {
+            how = "unmapped: the header reads as \(r), the values do not"
+          }
+        } else {
+          let filled = values.filter { !ColumnDetection.isMissing($0) }
+          if filled.count >= 3, filled.allSatisfy(ColumnDetection.isEmail) {
+            role = .email
+            how = "values"
+          }
+        }
+      }
+      guard let role else {
+        columns[c].how = how
+        continue
+      }
+      if role == .birthday { birthdayValues += values }
+      targets[c] = target(for: role, header: name)
+      if role == .gender { extraNames[c] = "GENDER" }
+      mapped[c] = true
+      columns[c] = MappedColumn(column: name, role: role, how: how)
+    }
+    dateOrder = given ?? DateText.order(of: birthdayValues)
+    // A one-line address beside a city or postcode of its own address and
+    // no street: it is the street (a French `Adresse`, Thunderbird's
+    // `Home Address`).
+    for c in columns.indices where columns[c].role == .address && columns[c].how != "given" {
+      let owner = Self.owner(names[c])
+      let group = columns.indices.filter { Self.owner(names[$0]) == owner }.compactMap { columns[$0].role }
+      if group.contains(.street) {
+        // Google's `Address 1 - Formatted` beside `Address 1 - Street`:
+        // the same address again, kept as it came, not a second one.
+        columns[c] = MappedColumn(column: names[c], role: nil, how: "unmapped: the address's parts have columns of their own")
+        targets[c] = .extra
+        mapped[c] = false
+      } else if group.contains(.locality) || group.contains(.postcode) {
+        columns[c].role = .street
+        targets[c] = target(for: .street, header: names[c])
+      }
+    }
+  }
+
+  /// The owner word of a header (`home` of `Home City`), "" when none.
+  static func owner(_ header: String) -> String {
+    let words = ColumnDetection.normalized(header).split(separator: " ").map(String.init)
+    guard let first = words.first, words.count > 1, ColumnDetection.prefixWords.contains(first) else { return "" }
+    return first
+  }
+
+  /// The target of a role; address parts share a slot per address their
+  /// header names (`Mailing Street` and `Mailing City` one, `Other City`
+  /// another), with the label it gives (home, work, other).
+  private mutating func target(for role: ColumnRole, header: String) -> CSVTarget {
+    switch role {
+    case .id: return .attribute(.uid)
+    case .name: return .attribute(.fullName)
+    case .given: return .attribute(.givenName)
+    case .middle: return .attribute(.middleName)
+    case .family: return .attribute(.familyName)
+    case .prefix: return .attribute(.prefix)
+    case .suffix: return .attribute(.suffix)
+    case .nickname: return .attribute(.nickname)
+    case .organization: return .attribute(.organization)
+    case .department: return .attribute(.department)
+    case .title: return .attribute(.jobTitle)
+    case .birthday: return .attribute(.birthday)
+    case .note: return .attribute(.note)
+    case .gender: return .extra
+    case .email: return .fieldValue(slot: slot("mapped \(header)", isAddress: false, kind: .email, label: nil))
+    case .phone(let label): return .fieldValue(slot: slot("mapped \(header)", isAddress: false, kind: .phone, label: label))
+    case .address: return .address(slot: slot("mapped one-line \(header)", isAddress: true, kind: .other, label: nil), .street)
+    case .street, .extended, .locality, .region, .postcode, .country:
+      let owner = Self.owner(header)
+      let label: String? =
+        switch owner {
+        case "home", "private", "residential": "home"
+        case "work", "business", "office": "work"
+        case "other": "other"
+        default: nil
+        }
+      let part: AddressAttribute =
+        switch role {
+        case .street: .street
+        case .extended: .extended
+        case .locality: .locality
+        case .region: .region
+        case .postcode: .postalCode
+        default: .country
+        }
+      return .address(slot: slot("mapped address \(owner)", isAddress: true, kind: .other, label: label), part)
+    }
+  }
+
+  /// The role a known header's target gives, for the report.
+  static func role(of t: CSVTarget, _ slots: [CSVSlot]) -> ColumnRole? {
+    switch t {
+    case .attribute(let a):
+      switch a {
+      case .uid: return .id
+      case .fullName: return .name
+      case .givenName: return .given
+      case .middleName: return .middle
+      case .familyName: return .family
+      case .prefix: return .prefix
+      case .suffix: return .suffix
+      case .nickname: return .nickname
+      case .organization: return .organization
+      case .department: return .department
+      case .jobTitle: return .title
+      case .birthday: return .birthday
+      case .note: return .note
+      default: return nil
+      }
+    case .fieldValue(let s):
+      guard s < slots.count else { return nil }
+      switch slots[s].kind {
+      case .email: return .email
+      case .phone: return .phone(label: slots[s].fixedLabel)
+      default: return nil
+      }
+    case .address(_, let a):
+      switch a {
+      case .street: return .street
+      case .extended: return .extended
+      case .locality: return .locality
+      case .region: return .region
+      case .postalCode: return .postcode
+      case .country: return .country
+      default: return nil
+      }
+    default: return nil
     }
   }
 
@@ -86,12 +266,14 @@ struct CSVHeader {
     "po box": .poBox, "pobox": .poBox, "extended address": .extended, "extended": .extended,
   ]
 
+  /// (An assistant's phone is another person's number, and telex no phone:
+  /// those columns travel through as extra properties.)
   private static let outlookPhones: [String: String] = [
     "primary phone": "pref", "home phone": "home", "home phone 2": "home", "mobile phone": "cell",
     "pager": "pager", "home fax": "home,fax", "business phone": "work", "business phone 2": "work",
-    "business fax": "work,fax", "company main phone": "work", "assistant's phone": "assistant",
+    "business fax": "work,fax", "company main phone": "work",
     "other phone": "other", "other fax": "fax", "car phone": "car", "callback": "callback", "isdn": "isdn",
-    "radio phone": "radio", "tty/tdd phone": "textphone", "telex": "telex",
+    "radio phone": "radio", "tty/tdd phone": "textphone",
   ]
 
   /// Outlook's German export: phone columns and their labels.
@@ -99,7 +281,7 @@ struct CSVHeader {
     "haupttelefon": "pref", "telefon privat": "home", "telefon privat 2": "home", "telefon (privat)": "home",
     "telefon (privat 2)": "home", "mobiltelefon": "cell", "mobiltelefon 2": "cell", "pager": "pager",
     "fax privat": "home,fax", "telefon geschäftlich": "work", "telefon geschäftlich 2": "work",
-    "fax geschäftlich": "work,fax", "telefon firma": "work", "telefon assistent": "assistant",
+    "fax geschäftlich": "work,fax", "telefon firma": "work",
     "weiteres telefon": "other", "weiteres fax": "fax", "autotelefon": "car", "rückmeldung": "callback",
     "telefon für hörbehinderte": "textphone",
   ]

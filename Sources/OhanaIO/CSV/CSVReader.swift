@@ -11,16 +11,26 @@ enum CSVReader {
 
   /// `cellCharset`: the charset of the cells that are not UTF-8 (declared,
   /// detected or the fallback: `ContactIO` decides; nil leaves them raw).
+  /// How much of a table's beginning detection reads its samples from.
+  static let sampleBytes = 64 << 10
+
+  /// `head`: the input's first bytes (``sampleBytes``, or all of it when
+  /// `headIsWhole`), where detection takes its sample records.
   static func read(
-    source: ByteSource, head: [UInt8], headRead: Int, total: Int?, options: ReadOptions, cellCharset: String?
+    source: ByteSource, head: [UInt8], headIsWhole: Bool = true, headRead: Int, total: Int?, options: ReadOptions,
+    cellCharset: String?
   ) throws(ContactIOError) -> ReadResult {
-    var reader = ChunkedReader(source: source, chunkSize: options.chunkSize, splitter: splitter)
+    // The delimiter: given, else sniffed from the header line.
+    let delimiter = options.delimiter ?? CSVTokenizer.sniffDelimiter(head)
+    var reader = ChunkedReader(source: source, chunkSize: options.chunkSize) {
+      CSVTokenizer.lastRecordStart(in: $0, delimiter: delimiter)
+    }
     reader.prepend(head)
     reader.bytesRead = headRead
     guard let first = try reader.next() else {
       return ReadResult(table: ContactTable(), errors: [], bytesRead: headRead, recordsRead: 0, recordsSkipped: 0)
     }
-    var tok = CSVTokenizer(first.bytes, range: 0..<first.bytes.count, firstLine: 1)
+    var tok = CSVTokenizer(first.bytes, range: 0..<first.bytes.count, firstLine: 1, delimiter: delimiter)
     var text: [UInt8] = []
     var cells: [Range<Int>] = []
     var line = 1
@@ -28,14 +38,33 @@ enum CSVReader {
       throw ContactIOError(.invalidInput, "CSV header is not a complete record", line: 1)
     }
     let headerDecoded = decodeCells(&text, &cells, charset: cellCharset)
-    let header = CSVHeader(cells: cells.map { String(decoding: text[$0], as: UTF8.self) })
+    let headerCells = cells.map { String(decoding: text[$0], as: UTF8.self) }
+    // Up to 200 records of the input's first 64 KB, the complete ones:
+    // the values detection confirms each column's role with (the same
+    // records whatever the chunk size).
+    var samples: [[String]] = []
+    let complete = headIsWhole ? head.count : head.withUnsafeBufferPointer { CSVTokenizer.lastRecordStart(in: $0, delimiter: delimiter) } ?? 0
+    var sampler = CSVTokenizer(head, range: 0..<complete, firstLine: 1, delimiter: delimiter)
+    var sampleLine = 1
+    var sampleText: [UInt8] = [], sampleCells: [Range<Int>] = []
+    _ = sampler.next(text: &sampleText, cells: &sampleCells, recordLine: &sampleLine)  // the header
+    while samples.count < 200, sampler.next(text: &sampleText, cells: &sampleCells, recordLine: &sampleLine) == .record {
+      _ = decodeCells(&sampleText, &sampleCells, charset: cellCharset)
+      samples.append(sampleCells.map { String(decoding: sampleText[$0], as: UTF8.self) })
+    }
+    var header = CSVHeader(
+      cells: headerCells, samples: samples, mapping: options.columnMapping, dateOrder: options.dateOrder)
+    header.delimiter = delimiter
+    let parsedHeader = header
     let rest = InputChunk(bytes: Array(first.bytes[tok.i...]), firstLine: tok.line, index: 0)
     reader.pushFront(rest)
     let opts = options
     var result = try ParallelReader.run(reader, options: options, totalBytes: total) {
-      parseChunk($0, header: header, options: opts, cellCharset: cellCharset)
+      parseChunk($0, header: parsedHeader, options: opts, cellCharset: cellCharset)
     }
     result.undeclaredValues += headerDecoded
+    result.columns = header.columns
+    result.tableDelimiter = delimiter
     return result
   }
 
@@ -83,6 +112,41 @@ enum CSVReader {
   private static let separator: [UInt8] = Array(" ::: ".utf8)
   private static let extraName: [UInt8] = Array("X-CSV".utf8)
 
+  /// A mapped column's missing value (``ColumnDetection/isMissing(_:)``).
+  static func isMissingWord(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard bytes.count <= 8 else { return false }
+    return ColumnDetection.isMissing(String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// What the mapped columns of a record become: a birthday read into ISO
+  /// (`26/03/1964` → `1964-03-26`, in the column's order of day and
+  /// month; kept as written when it is no date), and a full name written
+  /// `Smith, John` split into family and given names when no column gives
+  /// them (the full name then `John Smith`).
+  static func normalizeMapped(_ builder: inout ContactTableBuilder, header: CSVHeader, scratch: inout [UInt8]) {
+    let bday = builder.value(.birthday)
+    if bday.isPresent {
+      let text = builder.pool.withBytes(of: bday) { String(decoding: $0, as: UTF8.self) }
+      if let iso = DateText.parse(text, order: header.dateOrder), iso != text {
+        builder.set(.birthday, Array(iso.utf8).withUnsafeBytes { builder.pool.intern($0) })
+      }
+    }
+    let full = builder.value(.fullName)
+    if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent {
+      let text = builder.pool.withBytes(of: full) { String(decoding: $0, as: UTF8.self) }
+      let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+      if parts.count == 2 {
+        let family = parts[0].trimmingCharacters(in: " \t"), given = parts[1].trimmingCharacters(in: " \t")
+        if !family.isEmpty && !given.isEmpty {
+          func id(_ s: String) -> StringID { Array(s.utf8).withUnsafeBytes { builder.pool.intern($0) } }
+          builder.set(.familyName, id(family))
+          builder.set(.givenName, id(given))
+          builder.set(.fullName, id(given + " " + family))
+        }
+      }
+    }
+  }
+
   /// `0/0/00`, `0.0.00`: Outlook's empty date.
   static func isOutlookNoDate(_ bytes: ArraySlice<UInt8>) -> Bool {
     var zeros = 0
@@ -98,7 +162,7 @@ enum CSVReader {
     var read = 0
     var skipped = 0
     var undeclared = 0
-    var tok = CSVTokenizer(chunk.bytes, range: 0..<chunk.bytes.count, firstLine: chunk.firstLine)
+    var tok = CSVTokenizer(chunk.bytes, range: 0..<chunk.bytes.count, firstLine: chunk.firstLine, delimiter: header.delimiter)
     var text: [UInt8] = []
     var cells: [Range<Int>] = []
     var line = chunk.firstLine
@@ -153,18 +217,42 @@ enum CSVReader {
       builder.beginContact(sourceLine: line)
       var extras: [(Int, Range<Int>)] = []
       for (c, r) in cells.enumerated() where !r.isEmpty {
+        let mapped = header.mapped[c]
+        // A mapped column's `NULL`, `N/A`, `nan`... are missing values.
+        if mapped && header.targets[c] != .extra && Self.isMissingWord(text[r]) { continue }
         switch header.targets[c] {
         case .attribute(let a):
           // Outlook writes "no date" as `0/0/00` (`0.0.00` in German).
           if a == .birthday && Self.isOutlookNoDate(text[r]) { continue }
-          if builder.value(a).isAbsent { builder.set(a, intern(text[r])) }
+          if builder.value(a).isAbsent {
+            builder.set(a, intern(text[r]))
+          } else if mapped {
+            // Several columns of one role: joined (`Straße` and
+            // `Hausnummer`; a birthday's year, month and day).
+            scratch.removeAll(keepingCapacity: true)
+            builder.pool.withBytes(of: builder.value(a)) { scratch.append(contentsOf: $0) }
+            scratch.append(a == .birthday ? UInt8(ascii: "-") : 0x20)
+            scratch.append(contentsOf: text[r])
+            builder.set(a, intern(scratch))
+          }
         case .fieldValue(let s): slotValue[s] = r
         case .fieldLabel(let s): slotLabel[s] = r
-        case .address(let s, let a): if slotParts[s][a.rawValue] == nil { slotParts[s][a.rawValue] = r }
+        case .address(let s, let a):
+          if slotParts[s][a.rawValue] == nil {
+            slotParts[s][a.rawValue] = r
+          } else if mapped, let prior = slotParts[s][a.rawValue] {
+            // Joined in `text` after its cells: `prior`, a space, this one.
+            let start = text.count
+            text.append(contentsOf: text[prior])
+            text.append(0x20)
+            text.append(contentsOf: text[r])
+            slotParts[s][a.rawValue] = start..<text.count
+          }
         case .extra: extras.append((c, r))
         case .ignored: break
         }
       }
+      if header.mapped.contains(true) { normalizeMapped(&builder, header: header, scratch: &scratch) }
       for (s, slot) in header.slots.enumerated() {
         if slot.isAddress {
           let parts = slotParts[s]
@@ -180,6 +268,15 @@ enum CSVReader {
           label = intern(text[l])
         } else if let l = slot.fixedLabel {
           label = builder.pool.intern(l)
+        }
+        // Several e-mail addresses in one cell (`a@x.org, b@y.org`): a field each.
+        if slot.kind == .email, text[v].filter({ $0 == UInt8(ascii: "@") }).count > 1,
+          case let cell = String(decoding: text[v], as: UTF8.self), ColumnDetection.isEmail(cell)
+        {
+          for part in ColumnDetection.emails(in: cell) where !part.isEmpty {
+            builder.appendField(kind: slot.kind, label: label, value: intern(Array(part.utf8)))
+          }
+          continue
         }
         // Google packs several values into one cell with " ::: ".
         var start = v.lowerBound
@@ -211,6 +308,13 @@ enum CSVReader {
       for (c, r) in extras {
         scratch.removeAll(keepingCapacity: true)
         VCardEscaping.escapeText(text[r], commas: true, into: &scratch)
+        if let named = header.extraNames[c] {
+          // A mapped column with a vCard property of its own (GENDER).
+          if Self.isMissingWord(text[r]) { continue }
+          let value = intern(scratch)
+          builder.appendExtra(name: intern(Array(named.utf8)), parameters: .absent, value: value)
+          continue
+        }
         builder.appendExtra(name: intern(extraName), parameters: extraParams[c], value: intern(scratch))
       }
       builder.endContact()

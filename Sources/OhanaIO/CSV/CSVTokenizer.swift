@@ -8,12 +8,33 @@ struct CSVTokenizer {
   let end: Int
   /// 1-based line of the next record.
   var line: Int
+  /// The byte between cells: `,`, or `;`, tab, `|` (``sniffDelimiter(_:)``).
+  let delimiter: UInt8
 
-  init(_ bytes: [UInt8], range: Range<Int>, firstLine: Int) {
+  init(_ bytes: [UInt8], range: Range<Int>, firstLine: Int, delimiter: UInt8 = ASCII.comma) {
     self.bytes = bytes
     self.i = range.lowerBound
     self.end = range.upperBound
     self.line = firstLine
+    self.delimiter = delimiter
+  }
+
+  /// The delimiter of a table whose text starts with `head`: of `,`, `;`,
+  /// tab and `|`, the one its first record (outside quotes) holds most
+  /// of; `,` on a tie or when it holds none.
+  static func sniffDelimiter(_ head: [UInt8]) -> UInt8 {
+    let candidates: [UInt8] = [ASCII.comma, ASCII.semicolon, 0x09, 0x7C]
+    var counts = [Int](repeating: 0, count: candidates.count)
+    var inQuotes = false
+    for b in head.prefix(64 << 10) {
+      if b == ASCII.quote { inQuotes.toggle() }
+      if inQuotes { continue }
+      if b == ASCII.lf || b == ASCII.cr { break }
+      if let k = candidates.firstIndex(of: b) { counts[k] += 1 }
+    }
+    var best = 0
+    for k in 1..<candidates.count where counts[k] > counts[best] { best = k }
+    return candidates[best]
   }
 
   enum Outcome { case record, end, unterminatedQuote }
@@ -50,14 +71,14 @@ struct CSVTokenizer {
         }
         if !closed { return .unterminatedQuote }
         // Text after the closing quote up to the separator is kept.
-        while i < end && bytes[i] != ASCII.comma && bytes[i] != ASCII.lf && bytes[i] != ASCII.cr {
+        while i < end && bytes[i] != delimiter && bytes[i] != ASCII.lf && bytes[i] != ASCII.cr {
           text.append(bytes[i])
           i += 1
         }
       } else {
         while i < end {
           let b = bytes[i]
-          if b == ASCII.comma || b == ASCII.lf || b == ASCII.cr { break }
+          if b == delimiter || b == ASCII.lf || b == ASCII.cr { break }
           text.append(b)
           i += 1
         }
@@ -67,7 +88,7 @@ struct CSVTokenizer {
       if i >= end { return .record }
       let b = bytes[i]
       i += 1
-      if b == ASCII.comma { continue }
+      if b == delimiter { continue }
       // A lone CR ends the record but not the line: lines are counted by
       // LF, as the chunk reader numbers them (else a record's line would
       // depend on where the chunks were cut).
@@ -89,7 +110,7 @@ struct CSVTokenizer {
   /// text. Toggling on every quote instead would let one stray quote in an
   /// unquoted cell (`a"b`) invert the state for the rest of the buffer and
   /// cut a chunk inside a later quoted line break.
-  static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>, delimiter: UInt8 = ASCII.comma) -> Int? {
     var inQuotes = false
     var atCellStart = true
     var last: Int? = nil
@@ -114,7 +135,7 @@ struct CSVTokenizer {
         continue
       }
       if b == ASCII.lf { last = i }
-      atCellStart = b == ASCII.comma || b == ASCII.lf || b == ASCII.cr
+      atCellStart = b == delimiter || b == ASCII.lf || b == ASCII.cr
     }
     return last
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ohana
 
 /// The inputs every reading verb takes: files of any of the formats,
@@ -51,6 +52,65 @@ struct InputOptions: ParsableArguments {
   @Option(name: .customLong("address-book"), help: ArgumentHelp("CardDAV inputs: read only the address book of this name (its last path segment or display name).", valueName: "name"))
   var addressBook: String?
 
+  @Option(
+    name: .customLong("map"),
+    help: ArgumentHelp(
+      "A table's column roles: ROLE=COLUMN[,COLUMN...] (repeatable), e.g. given=first_name family=surname.",
+      discussion: """
+        Roles: id, name, given, middle, family, prefix, suffix, nickname, organization, department, \
+        title, birthday, email, phone, phone.mobile, phone.work, phone.home, phone.fax, street, extended, \
+        locality, region, postcode, country, address, gender, note. Columns not named are detected from \
+        their header and values (unless --no-detect); every other column travels through untouched.
+        """,
+      valueName: "role=column"))
+  var map: [String] = []
+
+  @Option(name: .customLong("columns"), help: ArgumentHelp("A file of column roles, one ROLE=COLUMN[,COLUMN...] a line (# comments; detect=off).", valueName: "path"))
+  var columnsFile: String?
+
+  @Flag(name: .customLong("no-detect"), help: "Map only the columns --map or --columns name (and headers of ours, Google's and Outlook's).")
+  var noDetect = false
+
+  @Option(name: .customLong("date-format"), help: ArgumentHelp("Day and month order of a table's dates: dd/mm/yyyy or mm/dd/yyyy (default: decided per column from its values).", valueName: "order"))
+  var dateFormat: String?
+
+  @Option(name: .customLong("delimiter"), help: ArgumentHelp("A table's delimiter: , ; tab or | (default: sniffed from the header line).", valueName: "char"))
+  var delimiter: String?
+
+  /// The delimiter as a byte (``validate()`` checked it).
+  var delimiterByte: UInt8? {
+    switch delimiter {
+    case ",": 0x2C
+    case ";": 0x3B
+    case "tab", "\t", "\\t": 0x09
+    case "|": 0x7C
+    default: nil
+    }
+  }
+
+  @Flag(name: .customLong("show-mapping"), help: "Print how a table's columns map onto the contact model, and stop.")
+  var showMapping = false
+
+  /// The column mapping the options give.
+  func columnMapping() throws -> ColumnMapping {
+    var m = ColumnMapping()
+    if let columnsFile {
+      guard let data = FileManager.default.contents(atPath: columnsFile) else {
+        throw CLIError("cannot read \(columnsFile)", exitCode: CLIError.noInput)
+      }
+      do { m = try ColumnMapping(file: String(decoding: data, as: UTF8.self)) } catch {
+        throw CLIError("\(columnsFile): \(error.description)", exitCode: CLIError.usage)
+      }
+    }
+    for a in map {
+      do { try m.add(argument: a) } catch { throw CLIError("--map \(error.description)", exitCode: CLIError.usage) }
+    }
+    if noDetect { m.detect = false }
+    return m
+  }
+
+  var dateOrder: DateText.Order? { dateFormat.flatMap { DateText.Order(rawValue: $0.lowercased()) } }
+
   /// The detector's minimum confidence (`ReadOptions.minimumDetectionConfidence`);
   /// for measurement (Benchmarks/compare/charset), hence hidden.
   @Option(name: .customLong("detection-confidence"), help: .hidden)
@@ -82,6 +142,10 @@ struct InputOptions: ParsableArguments {
     let urls = inputs.filter { CardDAVInput.isURL($0) }
     if !urls.isEmpty && urls.count != inputs.count {
       throw ValidationError("give address book URLs or files, not both in one run")
+    }
+    if delimiter != nil && delimiterByte == nil { throw ValidationError("--delimiter must be , ; tab or |") }
+    if let dateFormat, DateText.Order(rawValue: dateFormat.lowercased()) == nil {
+      throw ValidationError("--date-format must be dd/mm/yyyy or mm/dd/yyyy")
     }
     if let charset, CharsetConverter.canonicalName(charset) == nil {
       throw ValidationError("unknown charset '\(charset)' (use an ICU charset name such as windows-1255)")

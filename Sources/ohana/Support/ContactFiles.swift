@@ -1,3 +1,5 @@
+import ArgumentParser
+import Foundation
 import Ohana
 
 #if canImport(Glibc)
@@ -46,6 +48,12 @@ enum ContactFiles {
   }
 
   static func read(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
+    let result = try readInputs(options, quiet: quiet)
+    try checkColumns(result.columns, path: options.input, options: options, quiet: quiet)
+    return result
+  }
+
+  private static func readInputs(_ options: InputOptions, quiet: Bool) throws -> ReadResult {
     if options.inputs.contains(where: CardDAVInput.isURL) { return try CardDAVInput.read(options, quiet: quiet) }
     let inputs = try Self.inputs(options)
     if inputs.count > 1 || !options.sourceNames.isEmpty { return try readSeveral(inputs, options, quiet: quiet) }
@@ -65,10 +73,13 @@ enum ContactFiles {
     // Chunks no bigger than the file: small inputs need no 2 MiB buffers.
     let standard = ReadOptions().chunkSize
     let chunkSize = total.map { min(standard, max(64 << 10, $0 + 1)) } ?? standard
-    let readOptions = ReadOptions(
+    var readOptions = ReadOptions(
       strict: options.strict, chunkSize: chunkSize, declaredCharset: options.charset,
       minimumDetectionConfidence: options.detectionConfidence ?? ReadOptions.defaultDetectionConfidence,
       progress: { done, _ in bar.update(done) })
+    readOptions.columnMapping = try options.columnMapping()
+    readOptions.dateOrder = options.dateOrder
+    readOptions.delimiter = options.delimiterByte
     do {
       let result: ReadResult
       if path == "-" {
@@ -138,6 +149,47 @@ enum ContactFiles {
       case .io:
         throw CLIError("cannot read: \(error.message)", exitCode: CLIError.noInput)
       }
+    }
+  }
+
+  /// A table's mapping: shown on standard error when detection or the
+  /// user's mapping decided some of it (or, with `--show-mapping`, on
+  /// standard output, and the run stops there).
+  static func checkColumns(_ columns: [MappedColumn], path: String, options: InputOptions, quiet: Bool) throws {
+    guard !columns.isEmpty else {
+      if options.showMapping { throw CLIError("\(path): --show-mapping is for tables (CSV); this input is not one", exitCode: CLIError.usage) }
+      return
+    }
+    func line(_ c: MappedColumn) -> String {
+      "  \(c.column) -> \(c.role.map(\.description) ?? "(passed through)")  [\(c.how)]"
+    }
+    if options.showMapping {
+      var text = "\(path): \(columns.count) columns\n"
+      for c in columns { text += line(c) + "\n" }
+      FileHandle.standardOutput.write(Data(text.utf8))
+      throw ExitCode.success
+    }
+    let mapped = columns.filter { $0.role != nil }
+    if !quiet && columns.contains(where: { $0.how != "known" && $0.how != "unmapped" }) {
+      let text = mapped.map { "\($0.column)=\($0.role.map(\.description) ?? "")" }.joined(separator: ", ")
+      let passed = columns.count - mapped.count
+      StandardError.write("\(path): columns mapped: \(text); \(passed) passed through (--show-mapping lists them)\n")
+    }
+  }
+
+  /// A table where no column is a name, an e-mail or a phone cannot be
+  /// deduped: an error (exit 65) naming its columns and showing how to map
+  /// them, never a run that finds "0 clusters".
+  static func requireIdentifying(_ columns: [MappedColumn], path: String) throws {
+    guard !columns.isEmpty else { return }
+    if !columns.contains(where: { $0.role?.identifies == true }) {
+      let names = columns.map(\.column)
+      let shown = names.prefix(12).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 12 ? ", ..." : "")
+      throw CLIError(
+        "\(path): no column is a name, an e-mail or a phone, so no contact can be told from another (columns: \(shown)). "
+          + "Map them, for example: --map given=\(names.first ?? "COLUMN") --map email=COLUMN (roles: ohana dedupe --help); "
+          + "--show-mapping shows what was found",
+        exitCode: CLIError.dataError)
     }
   }
 

@@ -104,6 +104,15 @@ struct InputSummary: Encodable {
   var charset: CharsetEntry?
   /// Several inputs: each one's counts, in order (absent for one input).
   var sources: [SourceEntry]?
+  /// A table's columns: each one's role (absent: passed through) and how
+  /// it was decided (absent for vCard and NDJSON).
+  var columns: [ColumnEntry]?
+
+  struct ColumnEntry: Encodable {
+    var column: String
+    var role: String?
+    var how: String
+  }
 
   init(path: String, result: ReadResult) {
     let counts = ProblemCounts(result.errors)
@@ -114,6 +123,7 @@ struct InputSummary: Encodable {
     skipped = counts.skipped
     charset = CharsetEntry(result.undeclaredCharset)
     sources = result.sources.isEmpty ? nil : result.sources.map(SourceEntry.init)
+    columns = result.columns.isEmpty ? nil : result.columns.map { ColumnEntry(column: $0.column, role: $0.role?.description, how: $0.how) }
   }
 }
 

@@ -40,7 +40,12 @@ import Testing
     for mode in modes {
       let at = "\(context), \(mode.name)"
       do {
-        let fast = try ContactIO.read(bytes: bytes, format: format, options: mode.options)
+        // The reference reads our, Google's and Outlook's headers; column
+        // detection (any other header) has tests of its own
+        // (ColumnDetectionTests), so it is off here.
+        var options = mode.options
+        options.columnMapping.detect = false
+        let fast = try ContactIO.read(bytes: bytes, format: format, options: options)
         let fastLines = fast.errors.map(\.line)
         if fastLines != errorLines {
           out.append("\(at): skipped lines: fast=\(fastLines) (\(fast.errors.map(\.reason))) reference=\(errorLines)")

@@ -168,13 +168,14 @@ struct ReferenceCSVReader {
     "po box": .poBox, "pobox": .poBox, "extended address": .extended, "extended": .extended,
   ]
 
-  /// Outlook phone columns and the label they give.
+  /// Outlook phone columns and the label they give (not the assistant's
+  /// phone, another person's number, nor telex: those stay extras).
   static let outlookPhoneLabels: [String: String] = [
     "primary phone": "pref", "home phone": "home", "home phone 2": "home", "mobile phone": "cell",
     "pager": "pager", "home fax": "home,fax", "business phone": "work", "business phone 2": "work",
-    "business fax": "work,fax", "company main phone": "work", "assistant's phone": "assistant",
+    "business fax": "work,fax", "company main phone": "work",
     "other phone": "other", "other fax": "fax", "car phone": "car", "callback": "callback", "isdn": "isdn",
-    "radio phone": "radio", "tty/tdd phone": "textphone", "telex": "telex",
+    "radio phone": "radio", "tty/tdd phone": "textphone",
   ]
 
   static let outlookAddressParts: [String: AddressAttribute] = [

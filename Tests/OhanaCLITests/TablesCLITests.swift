@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// A table with its own column names in, the user's rows out (issue 44).
+/// What comes back is read with Python's `csv` module, not with our reader.
+@Suite struct TablesCLITests {
+  /// Four people, two of them three and two times, with typos; a column
+  /// (`segment`) the model has no place for.
+  static let people = #"""
+    unique_id,first_name,surname,dob,city,email,segment
+    a1,Margaret,Hughes,14/02/1961,Leeds,m.hughes@example.com,"gold, since 2019"
+    b1,Tomasz,Nowak,03/11/1979,York,tnowak@example.org,silver
+    a2,Margaret,Hughes,14/02/1961,Leeds,M.Hughes@Example.com,NULL
+    c1,Priya,Raman,22/07/1990,Bath,,bronze
+    a3,Margret,Hughes,14/02/1961,Leeds,m.hughes@example.com,"says ""hi"""
+    b2,Tomasz,Nowak,03/11/1979,York,tnowak@example.org,
+    d1,Owen,Price,30/01/1985,Hull,owen.price@example.net,silver
+
+    """#
+
+  /// Rows of a CSV file as Python's csv module reads them.
+  static func pythonRows(_ path: String, delimiter: String = ",") throws -> [[String]] {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [
+      "python3", "-c",
+      "import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8'), delimiter=sys.argv[2]))))",
+      path, delimiter,
+    ]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0, "python3 csv failed")
+    return try JSONDecoder().decode([[String]].self, from: data)
+  }
+
+  @Test func theUsersRowsComeBackWithTheirClusters() throws {
+    let dir = try TempDir()
+    try dir.write("people.csv", Self.people)
+    let r = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--clusters", dir.path("c.csv")])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("columns mapped: unique_id=id, first_name=given, surname=family, dob=birthday, city=locality, email=email"), "\(r.stderr)")
+    let input = try Self.pythonRows(dir.path("people.csv"))
+    let output = try Self.pythonRows(dir.path("out.csv"))
+    // Every row, every cell as it was, in order; four columns appended.
+    #expect(output.count == input.count)
+    #expect(output[0] == input[0] + ["cluster_id", "cluster_size", "match_weight_min", "match_weight_max"])
+    for (a, b) in zip(input.dropFirst(), output.dropFirst()) {
+      #expect(Array(b.prefix(a.count)) == a)
+      #expect(b.count == a.count + 4)
+    }
+    let cluster = Dictionary(uniqueKeysWithValues: output.dropFirst().map { ($0[0], $0[7]) })
+    let size = Dictionary(uniqueKeysWithValues: output.dropFirst().map { ($0[0], $0[8]) })
+    #expect(cluster["a1"] == "a1" && cluster["a2"] == "a1" && cluster["a3"] == "a1")
+    #expect(cluster["b1"] == "b1" && cluster["b2"] == "b1")
+    #expect(cluster["c1"] == "c1" && cluster["d1"] == "d1")
+    #expect(size["a2"] == "3" && size["b2"] == "2" && size["c1"] == "1")
+    // A row alone has no weights; a cluster's lowest is at most its highest.
+    let row = { (id: String) in output.first { $0[0] == id } ?? [] }
+    #expect(row("c1")[9] == "" && row("c1")[10] == "")
+    #expect((Double(row("a1")[9]) ?? 99) <= (Double(row("a1")[10]) ?? -99))
+    // --clusters names the rows by the table's own id column.
+    let clusters = try Self.pythonRows(dir.path("c.csv"))
+    #expect(clusters.first == ["uid", "cluster_id"])
+    #expect(clusters.contains(["a3", "a1"]) && clusters.contains(["b2", "b1"]))
+  }
+
+  @Test func goldenIsOneRowPerCluster() throws {
+    let dir = try TempDir()
+    try dir.write("people.csv", Self.people)
+    let r = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--golden", dir.path("g.csv"), "-q"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let golden = try Self.pythonRows(dir.path("g.csv"))
+    #expect(golden.first == ["unique_id", "first_name", "surname", "dob", "city", "email", "segment", "cluster_id", "cluster_size"])
+    #expect(golden.dropFirst().map { $0[0] } == ["a1", "b1", "c1", "d1"])
+    #expect(golden.dropFirst().map { $0[8] } == ["3", "2", "1", "1"])
+  }
+
+  @Test func mergedAsksForTheOldOutput() throws {
+    let dir = try TempDir()
+    try dir.write("people.csv", Self.people)
+    let r = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("m.csv"), "--merged", "-q"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try Self.pythonRows(dir.path("m.csv"))
+    #expect(rows.count == 5)  // header + four people
+    #expect(rows[0].contains("givenName"))
+  }
+
+  @Test func aTableWithNothingToMatchOnIsAnError() throws {
+    let dir = try TempDir()
+    try dir.write("stock.csv", "sku,quantity,warehouse\nA-1,4,north\nB-2,7,south\n")
+    let r = try CLI.run(["dedupe", dir.path("stock.csv"), "-o", dir.path("out.csv")])
+    #expect(r.status == 65, "\(r.stderr)")
+    #expect(r.stderr.contains("no column is a name, an e-mail or a phone"), "\(r.stderr)")
+    #expect(r.stderr.contains("'sku', 'quantity', 'warehouse'") && r.stderr.contains("--map given="), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir.path("out.csv")))
+    // Mapped by hand, it runs.
+    let mapped = try CLI.run(["dedupe", dir.path("stock.csv"), "-o", dir.path("out.csv"), "--map", "name=sku", "-q"])
+    #expect(mapped.status == 0, "\(mapped.stderr)")
+  }
+
+  @Test func showMappingPrintsAndStops() throws {
+    let dir = try TempDir()
+    try dir.write("people.csv", Self.people)
+    let r = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--show-mapping", "--map", "note=segment"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let out = String(decoding: r.stdout, as: UTF8.self)
+    #expect(out.contains("first_name -> given  [detected]"), "\(out)")
+    #expect(out.contains("segment -> note  [given]"), "\(out)")
+    #expect(!FileManager.default.fileExists(atPath: dir.path("out.csv")))
+    let bad = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--map", "shoe=segment"])
+    #expect(bad.status == 64 && bad.stderr.contains("'shoe' is not a role"), "\(bad.stderr)")
+  }
+
+  /// A German customer table: `;` between cells (sniffed), `dd.mm.yyyy`.
+  @Test func aSemicolonTableIsSniffed() throws {
+    let dir = try TempDir()
+    try dir.write(
+      "kunden.csv",
+      "Kundennummer;Vorname;Nachname;Geburtsdatum;PLZ;Ort;E-Mail\r\nK1;Jürgen;Schäfer;03.04.1970;10115;Berlin;j.schaefer@example.de\r\nK2;Jürgen;Schäfer;03.04.1970;10115;Berlin;J.Schaefer@example.de\r\nK3;Anna;Berg;12.12.1988;80331;München;anna@example.de\r\n")
+    let r = try CLI.run(["dedupe", dir.path("kunden.csv"), "-o", dir.path("out.csv"), "-q"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try Self.pythonRows(dir.path("out.csv"), delimiter: ";")
+    #expect(rows.count == 4)
+    #expect(rows[2][7] == "K1" && rows[3][7] == "K3")
+    #expect(String(decoding: try dir.read("out.csv"), as: UTF8.self).contains("\r\n"))
+  }
+}
