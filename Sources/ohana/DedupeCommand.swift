@@ -180,8 +180,21 @@ extension OhanaCommand {
         // A vCard or CSV output writes none of the merge's derived columns
         // (source uids, reason, merged count): only NDJSON needs them built;
         // the pairs' evidence, NDJSON and --explain.
-        let (result, merged) = dedupe.deduplicate(
-          table, provenance: format == .ndjson, evidence: format == .ndjson || explain != nil)
+        // A table of the user's, written to CSV: its own rows again, with
+        // the cluster columns (README "Tables"); no merged contacts needed.
+        let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
+        let rowsOut = format == .csv && !self.merged && TableOutput.isUserTable(read) && tablePath != nil
+        if golden != nil && (tablePath == nil || read.tableDelimiter == nil) {
+          throw CLIError("--golden writes a table's rows: give one CSV file as the input", exitCode: CLIError.usage)
+        }
+        let (result, merged): (DedupeResult, ContactTable)
+        if rowsOut {
+          (result, merged) = (dedupe.findDuplicates(in: table), ContactTable())
+        } else {
+          (result, merged) = dedupe.deduplicate(
+            table, provenance: format == .ndjson, evidence: format == .ndjson || explain != nil)
+        }
+        let mergedCount = rowsOut ? result.mergedCount : merged.rowCount
         let dedupeDone = Clock.seconds()
         PhaseTrace.mark("dedupe")
         // Every output written, then all committed: a failure leaves them
@@ -193,13 +206,6 @@ extension OhanaCommand {
         let clustersFile = try clusters.map { try OutputFile(path: $0) }
         let beside = clustersFile.flatMap { file in
           WrittenBeside(file) { try Self.writeClusters(table, result, into: $0) }
-        }
-        // A table of the user's, written to CSV: its own rows again, with
-        // the cluster columns (README "Tables").
-        let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
-        let rowsOut = format == .csv && !self.merged && TableOutput.isUserTable(read) && tablePath != nil
-        if golden != nil && (tablePath == nil || read.tableDelimiter == nil) {
-          throw CLIError("--golden writes a table's rows: give one CSV file as the input", exitCode: CLIError.usage)
         }
         let mergedFile = Result {
           if rowsOut, let tablePath, let delimiter = read.tableDelimiter {
@@ -234,13 +240,13 @@ extension OhanaCommand {
           try JSON.write(
             ReadReport(
               command: "dedupe", path: input.input, result: read,
-              output: .init(path: output.output, format: format.rawValue, contacts: merged.rowCount),
+              output: .init(path: output.output, format: format.rawValue, contacts: mergedCount),
               seconds: Clock.seconds() - start), to: report)
         }
         if !global.quiet {
           let s = result.statistics
           StandardError.write(
-            "deduped \(table.rowCount) contacts into \(merged.rowCount) (\(s.clusters) clusters); "
+            "deduped \(table.rowCount) contacts into \(mergedCount) (\(s.clusters) clusters); "
               + "\(s.pairsCompared) pairs compared, \(s.pairsAccepted) accepted, "
               + "\(s.pairsRefusedByGuard) refused by the chaining guard, \(s.cappedBlocks) blocks capped; "
               + "read \(formatSeconds(readDone - start)) s, dedupe \(formatSeconds(dedupeDone - readDone)) s, "

@@ -114,25 +114,49 @@ enum CSVReader {
 
   /// A mapped column's missing value (``ColumnDetection/isMissing(_:)``).
   static func isMissingWord(_ bytes: ArraySlice<UInt8>) -> Bool {
-    guard bytes.count <= 8 else { return false }
-    return ColumnDetection.isMissing(String(decoding: bytes, as: UTF8.self))
+    // On bytes, without a String: at most 6 letters after blanks are trimmed.
+    var lo = bytes.startIndex, hi = bytes.endIndex
+    while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
+    while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+    let n = hi - lo
+    if n == 0 { return true }
+    guard n <= 6 else { return false }
+    var word: UInt64 = 0
+    for i in lo..<hi { word = word << 8 | UInt64(ASCII.lower(bytes[i])) }
+    return missingWords.contains(word)
   }
+
+  /// ``ColumnDetection/missingWords`` packed as the test above packs them.
+  static let missingWords: Set<UInt64> = Set(
+    ColumnDetection.missingWords.map { w in w.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } })
 
   /// What the mapped columns of a record become: a birthday read into ISO
   /// (`26/03/1964` → `1964-03-26`, in the column's order of day and
   /// month; kept as written when it is no date), and a full name written
   /// `Smith, John` split into family and given names when no column gives
   /// them (the full name then `John Smith`).
-  static func normalizeMapped(_ builder: inout ContactTableBuilder, header: CSVHeader, scratch: inout [UInt8]) {
+  static func normalizeMapped(
+    _ builder: inout ContactTableBuilder, header: CSVHeader, scratch: inout [UInt8], dates: inout [StringID: StringID]
+  ) {
     let bday = builder.value(.birthday)
     if bday.isPresent {
-      let text = builder.pool.withBytes(of: bday) { String(decoding: $0, as: UTF8.self) }
-      if let iso = DateText.parse(text, order: header.dateOrder), iso != text {
-        builder.set(.birthday, Array(iso.utf8).withUnsafeBytes { builder.pool.intern($0) })
+      // Once per distinct date of the chunk.
+      if let known = dates[bday] {
+        builder.set(.birthday, known)
+      } else {
+        let text = builder.pool.withBytes(of: bday) { String(decoding: $0, as: UTF8.self) }
+        var id = bday
+        if let iso = DateText.parse(text, order: header.dateOrder), iso != text {
+          id = Array(iso.utf8).withUnsafeBytes { builder.pool.intern($0) }
+          builder.set(.birthday, id)
+        }
+        dates[bday] = id
       }
     }
     let full = builder.value(.fullName)
-    if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent {
+    if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent
+      && builder.pool.withBytes(of: full, { $0.contains(UInt8(ascii: ",")) })
+    {
       let text = builder.pool.withBytes(of: full) { String(decoding: $0, as: UTF8.self) }
       let parts = text.split(separator: ",", omittingEmptySubsequences: false)
       if parts.count == 2 {
@@ -145,6 +169,12 @@ enum CSVReader {
         }
       }
     }
+  }
+
+  static func count(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int {
+    var n = 0
+    for b in bytes where b == byte { n += 1 }
+    return n
   }
 
   /// `0/0/00`, `0.0.00`: Outlook's empty date.
@@ -174,9 +204,13 @@ enum CSVReader {
       repeating: Array(repeating: nil, count: AddressAttribute.allCases.count), count: header.slots.count)
     // Extra-property parameter text per column.
     var extraParams: [StringID] = []
+    let anyMapped = header.mapped.contains(true)
+    var dates: [StringID: StringID] = [:]
 
     func intern<C: Collection>(_ b: C) -> StringID where C.Element == UInt8 {
-      Array(b).withUnsafeBytes { builder.pool.intern($0) }
+      // In place when the bytes are contiguous (a cell of `text`): no copy.
+      if let id = b.withContiguousStorageIfAvailable({ builder.pool.intern(UnsafeRawBufferPointer($0)) }) { return id }
+      return Array(b).withUnsafeBytes { builder.pool.intern($0) }
     }
     for name in header.names {
       scratch.removeAll(keepingCapacity: true)
@@ -252,7 +286,7 @@ enum CSVReader {
         case .ignored: break
         }
       }
-      if header.mapped.contains(true) { normalizeMapped(&builder, header: header, scratch: &scratch) }
+      if anyMapped { normalizeMapped(&builder, header: header, scratch: &scratch, dates: &dates) }
       for (s, slot) in header.slots.enumerated() {
         if slot.isAddress {
           let parts = slotParts[s]
@@ -270,7 +304,7 @@ enum CSVReader {
           label = builder.pool.intern(l)
         }
         // Several e-mail addresses in one cell (`a@x.org, b@y.org`): a field each.
-        if slot.kind == .email, text[v].filter({ $0 == UInt8(ascii: "@") }).count > 1,
+        if slot.kind == .email, Self.count(UInt8(ascii: "@"), in: text[v]) > 1,
           case let cell = String(decoding: text[v], as: UTF8.self), ColumnDetection.isEmail(cell)
         {
           for part in ColumnDetection.emails(in: cell) where !part.isEmpty {

@@ -11,58 +11,70 @@
 /// unterminated quote, more cells than the header) is written with empty
 /// appended cells, so that no row of the user's is lost.
 public enum TableRows {
-  /// Appended cells of a record, by its first line in the input (a
-  /// contact's ``ContactTable/sourceLine``); nil for a record that is not
-  /// written (``rewrite(_:delimiter:appended:cells:to:)``'s `only`).
-  public typealias Appended = (_ line: Int) -> [String]?
-
   /// Writes `input` (a whole table's bytes, header first) with the columns
-  /// `appended` after its own, and for every record the cells `cells`
-  /// gives for its line. With `onlyListed`, a record `cells` gives nil for
-  /// is left out (a golden table's one row per cluster); else it is
-  /// written with empty appended cells.
+  /// `appended` after its own. Record by record in order: the record whose
+  /// first line is `lines[k]` (the contacts' ``ContactTable/sourceLine``,
+  /// ascending) is row `k`, and `appendRow(k, &out)` writes its appended
+  /// cells (each after a delimiter) and says whether the record is written
+  /// at all (a golden table writes one row per cluster). A record no row
+  /// came from (one the reader skipped) is written with empty cells, unless
+  /// `onlyRows`.
   public static func rewrite(
-    _ input: [UInt8], delimiter: UInt8, appended: [String], onlyListed: Bool = false, cells: Appended,
-    to sink: ([UInt8]) throws -> Void
+    _ input: [UInt8], delimiter: UInt8, appended: [String], lines: [UInt32], onlyRows: Bool = false,
+    appendRow: (_ row: Int, _ out: inout [UInt8]) -> Bool, to sink: ([UInt8]) throws -> Void
   ) rethrows {
     var tok = CSVTokenizer(input, range: 0..<input.count, firstLine: 1, delimiter: delimiter)
     var text: [UInt8] = []
     var ranges: [Range<Int>] = []
     var line = 1
     var out: [UInt8] = []
-    out.reserveCapacity(1 << 20)
+    out.reserveCapacity(1 << 21)
     // The header, and the line end its record used.
     guard tok.next(text: &text, cells: &ranges, recordLine: &line) == .record else { return }
     let headerEnd = tok.i
     let crlf = headerEnd >= 2 && input[headerEnd - 1] == ASCII.lf && input[headerEnd - 2] == ASCII.cr
     let eol: [UInt8] = crlf ? [ASCII.cr, ASCII.lf] : [ASCII.lf]
     // (A UTF-8 byte order mark stays where it was: in the first cell.)
-    var headerCells = ranges.map { Array(text[$0]) }
-    let own = Set(headerCells.map { String(decoding: $0, as: UTF8.self) })
+    let own = Set(ranges.map { String(decoding: text[$0], as: UTF8.self) })
+    writeCells(text, ranges, delimiter: delimiter, into: &out)
     for name in appended {
-      headerCells.append(Array((own.contains(name) ? "ohana_" + name : name).utf8))
+      out.append(delimiter)
+      writeCell((own.contains(name) ? "ohana_" + name : name).utf8, delimiter: delimiter, into: &out)
     }
-    write(headerCells, delimiter: delimiter, eol: eol, into: &out)
-    let width = appended.count
+    out.append(contentsOf: eol)
+    var row = 0
     while true {
       let before = tok.i
       let outcome = tok.next(text: &text, cells: &ranges, recordLine: &line)
       if outcome == .end { break }
       if outcome == .unterminatedQuote {
         // What is left, as one cell (the reader skipped it too).
-        if !onlyListed {
-          write([Array(input[before..<input.count])] + Array(repeating: [], count: width), delimiter: delimiter, eol: eol, into: &out)
+        if !onlyRows {
+          writeCell(input[before..<input.count], delimiter: delimiter, into: &out)
+          for _ in appended { out.append(delimiter) }
+          out.append(contentsOf: eol)
         }
         break
       }
       if ranges.allSatisfy(\.isEmpty) { continue }
-      let extra = cells(line)
-      if extra == nil && onlyListed { continue }
-      var row = ranges.map { Array(text[$0]) }
-      let add = extra ?? []
-      for k in 0..<width { row.append(k < add.count ? Array(add[k].utf8) : []) }
-      write(row, delimiter: delimiter, eol: eol, into: &out)
-      if out.count >= 1 << 20 {
+      while row < lines.count && Int(lines[row]) < line { row += 1 }
+      let mark = out.count
+      writeCells(text, ranges, delimiter: delimiter, into: &out)
+      if row < lines.count && Int(lines[row]) == line {
+        let keep = appendRow(row, &out)
+        row += 1
+        if !keep {
+          out.removeSubrange(mark...)
+          continue
+        }
+      } else if onlyRows {
+        out.removeSubrange(mark...)
+        continue
+      } else {
+        for _ in appended { out.append(delimiter) }
+      }
+      out.append(contentsOf: eol)
+      if out.count >= 1 << 21 {
         try sink(out)
         out.removeAll(keepingCapacity: true)
       }
@@ -70,21 +82,25 @@ public enum TableRows {
     if !out.isEmpty { try sink(out) }
   }
 
-  /// One record: cells joined by the delimiter, quoted where they must be.
-  static func write(_ cells: [[UInt8]], delimiter: UInt8, eol: [UInt8], into out: inout [UInt8]) {
-    for (k, c) in cells.enumerated() {
+  static func writeCells(_ text: [UInt8], _ ranges: [Range<Int>], delimiter: UInt8, into out: inout [UInt8]) {
+    for (k, r) in ranges.enumerated() {
       if k > 0 { out.append(delimiter) }
-      if c.contains(where: { $0 == delimiter || $0 == ASCII.quote || $0 == ASCII.lf || $0 == ASCII.cr }) {
-        out.append(ASCII.quote)
-        for b in c {
-          if b == ASCII.quote { out.append(ASCII.quote) }
-          out.append(b)
-        }
-        out.append(ASCII.quote)
-      } else {
-        out.append(contentsOf: c)
-      }
+      writeCell(text[r], delimiter: delimiter, into: &out)
     }
-    out.append(contentsOf: eol)
+  }
+
+  /// One cell, quoted (RFC 4180) when it holds the delimiter, a quote or a
+  /// line break.
+  public static func writeCell<C: Collection<UInt8>>(_ c: C, delimiter: UInt8, into out: inout [UInt8]) {
+    if c.contains(where: { $0 == delimiter || $0 == ASCII.quote || $0 == ASCII.lf || $0 == ASCII.cr }) {
+      out.append(ASCII.quote)
+      for b in c {
+        if b == ASCII.quote { out.append(ASCII.quote) }
+        out.append(b)
+      }
+      out.append(ASCII.quote)
+    } else {
+      out.append(contentsOf: c)
+    }
   }
 }

@@ -30,28 +30,31 @@ enum TableOutput {
     return "row-\(row + 1)"
   }
 
-  /// The appended cells of every row, by its line in the input.
-  static func cells(_ table: ContactTable, _ result: DedupeResult, golden: Bool) -> [Int: [String]] {
+  /// The appended cells of each cluster's rows (`,id,size,min,max`, in
+  /// the delimiter), made once per cluster and kept by its first row.
+  static func suffixes(_ table: ContactTable, _ result: DedupeResult, delimiter: UInt8, golden: Bool) -> [[UInt8]] {
     let n = min(table.rowCount, result.clusterOf.count)
-    var size: [Int32: Int] = [:]
-    for r in 0..<n { size[result.clusterOf[r], default: 0] += 1 }
-    var low: [Int32: Double] = [:], high: [Int32: Double] = [:]
+    var size = [Int32](repeating: 0, count: n)
+    for r in 0..<n { size[Int(result.clusterOf[r])] += 1 }
+    var low = [Double](repeating: .nan, count: n), high = [Double](repeating: .nan, count: n)
     for p in result.pairs where p.first < n {
-      let c = result.clusterOf[p.first]
-      low[c] = min(low[c] ?? p.weight, p.weight)
-      high[c] = max(high[c] ?? p.weight, p.weight)
+      let c = Int(result.clusterOf[p.first])
+      low[c] = low[c].isNaN ? p.weight : min(low[c], p.weight)
+      high[c] = high[c].isNaN ? p.weight : max(high[c], p.weight)
     }
-    var ids: [Int32: String] = [:]
-    var out: [Int: [String]] = [:]
-    out.reserveCapacity(n)
-    for r in 0..<n {
-      let c = result.clusterOf[r]
-      if golden && Int(c) != r { continue }
-      let id = ids[c] ?? uid(table, Int(c))
-      ids[c] = id
-      let w = { (x: Double?) in x.map { Deduplicator.formatWeight($0) } ?? "" }
-      let line = Int(table.sourceLine[r])
-      out[line] = golden ? [id, String(size[c] ?? 1)] : [id, String(size[c] ?? 1), w(low[c]), w(high[c])]
+    var out = [[UInt8]](repeating: [], count: n)
+    for r in 0..<n where Int(result.clusterOf[r]) == r {
+      var s: [UInt8] = [delimiter]
+      TableRows.writeCell(uid(table, r).utf8, delimiter: delimiter, into: &s)
+      s.append(delimiter)
+      s.append(contentsOf: String(size[r]).utf8)
+      if !golden {
+        s.append(delimiter)
+        if !low[r].isNaN { s.append(contentsOf: Deduplicator.formatWeight(low[r]).utf8) }
+        s.append(delimiter)
+        if !high[r].isNaN { s.append(contentsOf: Deduplicator.formatWeight(high[r]).utf8) }
+      }
+      out[r] = s
     }
     return out
   }
@@ -63,10 +66,18 @@ enum TableOutput {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
     }
-    let cells = Self.cells(table, result, golden: golden)
+    let suffix = Self.suffixes(table, result, delimiter: delimiter, golden: golden)
+    let clusterOf = result.clusterOf
     try TableRows.rewrite(
-      Array(data), delimiter: delimiter, appended: golden ? Array(appended.prefix(2)) : appended, onlyListed: golden,
-      cells: { cells[$0] }
+      Array(data), delimiter: delimiter, appended: golden ? Array(appended.prefix(2)) : appended,
+      lines: table.sourceLine, onlyRows: golden,
+      appendRow: { row, bytes in
+        guard row < clusterOf.count else { return !golden }
+        let c = Int(clusterOf[row])
+        if golden && c != row { return false }
+        bytes.append(contentsOf: suffix[c])
+        return true
+      }
     ) { try out.write($0) }
     out.startFlush()
   }
