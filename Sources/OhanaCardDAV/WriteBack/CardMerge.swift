@@ -88,25 +88,30 @@ struct CardMerge {
   /// The components of a structured value (N, ADR) at unescaped `;`,
   /// folded, trailing empty ones dropped.
   static func components(_ value: String) -> [String] {
+    var parts = split(value, at: ";").map(folded)
+    while parts.last?.isEmpty == true { parts.removeLast() }
+    return parts
+  }
+
+  /// The pieces of a value between its unescaped `separator`s (escapes
+  /// kept as written).
+  static func split(_ value: String, at separator: Unicode.Scalar) -> [String] {
     var parts: [String] = []
     var current = ""
     var escaped = false
     for c in value.unicodeScalars {
       if escaped {
-        current.unicodeScalars.append(c)
         escaped = false
       } else if c == "\\" {
-        current.unicodeScalars.append(c)
         escaped = true
-      } else if c == ";" {
-        parts.append(folded(current))
+      } else if c == separator {
+        parts.append(current)
         current = ""
-      } else {
-        current.unicodeScalars.append(c)
+        continue
       }
+      current.unicodeScalars.append(c)
     }
-    parts.append(folded(current))
-    while parts.last?.isEmpty == true { parts.removeLast() }
+    parts.append(current)
     return parts
   }
 
@@ -266,25 +271,7 @@ struct CardMerge {
 
   /// Splits a CATEGORIES or NICKNAME value at its unescaped commas.
   static func listItems(_ value: String) -> [String] {
-    var items: [String] = []
-    var current = ""
-    var escaped = false
-    for c in value.unicodeScalars {
-      if escaped {
-        current.unicodeScalars.append(c)
-        escaped = false
-      } else if c == "\\" {
-        current.unicodeScalars.append(c)
-        escaped = true
-      } else if c == "," {
-        items.append(current)
-        current = ""
-      } else {
-        current.unicodeScalars.append(c)
-      }
-    }
-    items.append(current)
-    return items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    split(value, at: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
   }
 
   /// A line of another card as the survivor's version writes it, under
