@@ -133,7 +133,9 @@ let package = Package(
     .testTarget(name: "OhanaProcessorsTests", dependencies: ["OhanaProcessors", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(
       name: "OhanaIOTests", dependencies: ["OhanaIO", "_OhanaTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "OhanaDedupeTests", dependencies: ["OhanaDedupe", "OhanaIO", "OhanaDatasets", "_OhanaTestSupport"],
+      swiftSettings: swiftSettings),
     .testTarget(name: "OhanaStoreTests", dependencies: ["OhanaStore", "OhanaIO", "_OhanaTestSupport", "OhanaDatasets"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaFFITests", dependencies: ["OhanaFFI", "COhanaArrow", "_OhanaTestSupport"], swiftSettings: swiftSettings),

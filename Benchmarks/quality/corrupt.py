@@ -27,6 +27,7 @@ environment or the string hash seed).
 import argparse
 import bisect
 import csv
+import calendar as _cal
 import datetime as _dt
 import hashlib
 import json
@@ -1107,6 +1108,12 @@ def a_dtrans(v, p, st):
 
 
 def c_day1(v, rng, p, st):
+    # An earlier corruption (day and month transposed) can leave a date
+    # that is no calendar day: the day moves from the month's last one.
+    if not _valid(v[0], v[1], v[2]):
+        v = [v[0], v[1], _cal.monthrange(v[0], v[1])[1] if 1 <= v[1] <= 12 else 28, v[3]]
+        if not _valid(v[0], v[1], v[2]):
+            return v
     o = _dt.date(v[0], v[1], v[2]).toordinal() + (1 if rng.random() < 0.5 else -1)
     d = _dt.date.fromordinal(o)
     return [d.year, d.month, d.day, v[3]]

@@ -287,7 +287,7 @@ enum StoredSettings {
       "estimate_weights": c.estimateWeights ? "1" : "0", "automatic_weights": c.automaticWeights ? "1" : "0",
       "block_names": c.blockOnNames ? "1" : "0", "block_addresses": c.blockOnAddresses ? "1" : "0",
       "block_phones": c.blockOnPhones ? "1" : "0", "block_emails": c.blockOnEmails ? "1" : "0",
-      "rules": c.blockingRules.description,
+      "rules": c.blockingRules.description, "guard_linkage": c.guardLinkage.rawValue,
     ]
   }
 
@@ -308,6 +308,9 @@ enum StoredSettings {
       blockingRules: rules.intersection(.typoTolerant))
     c.blockOnPhones = m["block_phones"] == "1"
     c.blockOnEmails = m["block_emails"] == "1"
+    // A store made before the guard had a choice used complete linkage.
+    guard let linkage = GuardLinkage(rawValue: m["guard_linkage"] ?? "complete") else { return nil }
+    c.guardLinkage = linkage
     // Term frequencies would change with every batch.
     c.termFrequencies = false
     return c

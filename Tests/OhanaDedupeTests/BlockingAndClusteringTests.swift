@@ -12,8 +12,10 @@ import Testing
     }
     let table = ContactTable(contacts: contacts)
     let result = Deduplicator(configuration: DedupeConfiguration(maxBlockSize: 50)).findDuplicates(in: table)
-    #expect(result.statistics.cappedBlocks == 1)
-    #expect(result.statistics.rowsInCappedBlocks == 20000)
+    // Two blocks: the switchboard, and the names' sound (`names-sound`:
+    // the sounds leave the digits out, so every G…x F…y sounds alike).
+    #expect(result.statistics.cappedBlocks == 2)
+    #expect(result.statistics.rowsInCappedBlocks == 40000)
     #expect(result.statistics.pairsCompared == 0)
     #expect(result.mergedCount == 20000)
   }
@@ -31,7 +33,8 @@ import Testing
     }
     let config = DedupeConfiguration(maxBlockSize: 50, maxClusterSize: 16)
     let result = Deduplicator(configuration: config).findDuplicates(in: ContactTable(contacts: contacts))
-    #expect(result.statistics.cappedBlocks == 3)
+    // phone, e-mail, name and names-sound (the address rules need an address).
+    #expect(result.statistics.cappedBlocks == 4)
     #expect(result.statistics.pairsCompared <= 1000 * Blocking.neighbours)
     var sizes: [Int32: Int] = [:]
     for id in result.clusterOf { sizes[id, default: 0] += 1 }
@@ -52,12 +55,15 @@ import Testing
     #expect(basic.pairs.count == 1)
     #expect(basic.pairs.first?.sharedKeys.description == "phone,email,name,address")
     // The typo-tolerant rules add the sounds of family and of given name,
-    // each with the postcode, and house number + postcode (no birthday:
-    // none of the birthday rules): 3 more keys per contact.
+    // each with the postcode, house number + postcode, and the sounds of
+    // both names (no birthday: none of the birthday rules): 4 more keys
+    // per contact.
     let result = Deduplicator().findDuplicates(in: ContactTable(contacts: [c, d]))
     #expect(result.statistics.pairsCompared == 1)
-    #expect(result.statistics.blockingKeys == 14)
-    #expect(result.pairs.first?.sharedKeys.description == "phone,email,name,address,phonetic-name+postcode,house+postcode")
+    #expect(result.statistics.blockingKeys == 16)
+    #expect(
+      result.pairs.first?.sharedKeys.description
+        == "phone,email,name,address,phonetic-name+postcode,house+postcode,names-sound")
   }
 
   @Test func radixSortSorts() {
@@ -155,17 +161,33 @@ import Testing
 }
 
 @Suite struct ClusteringTests {
-  @Test func chainingGuardRefusesABridge() {
-    // Scores: 0-1 strong, 1-2 strong, 0-2 strongly negative.
+  @Test(arguments: GuardLinkage.allCases)
+  func chainingGuardRefusesABridge(linkage: GuardLinkage) {
+    // Scores: 0-1 strong, 1-2 strong, 0-2 so negative that the mean of the
+    // cross pairs (0-2, 1-2) is below 0 too.
     let c = GuardedClustering(count: 3)
-    let scores: [Int: Double] = [0 * 8 + 1: 10, 1 * 8 + 2: 9, 0 * 8 + 2: -8]
+    let scores: [Int: Double] = [0 * 8 + 1: 10, 1 * 8 + 2: 9, 0 * 8 + 2: -12]
     let score: (Int, Int) -> Double = { x, y in scores[x * 8 + y] ?? -100 }
-    let first = c.join(0, 1, maxClusterSize: 10, linkThreshold: 0, score: score)
-    let second = c.join(1, 2, maxClusterSize: 10, linkThreshold: 0, score: score)
+    let first = c.join(0, 1, maxClusterSize: 10, linkThreshold: 0, linkage: linkage, score: score)
+    let second = c.join(1, 2, maxClusterSize: 10, linkThreshold: 0, linkage: linkage, score: score)
     #expect(first)
     #expect(!second)
     let ids = c.clusterIDs()
     #expect(ids == [0, 0, 2])
+  }
+
+  @Test func averageLinkageOutvotesOneWeakCrossPair() {
+    // 0-3 is weak (-8) but 1-3 and 2-3 are strong: complete linkage
+    // refuses 3, average linkage (mean (-8 + 9 + 9) / 3 > 0) takes it.
+    let scores: [Int: Double] = [0 * 8 + 1: 10, 0 * 8 + 2: 10, 1 * 8 + 2: 10, 0 * 8 + 3: -8, 1 * 8 + 3: 9, 2 * 8 + 3: 9]
+    let score: (Int, Int) -> Double = { x, y in scores[x * 8 + y] ?? -100 }
+    for (linkage, joined) in [(GuardLinkage.complete, false), (.average, true)] {
+      let c = GuardedClustering(count: 4)
+      #expect(c.join(0, 1, maxClusterSize: 10, linkThreshold: 0, linkage: linkage, score: score))
+      #expect(c.join(0, 2, maxClusterSize: 10, linkThreshold: 0, linkage: linkage, score: score))
+      #expect(c.join(1, 3, maxClusterSize: 10, linkThreshold: 0, linkage: linkage, score: score) == joined, "\(linkage)")
+      #expect(c.clusterIDs() == (joined ? [0, 0, 0, 0] : [0, 0, 0, 3]), "\(linkage)")
+    }
   }
 
   @Test func clusterSizeIsCapped() {

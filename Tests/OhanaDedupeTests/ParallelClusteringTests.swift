@@ -9,11 +9,12 @@ import _OhanaTestSupport
 @Suite struct ParallelClusteringTests {
   /// The guarded joins as the rule states them: clusters as sets; a pair
   /// joins two clusters when together they hold at most `cap` rows, no
-  /// decision keeps a cross pair apart, and every cross pair but the pair
-  /// itself scores at least `bar`.
+  /// decision keeps a cross pair apart, and (complete linkage) every cross
+  /// pair but the pair itself scores at least `bar`, or (average linkage)
+  /// the mean of all cross pairs, the pair itself among them, does.
   static func referenceJoins(
     count: Int, pairs: [(Int, Int)], unions: [(Int, Int)], cap: Int, bar: Double, apart: Set<UInt64>,
-    score: (Int, Int) -> Double
+    linkage: GuardLinkage = .complete, score: (Int, Int) -> Double
   ) -> (outcomes: [GuardedClustering.Outcome], ids: [Int32]) {
     var clusterOf = Array(0..<count)
     var members = (0..<count).map { [$0] }
@@ -42,16 +43,23 @@ import _OhanaTestSupport
         continue
       }
       var byDecision = false, ok = true
+      var sum = 0.0
+      let grouped = members[ca].count > 1 || members[cb].count > 1
       for x in members[ca] {
-        for y in members[cb] where !(x == a && y == b) {
-          if isApart(x, y) {
+        for y in members[cb] {
+          if x == a && y == b {
+            sum += score(min(x, y), max(x, y))
+          } else if isApart(x, y) {
             byDecision = true
             ok = false
-          } else if members[ca].count > 1 || members[cb].count > 1, score(min(x, y), max(x, y)) < bar {
-            ok = false
+          } else {
+            let w = score(min(x, y), max(x, y))
+            sum += w
+            if linkage == .complete && grouped && w < bar { ok = false }
           }
         }
       }
+      if linkage == .average && grouped && sum / Double(members[ca].count * members[cb].count) < bar { ok = false }
       if ok {
         merge(a, b)
         outcomes.append(.joined)
@@ -63,8 +71,8 @@ import _OhanaTestSupport
     return (outcomes, ids)
   }
 
-  @Test(arguments: [1, 2, 3, 4, 7])
-  func joinsOnManyWorkersAreTheOneByOneJoins(threads: Int) {
+  @Test(arguments: [1, 2, 3, 4, 7], GuardLinkage.allCases)
+  func joinsOnManyWorkersAreTheOneByOneJoins(threads: Int, linkage: GuardLinkage) {
     for seed in 0..<12 as Range<UInt64> {
       var rng = SeededRandom(seed: seed &* 7919 &+ 1)
       let count = Int.random(in: 50...3000, using: &rng)
@@ -94,11 +102,11 @@ import _OhanaTestSupport
       }
       let cap = [2, 4, 16, 1000][Int(seed % 4)]
       let expected = Self.referenceJoins(
-        count: count, pairs: pairs, unions: unions, cap: cap, bar: 0, apart: apart, score: score)
+        count: count, pairs: pairs, unions: unions, cap: cap, bar: 0, apart: apart, linkage: linkage, score: score)
       let clustering = GuardedClustering(count: count, threads: threads)
       let outcomes = clustering.joinAll(
         pairs.map { UInt64($0.0) << 32 | UInt64($0.1) }, unions: unions, threads: threads, maxClusterSize: cap,
-        linkThreshold: 0,
+        linkThreshold: 0, linkage: linkage,
         apart: apart.isEmpty ? nil : { x, y in apart.contains(UInt64(min(x, y)) << 32 | UInt64(max(x, y))) },
         score: score)
       // Joined or not; why a join was refused can depend on which cross

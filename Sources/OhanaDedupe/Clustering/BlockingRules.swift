@@ -57,6 +57,13 @@ extension Blocking {
       for i in fs..<min(fe, fs + 3) { prefix = prefix << 8 | UInt64(arena[i]) }
       body(Hash64.combine(initial << 32 | prefix, bday / 10_000), .initialsYear)
     }
+    if familySound != 0 && givenSound != 0 && rules.contains(.namesSound) {
+      body(Hash64.combine(min(familySound, givenSound), max(familySound, givenSound)), .namesSound)
+    }
+    if hasYear && keys.given[r].isPresent && rules.contains(.birthdayInitial) {
+      let g = keys.given[r]
+      body(Hash64.combine(UInt64(arena[ends[g.index - 1]]) | 0x1_0000, bday), .birthdayInitial)
+    }
     // Given and family name alike: `snell sophie` meets `sophie snell`.
     let phoneticFamily = family.isPresent ? keys.phonetic[family.index] : 0
     let phoneticGiven = keys.given[r].isPresent ? keys.phonetic[keys.given[r].index] : 0
@@ -65,22 +72,28 @@ extension Blocking {
     var last: UInt64 = 0
     for i in range where seen < postcodesPerRule {
       let pc = keys.postcodes[i]
-      if pc == 0 || pc == last { continue }
-      last = pc
-      seen += 1
-      if rules.contains(.phoneticPostcode) {
-        if phoneticFamily != 0 { body(Hash64.combine(phoneticFamily, pc), .phoneticPostcode) }
-        if phoneticGiven != 0 && phoneticGiven != phoneticFamily { body(Hash64.combine(phoneticGiven, pc), .phoneticPostcode) }
-      }
-      if bday != 0 && rules.contains(.birthdayPostcode) { body(Hash64.combine(bday, pc), .birthdayPostcode) }
       let house = keys.houses[i]
-      if house != 0 && rules.contains(.housePostcode) { body(Hash64.combine(house, pc), .housePostcode) }
-      // The locality, for a postcode typed wrong.
+      if pc != 0 && pc != last {
+        last = pc
+        if rules.contains(.phoneticPostcode) {
+          if phoneticFamily != 0 { body(Hash64.combine(phoneticFamily, pc), .phoneticPostcode) }
+          if phoneticGiven != 0 && phoneticGiven != phoneticFamily { body(Hash64.combine(phoneticGiven, pc), .phoneticPostcode) }
+        }
+        if bday != 0 && rules.contains(.birthdayPostcode) { body(Hash64.combine(bday, pc), .birthdayPostcode) }
+        if house != 0 && rules.contains(.housePostcode) { body(Hash64.combine(house, pc), .housePostcode) }
+      }
+      // The locality: for a postcode typed wrong, or a table with a town
+      // and no postcode.
       let locality = keys.addressTexts[i].locality
-      if !locality.isEmpty && (rules.contains(.houseLocality) || rules.contains(.birthdayLocality)) {
+      if pc == 0 && locality.isEmpty { continue }
+      seen += 1
+      if !locality.isEmpty {
         let lk = Hash64.combine(Hash64.combine(locality.lo, locality.hi), 0x10CA1)
         if house != 0 && rules.contains(.houseLocality) { body(Hash64.combine(house, lk), .houseLocality) }
         if bday != 0 && rules.contains(.birthdayLocality) { body(Hash64.combine(bday, lk), .birthdayLocality) }
+        if phoneticFamily != 0 && rules.contains(.phoneticPostcode) {
+          body(Hash64.combine(phoneticFamily, lk), .phoneticPostcode)
+        }
       }
     }
   }

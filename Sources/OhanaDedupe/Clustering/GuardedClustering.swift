@@ -1,14 +1,34 @@
 import COhanaCore
 import OhanaCore
 
+/// How the chaining guard judges the cross pairs of two clusters that an
+/// accepted pair would join (``GuardedClustering``).
+public enum GuardLinkage: String, Sendable, Hashable, CaseIterable {
+  /// The mean cross-pair weight reaches the link threshold: a candidate
+  /// link scored against the whole cluster. Measured (Benchmarks/HISTORY.md,
+  /// 2026-12-02) against complete linkage: the recall of people with many
+  /// records rises (independent generator crm 10k F1 0.8360 to 0.9538,
+  /// with the cluster cap raised to 32 as well; FEBRL2 0.9906 to 0.9948)
+  /// at no loss of precision on FEBRL.
+  case average
+  /// Every cross pair reaches the link threshold (the guard before
+  /// 2026-12-02): the strictest, for sources where one conflicting pair
+  /// must keep two groups apart.
+  case complete
+}
+
 /// Union-find over accepted pairs, with a guard against chaining.
 ///
 /// Pairs are taken strongest first. Two clusters join only if
 /// - together they hold at most `maxClusterSize` contacts, and
-/// - every cross pair (one contact from each) scores at least
-///   `linkThreshold` — complete linkage on a lower bar — so that A~B and
-///   B~C cannot pull in a C that clearly conflicts with A (two people sharing
-///   a household phone, bridged by a record of each).
+/// - the cross pairs (one contact from each) say they are one: under
+///   ``GuardLinkage/average`` (the default) their mean weight reaches
+///   `linkThreshold`, under ``GuardLinkage/complete`` every one does. So
+///   A~B and B~C cannot pull in a C that conflicts with A (two people
+///   sharing a household phone, bridged by a record of each: A-C weighs
+///   far below 0 and pulls the mean under the bar), while a person with
+///   fifteen records, some of whose pairs disagree (a missing birth date
+///   and a typo in the name), is not cut apart by one weak pair.
 /// A refused pair is counted; its contacts stay in their clusters.
 ///
 /// A join reads and writes only the rows of the two clusters it joins, so
@@ -75,22 +95,42 @@ final class GuardedClustering: @unchecked Sendable {
   /// Tries to join the clusters of `a` and `b`; `score(x, y)` gives the
   /// weight of a cross pair. Returns whether they are (now) one cluster.
   func join(
-    _ a: Int, _ b: Int, maxClusterSize: Int, linkThreshold: Double, score: (Int, Int) -> Double
+    _ a: Int, _ b: Int, maxClusterSize: Int, linkThreshold: Double, linkage: GuardLinkage = .average,
+    score: (Int, Int) -> Double
   ) -> Bool {
     let ra = find(a), rb = find(b)
     if ra == rb { return true }
     let sa = Int(size[ra]), sb = Int(size[rb])
     if sa + sb > maxClusterSize { return false }
     if sa > 1 || sb > 1 {
-      var x = ra
-      repeat {
-        var y = rb
+      if linkage == .average {
+        // The candidate link scored against the cluster: the mean of every
+        // cross pair (the accepted pair's own weight among them) must reach
+        // the bar, and no cross pair may be kept apart (-inf).
+        var total = 0.0
+        var x = ra
         repeat {
-          if !(x == a && y == b) && score(min(x, y), max(x, y)) < linkThreshold { return false }
-          y = Int(next[y])
-        } while y != rb
-        x = Int(next[x])
-      } while x != ra
+          var y = rb
+          repeat {
+            let w = score(min(x, y), max(x, y))
+            if w == -.infinity { return false }
+            total += w
+            y = Int(next[y])
+          } while y != rb
+          x = Int(next[x])
+        } while x != ra
+        if total < linkThreshold * Double(sa * sb) { return false }
+      } else {
+        var x = ra
+        repeat {
+          var y = rb
+          repeat {
+            if !(x == a && y == b) && score(min(x, y), max(x, y)) < linkThreshold { return false }
+            y = Int(next[y])
+          } while y != rb
+          x = Int(next[x])
+        } while x != ra
+      }
     }
     // Union by size; splice the rings.
     splice(ra, rb)
@@ -177,7 +217,7 @@ final class GuardedClustering: @unchecked Sendable {
   /// split: one very large component is one worker's serial work.
   func joinAll(
     _ pairs: [UInt64], unions: [(Int, Int)], threads: Int, maxClusterSize: Int, linkThreshold: Double,
-    apart: ((Int, Int) -> Bool)?, score: (Int, Int) -> Double
+    linkage: GuardLinkage = .average, apart: ((Int, Int) -> Bool)?, score: (Int, Int) -> Double
   ) -> [Outcome] {
     let m = pairs.count
     for (a, b) in unions { unite(a, b) }
@@ -224,7 +264,7 @@ final class GuardedClustering: @unchecked Sendable {
           continue
         }
         var byDecision = false
-        let ok = join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in
+        let ok = join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage) { x, y in
           if let apart, apart(x, y) {
             byDecision = true
             return -.infinity

@@ -64,7 +64,8 @@ struct AddressText: Sendable, Equatable {
   ///   numbers not different;
   /// 3 same street: postcode the same or close, the streets close, another
   ///   house number;
-  /// 4 same postcode (the streets not close);
+  /// 4 same postcode (the streets not close), or where a side has no
+  ///   postcode, the same locality;
   /// 5 near: the streets close with the same house number and the
   ///   localities close, or a close postcode in a close locality (a
   ///   postcode typed wrong);
@@ -73,6 +74,13 @@ struct AddressText: Sendable, Equatable {
   /// lines are often written the other way round).
   static func level(_ x: AddressText, house hx: UInt64, _ y: AddressText, house hy: UInt64) -> Int {
     let pc = postcodeLevel(x.postcode, y.postcode)
+    if pc == 3 {
+      // A side has no postcode (a town and perhaps a street): the street
+      // decides as above, else the same locality counts as the same
+      // postcode would.
+      if Self.streetsClose(x, y) { return hx == 0 || hy == 0 || hx == hy ? 2 : 3 }
+      return x.locality.isClose(to: y.locality) ? 4 : 6
+    }
     if pc >= 2 {
       // Most candidate pairs (sharing a phone or a name) live elsewhere:
       // with other postcodes only "near" is left, which needs the same

@@ -26,7 +26,8 @@ import OhanaCore
 enum ComparisonRecord {
   /// 2: phone keys carry their calling code (1 had the suffix alone; a
   /// store of version 1 makes its records again when it is opened).
-  static let version: UInt8 = 2
+  /// 3: addresses without a postcode but with a locality are kept.
+  static let version: UInt8 = 3
 
   static func append(_ keys: ContactKeys, row r: Int, to out: inout [UInt8]) {
     out.append(version)

@@ -118,7 +118,11 @@ struct RowKeys: Sendable {
       for a in table.addressRange(of: r) {
         let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
         let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
-        if pk != 0 {
+        // An address without a postcode but with a locality (a table's
+        // town column, a card's ADR without one) is compared and blocked
+        // on its locality and street.
+        let place = pk == 0 && localities[a].isPresent
+        if pk != 0 || place {
           addressTexts.append(Self.addressText(pool, street: streets[a], extended: extendeds[a], locality: localities[a], postcode: pcs[a]))
         }
         if pk != 0 && sk != 0 {
@@ -132,6 +136,10 @@ struct RowKeys: Sendable {
             addresses.append(0)
             postcodes.append(pk)
             houses.append(0)
+          } else if place {
+            addresses.append(0)
+            postcodes.append(0)
+            houses.append(sk == 0 ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.houseNumber($0) })
           }
           // Without postcode and street, an address is its columns.
           var h: UInt64 = 0xADD

@@ -18,8 +18,13 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// Chaining guard: two groups join only if every cross pair of their
   /// members scores at least this (complete linkage on a lower bar).
   public var linkThreshold: Double
-  /// Chaining guard: no cluster grows past this many contacts.
+  /// Chaining guard: no cluster grows past this many contacts (32: a
+  /// person with 10-20 records is normal in a CRM; a join compares at most
+  /// 32² / 4 cross pairs).
   public var maxClusterSize: Int
+  /// Chaining guard: how the cross pairs of two clusters are judged
+  /// (``GuardLinkage``).
+  public var guardLinkage: GuardLinkage = .average
   /// Estimate the m/u probabilities from the candidate pairs (EM, no labels)
   /// instead of using the built-in defaults.
   public var estimateWeights: Bool
@@ -39,6 +44,10 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// Term-frequency adjustments of exact name agreements (``TermFrequency``),
   /// applied when the weights are estimated (EM, asked for or automatic).
   public var termFrequencies = true
+  /// Compare the columns the model has no comparison of its own for (a
+  /// table's gender, birthplace, occupation; ``AttributeComparisons``),
+  /// applied when the weights are estimated, as term frequencies are.
+  public var compareAttributes = true
   /// Block on phone numbers and on e-mail addresses.
   public var blockOnPhones = true
   public var blockOnEmails = true
@@ -61,7 +70,7 @@ public struct DedupeConfiguration: Sendable, Hashable {
     maxBlockSize: Int = 50,
     threshold: Double = 3,
     linkThreshold: Double = 0,
-    maxClusterSize: Int = 16,
+    maxClusterSize: Int = 32,
     estimateWeights: Bool = false,
     automaticWeights: Bool = true,
     blockOnNames: Bool = true,

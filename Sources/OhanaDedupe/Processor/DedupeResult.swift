@@ -65,6 +65,12 @@ public struct DedupeResult: Sendable {
     /// EM ran but its fit was not plausible (``FellegiSunterModel/isPlausible``),
     /// so the built-in weights were used.
     public var estimateRejected = false
+    /// The comparisons whose fitted weights were not monotone in their
+    /// levels and were pooled (``FellegiSunterModel/monotone(for:)``).
+    public var weightsPooled: [String] = []
+    /// The columns beyond the model's own comparisons that were compared
+    /// (``AttributeComparisons``), with their weights.
+    public var attributes: [AttributeWeight] = []
     public var contactsWithPhoneOrEmail = 0
     /// With a truth (``Deduplicator/truth``): the true pairs (two contacts
     /// of one entity) and how many of them were candidate pairs (compared
@@ -84,6 +90,23 @@ public struct DedupeResult: Sendable {
     for (i, c) in clusterOf.enumerated() where Int(c) == i { n += 1 }
     return n
   }
+}
+
+/// The weights of one column compared beyond the model's own comparisons
+/// (a table's gender, birthplace, occupation...; ``AttributeComparisons``).
+public struct AttributeWeight: Sendable, Hashable, Codable {
+  /// `title`, `GENDER`, or the table's header.
+  public var name: String
+  /// The agreement weight of a value of typical frequency (rarer values
+  /// weigh more), and the disagreement weight.
+  public var same: Double
+  public var different: Double
+  /// P(agree | match), measured on the pairs the other comparisons make
+  /// sure of; P(agree | random pair), from the value frequencies.
+  public var m: Double
+  public var u: Double
+  /// Those sure pairs where both sides had a value.
+  public var pairs: Int
 }
 
 /// The kinds of blocking keys (blocking rules): two contacts are compared
@@ -118,6 +141,12 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   case houseLocality = 11
   /// Birth date and locality.
   case birthdayLocality = 12
+  /// The sounds of both names, in either order: a typo that keeps the
+  /// sound, with no date or place in common (or none given).
+  case namesSound = 13
+  /// Full birth date and the initial of the given name as written: a
+  /// family name changed or mistyped beyond its sound.
+  case birthdayInitial = 14
 
   public var description: String {
     switch self {
@@ -134,6 +163,8 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case .sortedNames: "sorted-names"
     case .houseLocality: "house+locality"
     case .birthdayLocality: "birthday+locality"
+    case .namesSound: "names-sound"
+    case .birthdayInitial: "birthday+initial"
     }
   }
 
@@ -154,7 +185,7 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     public static let typoTolerant: Set = [
       .init(.familyBirthday), .init(.givenBirthday), .init(.phoneticPostcode), .init(.birthdayPostcode),
       .init(.initialsYear), .init(.housePostcode), .init(.sortedNames), .init(.houseLocality),
-      .init(.birthdayLocality),
+      .init(.birthdayLocality), .init(.namesSound), .init(.birthdayInitial),
     ]
     public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {

@@ -36,9 +36,13 @@ public struct Deduplicator: Sendable {
 
   /// The model fitted by EM to `counts` (pairs per comparison vector),
   /// or this deduplicator's own model when the fit is not plausible.
-  func fittedModel(_ counts: [Int]) -> (model: FellegiSunterModel, rejected: FellegiSunterModel?) {
-    let fitted = model.estimate(from: counts)
-    return fitted.isPlausible(for: counts) ? (fitted, nil) : (model, fitted)
+  /// A plausible fit whose weights are not monotone in their levels
+  /// (``FellegiSunterModel/nonMonotone(for:)``, named in `pooled`) is made
+  /// so (``FellegiSunterModel/monotone(for:)``).
+  func fittedModel(_ counts: [Int]) -> (model: FellegiSunterModel, rejected: FellegiSunterModel?, pooled: [Comparison]) {
+    let raw = model.estimate(from: counts)
+    guard raw.isPlausible(for: counts) else { return (model, raw, []) }
+    return (raw.monotone(for: counts), nil, raw.nonMonotone(for: counts))
   }
 
   /// Fewer contacts than this keep the built-in weights under automatic
@@ -68,7 +72,12 @@ public struct Deduplicator: Sendable {
   /// Finds the clusters of `table`'s rows.
   public func findDuplicates(in table: ContactTable) -> DedupeResult {
     let keys = ContactKeys(table: table, configuration: configuration)
-    return findDuplicates(keys: keys, decisions: constraints(table))
+    return findDuplicates(keys: keys, decisions: constraints(table), attributes: attributes(table))
+  }
+
+  /// The columns of `table` compared beyond the model's own comparisons.
+  func attributes(_ table: ContactTable) -> AttributeComparisons {
+    configuration.compareAttributes ? AttributeComparisons(table: table) : AttributeComparisons()
   }
 
   /// The configuration's decisions resolved against `table`'s uids.
@@ -96,7 +105,8 @@ public struct Deduplicator: Sendable {
     let start = clock.now, startCPU = ProcessCPU.seconds()
     var keys = ContactKeys(table: table, configuration: configuration)
     let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
-    var result = findDuplicates(keys: keys, evidence: evidence || provenance, decisions: constraints(table))
+    var result = findDuplicates(
+      keys: keys, evidence: evidence || provenance, decisions: constraints(table), attributes: attributes(table))
     let found = clock.now, foundCPU = ProcessCPU.seconds()
     // The merge reads two of the keys: free the others first (peak memory).
     let mergeKeys = MergeKeys(keys)
@@ -150,9 +160,10 @@ public struct Deduplicator: Sendable {
   /// The clusters of `keys`' contacts; without `evidence`, the joined
   /// pairs' ``MatchedPair/sharedKeys`` are left empty (see
   /// ``deduplicate(_:provenance:evidence:)``).
-  func findDuplicates(keys: ContactKeys, evidence: Bool = true, decisions: DecisionConstraints = DecisionConstraints())
-    -> DedupeResult
-  {
+  func findDuplicates(
+    keys: ContactKeys, evidence: Bool = true, decisions: DecisionConstraints = DecisionConstraints(),
+    attributes: AttributeComparisons = AttributeComparisons()
+  ) -> DedupeResult {
     let clock = ContinuousClock()
     var t = clock.now, tCPU = ProcessCPU.seconds()
     var stats = DedupeResult.Statistics()
@@ -208,6 +219,7 @@ public struct Deduplicator: Sendable {
     var rejected: FellegiSunterModel? = nil
     var table = knownWeights ?? []
     var tf: TermFrequency? = nil
+    var extra: AttributeComparisons? = nil
     var accepted: [(pair: UInt64, weight: Float, vector: UInt32)] = []
     if knownWeights != nil {
       accepted.reserveCapacity(chunks.reduce(0) { $0 + $1.accepted.count })
@@ -222,6 +234,7 @@ public struct Deduplicator: Sendable {
       model = fit.model
       rejected = fit.rejected
       stats.estimateRejected = fit.rejected != nil
+      stats.weightsPooled = fit.pooled.map(\.description)
       stats.weightsEstimated = fit.rejected == nil
       lap("em")
       table = model.weightTable()
@@ -229,12 +242,37 @@ public struct Deduplicator: Sendable {
       // were set without them (with them F1 falls slightly on generated
       // data; with EM they add a little on FEBRL).
       tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
+      // The other columns (gender, birthplace...): m measured on the pairs
+      // the model's own comparisons make sure of.
+      if stats.weightsEstimated && !attributes.isEmpty {
+        var columns = attributes
+        let bar = threshold + AttributeComparisons.confidentMargin
+        var confident: [UInt64] = []
+        for i in 0..<pairs.count where vectors[i] != Self.unreachable {
+          var w = table[Int(vectors[i])]
+          if let tf, w + TermFrequency.maximum * 2 >= bar {
+            let p = pairs[i]
+            w += tf.adjustment(keys, Int(p >> 32), Int(p & 0xFFFF_FFFF), ComparisonVector(rawValue: vectors[i]))
+          }
+          if w >= bar { confident.append(pairs[i]) }
+        }
+        columns.estimate(confident: confident)
+        stats.attributes = columns.attributes.map {
+          AttributeWeight(
+            name: $0.name, same: Double($0.typicalSame), different: Double($0.different), m: $0.m, u: $0.u,
+            pairs: $0.confidentPairs)
+        }
+        if columns.weighs { extra = columns }
+        lap("attributes")
+      }
+      let extraMaximum = extra?.maximum ?? 0
       for i in 0..<pairs.count where vectors[i] != Self.unreachable {
         var w = table[Int(vectors[i])]
-        if let tf, w + TermFrequency.maximum * 2 >= threshold {
-          let p = pairs[i]
+        let p = pairs[i]
+        if let tf, w + TermFrequency.maximum * 2 + extraMaximum >= threshold {
           w += tf.adjustment(keys, Int(p >> 32), Int(p & 0xFFFF_FFFF), ComparisonVector(rawValue: vectors[i]))
         }
+        if let extra, w + extraMaximum >= threshold { w += extra.adjustment(Int(p >> 32), Int(p & 0xFFFF_FFFF)) }
         if w >= threshold { accepted.append((pairs[i], w, vectors[i])) }
       }
     }
@@ -245,7 +283,7 @@ public struct Deduplicator: Sendable {
 
     let clustering = GuardedClustering(count: keys.count, threads: configuration.threads)
     let link = configuration.linkThreshold
-    let weights = table, frequencies = tf
+    let weights = table, frequencies = tf, columns = extra
     // A reviewer's decisions: `same` groups first, unguarded; a pair kept
     // apart never joins, and neither do two clusters with such a pair
     // across them (the guard reads it as a cross pair of weight -inf), so
@@ -256,11 +294,11 @@ public struct Deduplicator: Sendable {
     let constrained = !decisions.isEmpty
     let outcomes = clustering.joinAll(
       accepted.map(\.pair), unions: decisions.unions, threads: configuration.threads,
-      maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link,
+      maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link, linkage: configuration.guardLinkage,
       apart: constrained ? { decisions.keepsApart($0, $1) } : nil
     ) { x, y in
       let v = scorer.vector(x, y)
-      return Double(weights[Int(v.rawValue)] + (frequencies?.adjustment(keys, x, y, v) ?? 0))
+      return Double(weights[Int(v.rawValue)] + (frequencies?.adjustment(keys, x, y, v) ?? 0) + (columns?.adjustment(x, y) ?? 0))
     }
     let clusterOf = clustering.clusterIDs(threads: configuration.threads)
     PhaseTrace.mark("cluster.joined")

@@ -14,7 +14,9 @@ package struct LinkKeys: Sendable {
   /// name keys). A store made under another version has its keys rebuilt
   /// before use. Raise it with any change to ``Blocking/blockKey(_:_:)``,
   /// ``Hash64``, the rule keys or the key functions behind them.
-  package static let version = 1
+  /// 2: the rules `names-sound` and `birthday+initial`, and locality keys
+  /// for addresses without a postcode.
+  package static let version = 2
 
   package init(table: ContactTable, configuration: DedupeConfiguration) {
     keys = ContactKeys(table: table, configuration: configuration)
@@ -106,18 +108,20 @@ package struct LinkClustering {
   var clustering: GuardedClustering
   let maxClusterSize: Int
   let linkThreshold: Double
+  let linkage: GuardLinkage
 
   package init(count: Int, configuration: DedupeConfiguration) {
     clustering = GuardedClustering(count: count)
     maxClusterSize = max(2, configuration.maxClusterSize)
     linkThreshold = configuration.linkThreshold
+    linkage = configuration.guardLinkage
   }
 
   package mutating func unite(_ a: Int, _ b: Int) { clustering.unite(a, b) }
 
   /// Tries to join `a`'s and `b`'s clusters under the chaining guard.
   package mutating func join(_ a: Int, _ b: Int, scorer: LinkScorer) -> Bool {
-    clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in scorer.weight(x, y) }
+    clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage) { x, y in scorer.weight(x, y) }
   }
 
   /// ``join(_:_:scorer:)`` that also refuses a join bringing together two
@@ -132,7 +136,7 @@ package struct LinkClustering {
       return false
     }
     var byDecision = false
-    let ok = clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold) { x, y in
+    let ok = clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage) { x, y in
       if decisions.keepsApart(x, y) {
         byDecision = true
         return -.infinity
@@ -312,7 +316,7 @@ extension LinkClustering {
   /// Tries to join `a`'s and `b`'s clusters under the chaining guard, with
   /// `weight(x, y)` for the cross pairs.
   package mutating func join(_ a: Int, _ b: Int, weight: (Int, Int) -> Double) -> Bool {
-    clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, score: weight)
+    clustering.join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage, score: weight)
   }
 }
 

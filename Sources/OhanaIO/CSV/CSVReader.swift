@@ -132,9 +132,10 @@ enum CSVReader {
 
   /// What the mapped columns of a record become: a birthday read into ISO
   /// (`26/03/1964` → `1964-03-26`, in the column's order of day and
-  /// month; kept as written when it is no date), and a full name written
-  /// `Smith, John` split into family and given names when no column gives
-  /// them (the full name then `John Smith`).
+  /// month; kept as written when it is no date), and a full name split
+  /// into its parts when no column gives given or family names
+  /// (``NameParts``: `Smith, John` and `John Smith` alike; the full name
+  /// of `Smith, John` then `John Smith`).
   static func normalizeMapped(
     _ builder: inout ContactTableBuilder, header: CSVHeader, scratch: inout [UInt8], dates: inout [StringID: StringID]
   ) {
@@ -154,20 +155,15 @@ enum CSVReader {
       }
     }
     let full = builder.value(.fullName)
-    if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent
-      && builder.pool.withBytes(of: full, { $0.contains(UInt8(ascii: ",")) })
-    {
+    if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent {
       let text = builder.pool.withBytes(of: full) { String(decoding: $0, as: UTF8.self) }
-      let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-      if parts.count == 2 {
-        let family = parts[0].trimmingCharacters(in: " \t"), given = parts[1].trimmingCharacters(in: " \t")
-        if !family.isEmpty && !given.isEmpty {
-          func id(_ s: String) -> StringID { Array(s.utf8).withUnsafeBytes { builder.pool.intern($0) } }
-          builder.set(.familyName, id(family))
-          builder.set(.givenName, id(given))
-          builder.set(.fullName, id(given + " " + family))
-        }
-      }
+      guard let name = NameParts(text) else { return }
+      func id(_ s: String) -> StringID { Array(s.utf8).withUnsafeBytes { builder.pool.intern($0) } }
+      builder.set(.familyName, id(name.family))
+      if !name.given.isEmpty { builder.set(.givenName, id(name.given)) }
+      if !name.middle.isEmpty && builder.value(.middleName).isAbsent { builder.set(.middleName, id(name.middle)) }
+      if !name.prefix.isEmpty && builder.value(.prefix).isAbsent { builder.set(.prefix, id(name.prefix)) }
+      if name.inverted { builder.set(.fullName, id(name.displayed)) }
     }
   }
 
