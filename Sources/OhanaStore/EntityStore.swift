@@ -305,7 +305,7 @@ enum StoredSettings {
       defaultRegion: region, maxBlockSize: maxBlock, threshold: threshold, linkThreshold: link, maxClusterSize: maxCluster,
       estimateWeights: m["estimate_weights"] == "1", automaticWeights: m["automatic_weights"] == "1",
       blockOnNames: m["block_names"] == "1", blockOnAddresses: m["block_addresses"] == "1",
-      blockingRules: rules.intersection(.typoTolerant))
+      blockingRules: rules.intersection(.beyondBasic))
     c.blockOnPhones = m["block_phones"] == "1"
     c.blockOnEmails = m["block_emails"] == "1"
     // A store made before the guard had a choice used complete linkage.

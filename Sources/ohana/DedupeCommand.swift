@@ -210,7 +210,7 @@ extension OhanaCommand {
         }
         let (result, merged): (DedupeResult, ContactTable)
         if rowsOut {
-          (result, merged) = (dedupe.findDuplicates(in: table), ContactTable())
+          (result, merged) = (dedupe.findDuplicates(in: table, evidence: explain != nil), ContactTable())
         } else {
           (result, merged) = dedupe.deduplicate(
             table, provenance: format == .ndjson, evidence: format == .ndjson || explain != nil)

@@ -113,7 +113,7 @@ extension DedupeConfiguration {
     blockOnAddresses = rules.contains(.address)
     blockOnPhones = rules.contains(.phone)
     blockOnEmails = rules.contains(.email)
-    blockingRules = rules.intersection(.typoTolerant)
+    blockingRules = rules.intersection(.beyondBasic)
     return nil
   }
 }

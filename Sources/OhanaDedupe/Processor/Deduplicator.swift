@@ -69,10 +69,12 @@ public struct Deduplicator: Sendable {
     return (total, compared)
   }
 
-  /// Finds the clusters of `table`'s rows.
-  public func findDuplicates(in table: ContactTable) -> DedupeResult {
+  /// Finds the clusters of `table`'s rows. Without `evidence`, the joined
+  /// pairs' ``MatchedPair/sharedKeys`` are left empty (for a caller that
+  /// does not explain them; the clusters and weights are the same).
+  public func findDuplicates(in table: ContactTable, evidence: Bool = true) -> DedupeResult {
     let keys = ContactKeys(table: table, configuration: configuration)
-    return findDuplicates(keys: keys, decisions: constraints(table), attributes: attributes(table))
+    return findDuplicates(keys: keys, evidence: evidence, decisions: constraints(table)) { attributes(table) }
   }
 
   /// The columns of `table` compared beyond the model's own comparisons.
@@ -105,8 +107,9 @@ public struct Deduplicator: Sendable {
     let start = clock.now, startCPU = ProcessCPU.seconds()
     var keys = ContactKeys(table: table, configuration: configuration)
     let keysDone = clock.now, keysCPU = ProcessCPU.seconds()
-    var result = findDuplicates(
-      keys: keys, evidence: evidence || provenance, decisions: constraints(table), attributes: attributes(table))
+    var result = findDuplicates(keys: keys, evidence: evidence || provenance, decisions: constraints(table)) {
+      attributes(table)
+    }
     let found = clock.now, foundCPU = ProcessCPU.seconds()
     // The merge reads two of the keys: free the others first (peak memory).
     let mergeKeys = MergeKeys(keys)
@@ -162,7 +165,7 @@ public struct Deduplicator: Sendable {
   /// ``deduplicate(_:provenance:evidence:)``).
   func findDuplicates(
     keys: ContactKeys, evidence: Bool = true, decisions: DecisionConstraints = DecisionConstraints(),
-    attributes: AttributeComparisons = AttributeComparisons()
+    attributes: () -> AttributeComparisons = { AttributeComparisons() }
   ) -> DedupeResult {
     let clock = ContinuousClock()
     var t = clock.now, tCPU = ProcessCPU.seconds()
@@ -244,8 +247,9 @@ public struct Deduplicator: Sendable {
       tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
       // The other columns (gender, birthplace...): m measured on the pairs
       // the model's own comparisons make sure of.
-      if stats.weightsEstimated && !attributes.isEmpty {
-        var columns = attributes
+      // (Read from the table only here: the built-in weights use none.)
+      var columns = stats.weightsEstimated ? attributes() : AttributeComparisons()
+      if !columns.isEmpty {
         let bar = threshold + AttributeComparisons.confidentMargin
         var confident: [UInt64] = []
         for i in 0..<pairs.count where vectors[i] != Self.unreachable {
