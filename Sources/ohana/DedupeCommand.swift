@@ -194,7 +194,13 @@ extension OhanaCommand {
         // nearly always share a phone or an e-mail; on tables they lost
         // recall (independent generator, crm profile, 10k rows: F1 0.954
         // with them, 0.999 fitted; web profile 0.780 and 0.960).
-        if (weights ?? "auto") == "auto" && TableOutput.isUserTable(read) { config.estimateWeights = true }
+        // A table's occupation or title column is compared with the other
+        // columns; a card's TITLE is not (see `compareJobTitle`).
+        config.compareJobTitle = TableOutput.isUserTable(read) && read.columns.contains { $0.role == .title }
+        // (From the same 500 contacts as the automatic choice: EM needs pairs.)
+        if (weights ?? "auto") == "auto" && TableOutput.isUserTable(read) && table.rowCount >= Deduplicator.automaticEMMinimum {
+          config.estimateWeights = true
+        }
         if let decisions { config.decisions = try Self.readDecisions(decisions, quiet: global.quiet) }
         var dedupe = Deduplicator(configuration: config)
         if let truth { dedupe.truth = try TruthFile.read(truth, table: table) }
@@ -262,6 +268,7 @@ extension OhanaCommand {
             ReadReport(
               command: "dedupe", path: input.input, result: read,
               output: .init(path: output.output, format: format.rawValue, contacts: mergedCount),
+              dedupe: DedupeSummary(result, rows: table.rowCount, truth: dedupe.truth),
               seconds: Clock.seconds() - start), to: report)
         }
         if !global.quiet {
@@ -311,6 +318,16 @@ extension OhanaCommand {
               "truth: blocking recall \(formatRatio(recall)) (\(s.trueCandidatePairs) of \(s.truePairs) true pairs compared); "
                 + "pairwise precision \(formatRatio(score.precision)), recall \(formatRatio(score.recall)), "
                 + "F1 \(formatRatio(score.f1))\n")
+            if s.truePairsByRuleOf > 0 {
+              let of = Double(s.truePairsByRuleOf)
+              let rules = BlockingKey.allCases.compactMap { k in
+                s.truePairsByRule[k.description].map { "\(k.description) \(formatRatio(Double($0) / of))" }
+              }
+              StandardError.write(
+                "truth: true pairs sharing a key of each rule (of \(s.truePairsByRuleOf), before caps): "
+                  + rules.joined(separator: ", ") + "; \(formatRatio(Double(s.pairsCompared) / Double(max(1, table.rowCount)))) "
+                  + "pairs compared per record\n")
+            }
           }
         }
       }

@@ -36,6 +36,62 @@ import Testing
     return try JSONDecoder().decode([[String]].self, from: data)
   }
 
+  /// 200 people, three records each, all with the same family name and
+  /// birth date (the third with a typo in the given name), a birthplace
+  /// out of 8 and a gender; a phone on each person's first record only.
+  static func registry() -> (table: String, truth: String) {
+    let towns = ["Leeds", "York", "Hull", "Bath", "Ely", "Wells", "Ripon", "Truro"]
+    let given = ["Margaret", "Tomasz", "Priya", "Owen", "Aisha", "Lukas", "Ines", "Kenji", "Maeve", "Rafael"]
+    let family = ["Hughes", "Nowak", "Raman", "Price", "Okafor", "Brandt", "Silva", "Tanaka", "Byrne", "Costa", "Weber", "Moreau"]
+    var table = "rec_id,first_name,last_name,dob,birthplace,sex,phone\n"
+    var truth = "uid,entity\n"
+    for p in 0..<200 {
+      let g = given[p % given.count], f = family[(p / given.count) % family.count] + (p >= 120 ? "-\(p)" : "")
+      let dob = String(format: "%04d-%02d-%02d", 1950 + p % 50, 1 + p % 12, 1 + p % 28)
+      for k in 0..<3 {
+        let first = k == 2 ? String(g.dropLast()) + "x" : g
+        let phone = k == 0 ? "+44 20 7946 \(String(format: "%04d", p))" : ""
+        table += "r\(p)-\(k),\(first),\(f),\(dob),\(towns[p % towns.count]),\(p % 2 == 0 ? "F" : "M"),\(phone)\n"
+        truth += "r\(p)-\(k),p\(p)\n"
+      }
+    }
+    return (table, truth)
+  }
+
+  @Test func theReportSaysWhichModelAndColumnsMatchedAndWhatEachRuleFound() throws {
+    let dir = try TempDir()
+    let (table, truth) = Self.registry()
+    try dir.write("people.csv", table)
+    try dir.write("truth.csv", truth)
+    let r = try CLI.run([
+      "dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--truth", dir.path("truth.csv"), "--report",
+      dir.path("r.json"),
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("r.json")))) as? [String: Any])
+    let dedupe = try #require(json["dedupe"] as? [String: Any])
+    // A table of 600 rows in its own columns: the weights are fitted.
+    #expect(dedupe["weights"] as? String == "estimated")
+    // The birthplace repeats (8 towns) and is compared; the record id,
+    // different on every row, is not.
+    let columns = (dedupe["otherColumns"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    #expect(columns.contains("birthplace"), "\(columns)")
+    #expect(!columns.contains("rec_id"))
+    let truthPart = try #require(dedupe["truth"] as? [String: Any])
+    let byRule = try #require(truthPart["blockingRecallByRule"] as? [String: Double])
+    // 600 true pairs; every one shares family name and birth date, none a
+    // phone (only a person's first record has one).
+    #expect(truthPart["truePairs"] as? Int == 600)
+    #expect(byRule["family+birthday"] == 1.0)
+    #expect(byRule["phone"] == 0.0)
+    #expect((truthPart["f1"] as? Double ?? 0) > 0.9)
+    // The model's levels are monotone as written in the report.
+    let model = try #require(dedupe["model"] as? [String: [String: Double]])
+    let given = try #require(model["given"])
+    #expect((given["exact"] ?? 0) >= (given["jw>=0.92"] ?? 0) && (given["jw>=0.92"] ?? 0) >= (given["different"] ?? 0))
+  }
+
   @Test func theUsersRowsComeBackWithTheirClusters() throws {
     let dir = try TempDir()
     try dir.write("people.csv", Self.people)

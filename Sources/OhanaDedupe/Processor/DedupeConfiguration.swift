@@ -48,6 +48,12 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// table's gender, birthplace, occupation; ``AttributeComparisons``),
   /// applied when the weights are estimated, as term frequencies are.
   public var compareAttributes = true
+  /// Compare the job title among them: set by the command line when a
+  /// table's column (an occupation) maps to it. Off for cards, where a
+  /// title is a position held for a while, not who someone is (and the
+  /// distributed job, which compares none of the other columns yet, gives
+  /// the one machine's clusters on cards).
+  public var compareJobTitle = false
   /// Block on phone numbers and on e-mail addresses.
   public var blockOnPhones = true
   public var blockOnEmails = true

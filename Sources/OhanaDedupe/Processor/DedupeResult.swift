@@ -77,6 +77,14 @@ public struct DedupeResult: Sendable {
     /// at all): the recall of blocking, which bounds the recall of dedupe.
     public var truePairs = 0
     public var trueCandidatePairs = 0
+    /// With a truth: per blocking rule (its ``BlockingKey/description``),
+    /// how many of ``truePairsByRuleOf`` true pairs share a key of it (the
+    /// rule's recall on its own, before blocks are capped; the sorted
+    /// neighbourhood, which has no key, is not counted). At most
+    /// ``Deduplicator/ruleRecallPairs`` true pairs are looked at, the
+    /// entities' in the order of their first rows.
+    public var truePairsByRule: [String: Int] = [:]
+    public var truePairsByRuleOf = 0
     /// Seconds per stage (keys, blocking, scoring, em, clustering, merge).
     public var timings: [String: Double] = [:]
     /// CPU seconds of the whole process (every thread) per stage, for

@@ -69,6 +69,61 @@ public struct Deduplicator: Sendable {
     return (total, compared)
   }
 
+  /// True pairs ``ruleRecall(_:keys:configuration:)`` looks at, at most.
+  public static let ruleRecallPairs = 2_000_000
+
+  /// Per blocking rule, how many true pairs share a key of it, and of how
+  /// many true pairs (see ``DedupeResult/Statistics/truePairsByRule``).
+  static func ruleRecall(_ truth: [Int32], keys: ContactKeys, configuration: DedupeConfiguration)
+    -> (pairs: Int, byRule: [String: Int])
+  {
+    var members: [Int32: [Int]] = [:]
+    var order: [Int32] = []
+    for r in 0..<min(truth.count, keys.count) where truth[r] >= 0 {
+      if members[truth[r]] == nil { order.append(truth[r]) }
+      members[truth[r], default: []].append(r)
+    }
+    var counts = [Int](repeating: 0, count: BlockingKey.allCases.count)
+    var looked = 0
+    let rules = configuration.blockingRules
+    func keysOf(_ r: Int, arena: UnsafeRawBufferPointer, ends: StringPool.Ends) -> [(UInt64, BlockingKey)] {
+      var out: [(UInt64, BlockingKey)] = []
+      Blocking.forEachBasicKey(keys, r, configuration: configuration) { out.append(($0, $1)) }
+      Blocking.forEachRuleKey(keys, r, rules: rules, arena: arena, ends: ends) { out.append(($0, $1)) }
+      return out
+    }
+    keys.folds.withStorage { arena, ends in
+      outer: for e in order {
+        guard let rows = members[e], rows.count > 1 else { continue }
+        let all = rows.map { keysOf($0, arena: arena, ends: ends) }
+        for i in 0..<(rows.count - 1) {
+          for j in (i + 1)..<rows.count {
+            if looked >= Self.ruleRecallPairs { break outer }
+            looked += 1
+            var shared = BlockingKey.Set()
+            for (k, kind) in all[i] where all[j].contains(where: { $0.0 == k && $0.1 == kind }) {
+              shared.insert(.init(kind))
+            }
+            for kind in BlockingKey.allCases where shared.contains(kind) { counts[Int(kind.rawValue)] += 1 }
+          }
+        }
+      }
+    }
+    var byRule: [String: Int] = [:]
+    for kind in BlockingKey.allCases where kind != .sortedNames {
+      let used: Bool
+      switch kind {
+      case .phone: used = configuration.blockOnPhones
+      case .email: used = configuration.blockOnEmails
+      case .name: used = configuration.blockOnNames
+      case .address: used = configuration.blockOnAddresses
+      default: used = rules.contains(kind)
+      }
+      if used { byRule[kind.description] = counts[Int(kind.rawValue)] }
+    }
+    return (looked, byRule)
+  }
+
   /// Finds the clusters of `table`'s rows. Without `evidence`, the joined
   /// pairs' ``MatchedPair/sharedKeys`` are left empty (for a caller that
   /// does not explain them; the clusters and weights are the same).
@@ -79,7 +134,8 @@ public struct Deduplicator: Sendable {
 
   /// The columns of `table` compared beyond the model's own comparisons.
   func attributes(_ table: ContactTable) -> AttributeComparisons {
-    configuration.compareAttributes ? AttributeComparisons(table: table) : AttributeComparisons()
+    configuration.compareAttributes
+      ? AttributeComparisons(table: table, jobTitle: configuration.compareJobTitle) : AttributeComparisons()
   }
 
   /// The configuration's decisions resolved against `table`'s uids.
@@ -190,6 +246,7 @@ public struct Deduplicator: Sendable {
     stats.pairsCompared = pairs.count
     if let truth {
       (stats.truePairs, stats.trueCandidatePairs) = Self.truthCounts(truth, pairs: pairs)
+      (stats.truePairsByRuleOf, stats.truePairsByRule) = Self.ruleRecall(truth, keys: keys, configuration: configuration)
     }
     let scorer = PairScorer(keys: keys)
 

@@ -9,8 +9,9 @@ import OhanaCore
 /// a table's gender, birthplace, occupation or customer number, anything a
 /// table brings beside names, dates, phones, e-mails and addresses.
 ///
-/// **Which columns.** The job title (a table's occupation column maps
-/// there), the `GENDER` property and every column of a table kept as
+/// **Which columns.** The job title when the caller asks (a table's
+/// occupation column maps there; ``DedupeConfiguration/compareJobTitle``),
+/// the `GENDER` property and every column of a table kept as
 /// `X-CSV;HEADER=<name>` (the columns no role took: see the README's
 /// "Tables"), each compared when
 /// - at least ``minimumPresence`` of the contacts have a value, and
@@ -74,7 +75,7 @@ package struct AttributeComparisons: Sendable {
   package init() {}
 
   /// The comparable columns of `table` (see the type's documentation).
-  package init(table: ContactTable) {
+  package init(table: ContactTable, jobTitle: Bool = true) {
     let n = table.rowCount
     guard n >= 2 else { return }
     let pool = table.pool
@@ -99,7 +100,7 @@ package struct AttributeComparisons: Sendable {
       }
     }
     let titles = table[.jobTitle]
-    if (0..<n).contains(where: { titles[$0].isPresent }) {
+    if jobTitle && (0..<n).contains(where: { titles[$0].isPresent }) {
       let c = add("title")
       for r in 0..<n { code(c, r, titles[r]) }
     }

@@ -82,14 +82,81 @@ struct ReadReport: Encodable {
   /// Every warning and skip, in input order.
   var problems: [ErrorEntry]
   var output: Output?
+  /// `dedupe`: what was found and with which model.
+  var dedupe: DedupeSummary?
   var seconds: Double
 
-  init(command: String, path: String, result: ReadResult, output: Output?, seconds: Double) {
+  init(command: String, path: String, result: ReadResult, output: Output?, dedupe: DedupeSummary? = nil, seconds: Double) {
     self.command = command
     input = InputSummary(path: path, result: result)
     problems = ErrorEntry.list(result.errors).0
     self.output = output
+    self.dedupe = dedupe
     self.seconds = seconds
+  }
+}
+
+/// What `dedupe --report` says of the dedupe: counts, the weights used
+/// and the other columns compared (never a contact value); with
+/// `--truth`, the recall of blocking (per rule too) and pairwise F1.
+struct DedupeSummary: Encodable {
+  var clusters: Int
+  var contactsInClusters: Int
+  var pairsCompared: Int
+  var pairsPerRecord: Double
+  var pairsAccepted: Int
+  var pairsRefusedByGuard: Int
+  var blocksCapped: Int
+  /// `estimated` (EM), `defaults`, or `defaults (EM's fit was not plausible)`.
+  var weights: String
+  /// The comparisons whose fitted levels were pooled to be monotone.
+  var weightsPooled: [String]
+  /// log2(m/u) per comparison and level.
+  var model: [String: [String: Double]]
+  var otherColumns: [AttributeWeight]
+  var truth: Truth?
+
+  struct Truth: Encodable {
+    var truePairs: Int
+    var trueCandidatePairs: Int
+    var blockingRecall: Double
+    /// Per rule: the share of the true pairs looked at that share a key of it.
+    var blockingRecallByRule: [String: Double]
+    var truePairsLookedAtByRule: Int
+    var precision: Double
+    var recall: Double
+    var f1: Double
+  }
+
+  init(_ result: DedupeResult, rows: Int, truth: [Int32]?) {
+    let s = result.statistics
+    clusters = s.clusters
+    contactsInClusters = s.contactsInClusters
+    pairsCompared = s.pairsCompared
+    pairsPerRecord = Double(s.pairsCompared) / Double(max(1, rows))
+    pairsAccepted = s.pairsAccepted
+    pairsRefusedByGuard = s.pairsRefusedByGuard
+    blocksCapped = s.cappedBlocks
+    weights = s.weightsEstimated ? "estimated" : s.estimateRejected ? "defaults (EM's fit was not plausible)" : "defaults"
+    weightsPooled = s.weightsPooled
+    let w = result.model.weights
+    var model: [String: [String: Double]] = [:]
+    for c in Comparison.allCases {
+      var levels: [String: Double] = [:]
+      for l in 1..<c.levelCount { levels[c.levelName(l)] = w[c.rawValue][l] }
+      model[c.description] = levels
+    }
+    self.model = model
+    otherColumns = s.attributes
+    if let truth {
+      let score = TruthFile.pairwise(truth: truth, clusterOf: result.clusterOf)
+      let of = Double(max(1, s.truePairsByRuleOf))
+      self.truth = Truth(
+        truePairs: s.truePairs, trueCandidatePairs: s.trueCandidatePairs,
+        blockingRecall: s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs),
+        blockingRecallByRule: s.truePairsByRule.mapValues { Double($0) / of },
+        truePairsLookedAtByRule: s.truePairsByRuleOf, precision: score.precision, recall: score.recall, f1: score.f1)
+    }
   }
 }
 
