@@ -172,6 +172,20 @@ import _OhanaTestSupport
     #expect(columns.adjustment(0, 2) < 0)
   }
 
+  /// A cell's value is compared case-folded, with spaces and punctuation
+  /// dropped; a missing-value word (NULL, N/A, nan...) is no value. The
+  /// reference: the folded bytes written out by hand, hashed as bytes.
+  @Test func cellValuesFoldAndMissingWordsAreAbsent() {
+    func key(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBytes { AttributeComparisons.foldedKey($0) } }
+    #expect(key("New York") == Hash64.hash(Array("newyork".utf8), seed: 0xA77) | 1)
+    #expect(key("NEW-YORK.") == key("new york"))
+    #expect(key("Zürich") == Hash64.hash(Array("z\u{FC}rich".utf8), seed: 0xA77) | 1)
+    #expect(key("York") != key("Yorks"))
+    for missing in ["", " ", "NULL", "N/A", "nan", "None", "unknown", "-", "nil"] { #expect(key(missing) == 0, "\(missing)") }
+    #expect(key("unknowns") != 0)
+    #expect(key(String(repeating: "a", count: 300)) == Hash64.hash([UInt8](repeating: 0x61, count: 300), seed: 0xA77) | 1)
+  }
+
   @Test func tooFewSurePairsWeighNothing() {
     let (table, pairs, _) = Self.people()
     var columns = AttributeComparisons(table: table)

@@ -155,18 +155,24 @@ package struct AttributeComparisons: Sendable {
   /// The folded value's hash: letters and digits, ASCII lower-cased (other
   /// bytes as they are); 0 for none or a missing word.
   static func foldedKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var folded: [UInt8] = []
-    folded.reserveCapacity(bytes.count)
-    for var b in bytes {
-      if b >= 0x41 && b <= 0x5A { b |= 0x20 }
-      if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 { folded.append(b) }
+    // Folded into a stack buffer: one call a cell, no allocation.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { buf in
+      var n = 0
+      for var b in bytes {
+        if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+        if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
+          buf[n] = b
+          n += 1
+        }
+      }
+      if n == 0 { return 0 }
+      let folded = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buf[0..<n]))
+      if n <= 7 && missingWords.contains(where: { $0.elementsEqual(folded) }) { return 0 }
+      return Hash64.hash(folded, seed: 0xA77) | 1
     }
-    if folded.isEmpty { return 0 }
-    if missingWords.contains(folded) { return 0 }
-    return Hash64.hash(folded, seed: 0xA77) | 1
   }
 
-  static let missingWords: Set<[UInt8]> = Set(["null", "na", "nan", "none", "unknown", "nil"].map { Array($0.utf8) })
+  static let missingWords: [[UInt8]] = ["null", "na", "nan", "none", "unknown", "nil"].map { Array($0.utf8) }
 
   /// Measures m on `confident` (pairs the other comparisons make sure of,
   /// `a << 32 | b`) and sets the weights.
