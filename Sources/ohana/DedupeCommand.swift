@@ -59,6 +59,17 @@ extension OhanaCommand {
     var weights: String?
 
     @Option(
+      name: .customLong("u-from"),
+      help: ArgumentHelp(
+        "Where estimated weights take u from: candidates or random-pairs.",
+        discussion: """
+          candidates (the default): EM over the candidate pairs fits m and u. random-pairs: \
+          u from a million random pairs of rows, as Splink does, with the prior odds of a \
+          random pair in every weight (see the README's "Weights"). Only with estimated weights.
+          """))
+    var uFrom: String?
+
+    @Option(
       help: ArgumentHelp(
         "Blocking rules: all, basic, or a comma-separated list.",
         discussion: """
@@ -155,6 +166,12 @@ extension OhanaCommand {
       if let weights, !["auto", "defaults", "em"].contains(weights) {
         throw ValidationError("--weights must be auto, defaults or em")
       }
+      if let uFrom, !["candidates", "random-pairs"].contains(uFrom) {
+        throw ValidationError("--u-from must be candidates or random-pairs")
+      }
+      if uFrom == "random-pairs" && weights == "defaults" {
+        throw ValidationError("--u-from random-pairs needs fitted weights (--weights auto or em), not defaults")
+      }
       _ = try configuration()
     }
 
@@ -171,6 +188,7 @@ extension OhanaCommand {
       if let threshold { config.threshold = threshold }
       if let guardLinkage { config.guardLinkage = guardLinkage }
       if let maxCluster { config.maxClusterSize = maxCluster }
+      config.uFromRandomPairs = uFrom == "random-pairs"
       return config
     }
 

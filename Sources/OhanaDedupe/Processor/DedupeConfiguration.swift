@@ -36,6 +36,10 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// addresses, birth dates) they reject most true pairs, and EM fits them
   /// (measured on FEBRL, Benchmarks/HISTORY.md "Dedupe without phones").
   public var automaticWeights: Bool
+  /// With estimated weights: u from random pairs of the table's rows
+  /// (``RandomPairs``) rather than from EM over the candidate pairs, and
+  /// the prior of a random pair in every weight.
+  public var uFromRandomPairs = false
   /// Block on full-name keys (transliterated, folded, nickname-canonical,
   /// token order ignored).
   public var blockOnNames: Bool

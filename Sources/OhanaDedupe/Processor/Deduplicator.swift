@@ -45,6 +45,25 @@ public struct Deduplicator: Sendable {
     return (raw.monotone(for: counts), nil, raw.nonMonotone(for: counts))
   }
 
+  /// As ``fittedModel(_:)``, with u from random pairs of `keys`' rows when
+  /// the configuration asks (``DedupeConfiguration/uFromRandomPairs``):
+  /// m from EM over the `candidates` candidate pairs, the prior of a
+  /// random pair `λc · candidates / (n(n-1)/2)` (λc: EM's share of
+  /// matches among candidates; a true pair blocking missed is not
+  /// counted, so the prior errs low, against merging), made monotone
+  /// again over the levels `counts` has.
+  func fittedModel(_ counts: [Int], keys: ContactKeys, scorer: PairScorer, candidates: Int)
+    -> (model: FellegiSunterModel, rejected: FellegiSunterModel?, pooled: [Comparison])
+  {
+    let fit = fittedModel(counts)
+    guard configuration.uFromRandomPairs, fit.rejected == nil, keys.count >= 2 else { return fit }
+    let random = RandomPairs.levelCounts(scorer, count: keys.count, threads: configuration.threads)
+    let all = Double(keys.count) * Double(keys.count - 1) / 2
+    let prior = min(0.5, max(1e-12, fit.model.lambda * Double(candidates) / all))
+    let model = fit.model.withRandomU(random.levels, lambda: prior)
+    return (model.monotone(for: counts), nil, fit.pooled + model.nonMonotone(for: counts).filter { !fit.pooled.contains($0) })
+  }
+
   /// Fewer contacts than this keep the built-in weights under automatic
   /// weights: EM needs many candidate pairs to fit anything.
   public static let automaticEMMinimum = 500
@@ -197,7 +216,7 @@ public struct Deduplicator: Sendable {
     if estimated {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for p in pairs { counts[Int(scorer.vector(Int(p >> 32), Int(p & 0xFFFF_FFFF)).rawValue)] += 1 }
-      let fit = fittedModel(counts)
+      let fit = fittedModel(counts, keys: keys, scorer: scorer, candidates: pairs.count)
       model = fit.model
       estimated = fit.rejected == nil
     }
@@ -290,7 +309,7 @@ public struct Deduplicator: Sendable {
       for c in chunks { vectors.append(contentsOf: c.vectors) }
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for v in vectors where v != Self.unreachable { counts[Int(v)] += 1 }
-      let fit = fittedModel(counts)
+      let fit = fittedModel(counts, keys: keys, scorer: scorer, candidates: pairs.count)
       model = fit.model
       rejected = fit.rejected
       stats.estimateRejected = fit.rejected != nil
@@ -343,7 +362,11 @@ public struct Deduplicator: Sendable {
     PhaseTrace.mark("cluster.sorted")
 
     let clustering = GuardedClustering(count: keys.count, threads: configuration.threads)
-    let link = configuration.linkThreshold
+    // The guard weighs cross pairs by their evidence (the Bayes factor),
+    // not by their posterior: with the prior in the weights (u from random
+    // pairs) a cross pair that says nothing would weigh the prior, about
+    // -12, and split clusters that every joined pair holds together.
+    let link = configuration.linkThreshold + model.priorWeight
     let weights = table, frequencies = tf, columns = extra
     // A reviewer's decisions: `same` groups first, unguarded; a pair kept
     // apart never joins, and neither do two clusters with such a pair

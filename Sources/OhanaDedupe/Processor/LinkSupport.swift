@@ -179,13 +179,13 @@ extension FellegiSunterModel {
   /// level, then lambda), for the entity store.
   package var storedText: String {
     func row(_ a: [[Double]]) -> String { a.map { $0.map { "\($0)" }.joined(separator: ",") }.joined(separator: ";") }
-    return "m=\(row(m))|u=\(row(u))|lambda=\(lambda)"
+    return "m=\(row(m))|u=\(row(u))|lambda=\(lambda)" + (includesPrior ? "|prior=1" : "")
   }
 
   /// A model from ``storedText`` (nil when it does not parse or its shape
   /// is not today's comparisons and levels).
   package init?(storedText text: String) {
-    var m: [[Double]]? = nil, u: [[Double]]? = nil, lambda: Double? = nil
+    var m: [[Double]]? = nil, u: [[Double]]? = nil, lambda: Double? = nil, prior = false
     for part in text.split(separator: "|") {
       let kv = part.split(separator: "=", maxSplits: 1)
       guard kv.count == 2 else { return nil }
@@ -205,6 +205,9 @@ extension FellegiSunterModel {
       case "m": m = table(kv[1])
       case "u": u = table(kv[1])
       case "lambda": lambda = Double(kv[1])
+      case "prior":
+        guard kv[1] == "1" else { return nil }
+        prior = true
       default: return nil
       }
     }
@@ -213,6 +216,7 @@ extension FellegiSunterModel {
       return nil
     }
     self.init(m: m, u: u, lambda: lambda)
+    includesPrior = prior
   }
 }
 

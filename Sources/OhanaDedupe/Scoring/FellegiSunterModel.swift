@@ -24,8 +24,16 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// `m[c.rawValue][level]`; index 0 (null) is unused.
   public var m: [[Double]]
   public var u: [[Double]]
-  /// The share of candidate pairs that match.
+  /// The share of candidate pairs that match; with ``includesPrior``, the
+  /// chance that two random records match.
   public var lambda: Double
+  /// Whether a vector's weight counts the prior odds,
+  /// `log2(lambda / (1 - lambda))`, beside the levels' weights: set when u
+  /// comes from random pairs (``RandomPairs``), whose weights are
+  /// posterior log-odds only with it. Off, the weight is the levels' sum
+  /// alone, compared with the threshold as it is (the built-in weights and
+  /// EM over candidate pairs).
+  public var includesPrior = false
 
   public init(m: [[Double]], u: [[Double]], lambda: Double) {
     self.m = m
@@ -103,13 +111,22 @@ public struct FellegiSunterModel: Sendable, Hashable {
     return out
   }
 
+  /// What every vector's weight starts from: the prior log-odds with
+  /// ``includesPrior``, else 0.
+  public var priorWeight: Double {
+    guard includesPrior else { return 0 }
+    let l = min(max(lambda, 1e-12), 1 - 1e-12)
+    return log2(l / (1 - l))
+  }
+
   /// A lookup table of the match weight of every vector.
   package func weightTable() -> [Float] {
     let w = weights
+    let prior = priorWeight
     var table = [Float](repeating: 0, count: ComparisonVector.space)
     for raw in 0..<ComparisonVector.space {
       let v = ComparisonVector(rawValue: UInt32(raw))
-      var s = 0.0
+      var s = prior
       var valid = true
       for c in Comparison.allCases {
         let l = v[c]
@@ -124,12 +141,13 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// The match weight of one vector.
   public func weight(_ v: ComparisonVector) -> Double {
     let w = weights
-    return Comparison.allCases.reduce(0) { $0 + w[$1.rawValue][min(v[$1], $1.levelCount - 1)] }
+    return Comparison.allCases.reduce(priorWeight) { $0 + w[$1.rawValue][min(v[$1], $1.levelCount - 1)] }
   }
 
-  /// The probability of a match given a weight, with this model's prior.
+  /// The probability of a match given a weight, with this model's prior
+  /// (counted already in a weight of a model that ``includesPrior``).
   public func probability(weight: Double) -> Double {
-    let odds = pow(2, weight) * lambda / max(1e-12, 1 - lambda)
+    let odds = includesPrior ? pow(2, weight) : pow(2, weight) * lambda / max(1e-12, 1 - lambda)
     return odds / (1 + odds)
   }
 

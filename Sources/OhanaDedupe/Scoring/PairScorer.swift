@@ -260,7 +260,7 @@ struct ScoreBound: Sendable {
 
   init(model: FellegiSunterModel, threshold: Double) {
     let w = model.weights
-    var rest = 0.0
+    var rest = model.priorWeight
     for c in Comparison.allCases where c != .phone && c != .email {
       rest += max(0, w[c.rawValue].max() ?? 0)
     }
