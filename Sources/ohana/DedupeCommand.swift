@@ -65,7 +65,7 @@ extension OhanaCommand {
         discussion: """
           candidates (the default): EM over the candidate pairs fits m and u. random-pairs: \
           u from a million random pairs of rows, as Splink does, with the prior odds of a \
-          random pair in every weight (see the README's "Weights"). Only with estimated weights.
+          random pair in every weight (see "4. Weights" in the Dedupe Model page). Only with fitted weights.
           """))
     var uFrom: String?
 
