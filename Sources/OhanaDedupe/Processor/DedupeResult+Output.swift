@@ -190,8 +190,7 @@ public struct ExplanationWeights: Sendable {
   private let levels: [[Double]]
 
   public init(_ model: FellegiSunterModel) {
-    let lambda = min(max(model.lambda, 1e-12), 1 - 1e-12)
-    prior = log2(lambda / (1 - lambda))
+    prior = model.priorLogOdds
     levels = model.weights
   }
 

@@ -113,8 +113,10 @@ public struct FellegiSunterModel: Sendable, Hashable {
 
   /// What every vector's weight starts from: the prior log-odds with
   /// ``includesPrior``, else 0.
-  public var priorWeight: Double {
-    guard includesPrior else { return 0 }
+  public var priorWeight: Double { includesPrior ? priorLogOdds : 0 }
+
+  /// `log2(lambda / (1 - lambda))`, lambda kept off 0 and 1.
+  public var priorLogOdds: Double {
     let l = min(max(lambda, 1e-12), 1 - 1e-12)
     return log2(l / (1 - l))
   }

@@ -33,7 +33,7 @@ enum RandomPairs {
   }
 
   /// Per comparison and level, how many of the sampled pairs have it
-  /// (index 0: neither side has a value), and how many pairs were drawn.
+  /// (index 0: a side has no value), and how many pairs were drawn.
   static func levelCounts(_ scorer: PairScorer, count n: Int, threads: Int, minimumChunk: Int = 1 << 14)
     -> (levels: [[Int]], pairs: Int)
   {
