@@ -21,7 +21,16 @@ import OhanaProcessors
 
 /// A dedupe configuration from `key=value;...` text.
 func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration {
+  try linkSettings(text).configuration
+}
+
+/// The configuration of `key=value;...` text and the weights it names;
+/// without `threads`, `defaultThreads` (0: every core).
+func linkSettings(_ text: String?, defaultThreads: Int = 1) throws(FFIError)
+  -> (configuration: DedupeConfiguration, weights: WeightsSetting)
+{
   var c = DedupeConfiguration()
+  var weights = WeightsSetting.auto
   c.threads = 0
   for part in (text ?? "").split(separator: ";") {
     let kv = part.split(separator: "=", maxSplits: 1).map { String($0.trimmingBlanks) }
@@ -41,12 +50,9 @@ func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration 
     case "blocking":
       if let unknown = c.setBlocking(kv[1]) { throw FFIError(.argument, "unknown blocking rule \(unknown)") }
     case "weights":
-      switch kv[1] {
-      case "auto": (c.estimateWeights, c.automaticWeights) = (false, true)
-      case "defaults": (c.estimateWeights, c.automaticWeights) = (false, false)
-      case "em": (c.estimateWeights, c.automaticWeights) = (true, false)
-      default: throw FFIError(.argument, "weights must be auto, defaults or em")
-      }
+      guard let w = WeightsSetting(rawValue: kv[1]) else { throw FFIError(.argument, "weights must be auto, defaults or em") }
+      weights = w
+      c.setWeights(w)
     case "threads":
       guard let t = Int(kv[1]), t >= 1, t <= 4096 else { throw FFIError(.argument, "threads must be 1 or more") }
       c.threads = t
@@ -54,9 +60,9 @@ func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration 
     }
   }
   // A Spark task uses the CPUs it was given (`threads`, the job passes
-  // spark.task.cpus), never the host's: one by default.
-  if c.threads == 0 { c.threads = 1 }
-  return c
+  // spark.task.cpus), never the host's: one by default there.
+  if c.threads == 0 { c.threads = defaultThreads }
+  return (c, weights)
 }
 
 private func linkModel(_ text: UnsafePointer<CChar>?) throws(FFIError) -> FellegiSunterModel {

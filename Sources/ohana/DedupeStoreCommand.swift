@@ -24,7 +24,7 @@ extension OhanaCommand.Dedupe {
       let removing = try remove.map { try Self.readUIDs($0) } ?? []
       let decided = try decisions.map { try Self.readDecisions($0, quiet: global.quiet) } ?? []
       let exists = EntityStore.exists(at: storePath)
-      if exists && (threshold != nil || weights != nil || em || blocking != nil || maxBlock != nil || region != nil) {
+      if exists && (matching.threshold != nil || matching.weights != nil || matching.em || matching.blocking != nil || matching.maxBlock != nil || matching.region != nil) {
         throw CLIError(
           "\(storePath) keeps the dedupe settings it was made with, and every run uses them: "
             + "drop --threshold, --weights, --em, --blocking, --max-block and --region, or make a new store")
