@@ -39,67 +39,13 @@ extension OhanaCommand {
     @Option(name: .customLong("explain-candidates"), help: ArgumentHelp("Write every candidate pair with its evidence (tuning).", visibility: .hidden))
     var explainCandidates: String?
 
-    @Option(help: "Match weight (log2 Bayes factor) at or above which a pair is a match.")
-    var threshold: Double?
-
-    @Option(help: "Region for national phone numbers when a contact's country is unknown (default US).")
-    var region: String?
-
-    @Flag(help: "Estimate the model's m/u probabilities from the data (EM): the same as --weights em.")
-    var em = false
-
-    @Option(
-      help: ArgumentHelp(
-        "Model weights: auto, defaults or em.",
-        discussion: """
-          defaults: the built-in weights, measured on address books (duplicates share a phone \
-          or an e-mail). em: estimated from this data's candidate pairs (no labels). auto (the \
-          default): em when fewer than half the contacts have a phone or an e-mail, else defaults.
-          """))
-    var weights: String?
-
-    @Option(
-      name: .customLong("u-from"),
-      help: ArgumentHelp(
-        "Where estimated weights take u from: candidates or random-pairs.",
-        discussion: """
-          candidates (the default): EM over the candidate pairs fits m and u. random-pairs: \
-          u from a million random pairs of rows, as Splink does, with the prior odds of a \
-          random pair in every weight (see "4. Weights" in the Dedupe Model page). Only with fitted weights.
-          """))
-    var uFrom: String?
-
-    @Option(
-      help: ArgumentHelp(
-        "Blocking rules: all, basic, or a comma-separated list.",
-        discussion: """
-          basic: phone, email, name (whole folded name) and address (postcode + street). all (the \
-          default) adds the typo-tolerant rules: family+birthday, given+birthday, \
-          phonetic-name+postcode, birthday+postcode, initials+birth-year, house+postcode, \
-          house+locality, birthday+locality and sorted-names. A list names the rules to use, e.g. phone,email,family+birthday.
-          """))
-    var blocking: String?
+    @OptionGroup var matching: MatchingOptions
 
     @Option(
       help: ArgumentHelp(
         "A CSV of uid,entity (header first) with the true entity of each contact: report blocking recall and pairwise precision, recall and F1.",
         valueName: "truth.csv"))
     var truth: String?
-
-    @Option(name: .customLong("max-block"), help: "Largest block compared; larger ones are skipped and reported (default 50).")
-    var maxBlock: Int?
-
-    @Option(
-      name: .customLong("max-cluster"),
-      help: "Chaining guard: no cluster grows past this many contacts (default 32).")
-    var maxCluster: Int?
-
-    @Option(
-      name: .customLong("guard"),
-      help: ArgumentHelp(
-        "Chaining guard: average (two clusters join when the mean weight of their cross pairs reaches 0) or complete (every cross pair must; default average).",
-        valueName: "linkage"))
-    var guardLinkage: GuardLinkage?
 
     @Option(help: ArgumentHelp("Keep contacts and clusters in this SQLite entity store (made on the first run).", valueName: "entities.sqlite"))
     var store: String?
@@ -150,10 +96,6 @@ extension OhanaCommand {
 
     func validate() throws {
       try validateWriteBack()
-      if let region, !(region.count == 2 && region.allSatisfy({ $0.isLetter && $0.isASCII })) {
-        throw ValidationError("--region must be a two-letter region code such as US")
-      }
-      if let maxBlock, maxBlock < 2 { throw ValidationError("--max-block must be 2 or more") }
       if store == nil && (changes != nil || changedOnly || remove != nil) {
         throw ValidationError("--changes, --changed-only and --remove need --store")
       }
@@ -163,34 +105,10 @@ extension OhanaCommand {
       if report == "-" && output.outputPath == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
       }
-      if let weights, !["auto", "defaults", "em"].contains(weights) {
-        throw ValidationError("--weights must be auto, defaults or em")
-      }
-      if let uFrom, !["candidates", "random-pairs"].contains(uFrom) {
-        throw ValidationError("--u-from must be candidates or random-pairs")
-      }
-      if uFrom == "random-pairs" && weights == "defaults" {
-        throw ValidationError("--u-from random-pairs needs fitted weights (--weights auto or em), not defaults")
-      }
-      _ = try configuration()
     }
 
     /// The configuration the options ask for.
-    func configuration() throws -> DedupeConfiguration {
-      let weights = self.weights ?? "auto"
-      var config = DedupeConfiguration(
-        defaultRegion: (region ?? "US").uppercased(), maxBlockSize: maxBlock ?? 50, estimateWeights: em || weights == "em",
-        automaticWeights: weights == "auto")
-      if let unknown = config.setBlocking(blocking ?? "all") {
-        throw ValidationError(
-          "--blocking: unknown rule \(unknown) (rules: \(BlockingKey.allCases.map(\.description).joined(separator: ", ")))")
-      }
-      if let threshold { config.threshold = threshold }
-      if let guardLinkage { config.guardLinkage = guardLinkage }
-      if let maxCluster { config.maxClusterSize = maxCluster }
-      config.uFromRandomPairs = uFrom == "random-pairs"
-      return config
-    }
+    func configuration() throws -> DedupeConfiguration { try matching.configuration() }
 
     func run() throws {
       if let apply { return try runApply(apply) }
@@ -206,18 +124,12 @@ extension OhanaCommand {
         let readDone = Clock.seconds()
         PhaseTrace.mark("read")
         var config = try configuration()
-        // A table in its own columns holds records (customers, members),
-        // not synced address books: `auto` fits the weights (EM) there. The
-        // built-in weights were measured on address books, where duplicates
-        // nearly always share a phone or an e-mail; on tables they lost
-        // recall (independent generator, crm profile, 10k rows: F1 0.954
-        // with them, 0.999 fitted; web profile 0.780 and 0.960).
-        // A table's occupation or title column is compared with the other
-        // columns; a card's TITLE is not (see `compareJobTitle`).
-        config.compareJobTitle = TableOutput.isUserTable(read) && read.columns.contains { $0.role == .title }
-        // (From the same 500 contacts as the automatic choice: EM needs pairs.)
-        if (weights ?? "auto") == "auto" && TableOutput.isUserTable(read) && table.rowCount >= Deduplicator.automaticEMMinimum {
-          config.estimateWeights = true
+        // A table in its own columns: weights fitted under auto, its title
+        // column compared (DedupeConfiguration.adapt).
+        if TableOutput.isUserTable(read) {
+          config.adapt(
+            toTableOf: table.rowCount, titleColumn: read.columns.contains { $0.role == .title },
+            weights: matching.weightsSetting)
         }
         if let decisions { config.decisions = try Self.readDecisions(decisions, quiet: global.quiet) }
         var dedupe = Deduplicator(configuration: config)
@@ -297,56 +209,68 @@ extension OhanaCommand {
               + "\(s.pairsRefusedByGuard) refused by the chaining guard, \(s.cappedBlocks) blocks capped; "
               + "read \(formatSeconds(readDone - start)) s, dedupe \(formatSeconds(dedupeDone - readDone)) s, "
               + "total \(formatSeconds(Clock.seconds() - start)) s\n")
-          if !config.decisions.isEmpty {
-            for e in s.decisionsSkipped { StandardError.write("warning: \(decisions ?? "decisions"):\(e.line): \(e.reason)\n") }
-            StandardError.write(
-              "decisions: \(s.decisionsApplied) obeyed, \(s.decisionsSkipped.count) skipped; "
-                + "\(s.pairsRefusedByDecision) accepted pairs refused by them\n")
+          Self.announce(
+            result, rows: table.rowCount, decisions: config.decisions.isEmpty ? nil : decisions ?? "decisions",
+            truth: dedupe.truth, verbose: verbose)
+        }
+      }
+    }
+
+    /// What a run found, on standard error: the decisions obeyed, pooled
+    /// weights, with `verbose` the stages' times and the weights, with a
+    /// `truth` blocking recall and pairwise F1 (across the sides, linking).
+    static func announce(
+      _ result: DedupeResult, rows: Int, decisions: String?, truth: [Int32]?, verbose: Bool, link: LinkSides? = nil
+    ) {
+      let s = result.statistics
+      if let decisions {
+        for e in s.decisionsSkipped { StandardError.write("warning: \(decisions):\(e.line): \(e.reason)\n") }
+        StandardError.write(
+          "decisions: \(s.decisionsApplied) obeyed, \(s.decisionsSkipped.count) skipped; "
+            + "\(s.pairsRefusedByDecision) accepted pairs refused by them\n")
+      }
+      if !s.weightsPooled.isEmpty {
+        StandardError.write(
+          "warning: EM's weights for \(s.weightsPooled.joined(separator: ", ")) were not monotone in their levels "
+            + "(a stronger agreement weighed less than a weaker one); those levels were pooled to one weight\n")
+      }
+      if verbose {
+        let stages = ["keys", "blocking", "scoring", "em", "attributes", "clustering", "merge"].compactMap { name in
+          s.timings[name].map { wall in
+            "\(name) \(formatSeconds(wall)) s" + (s.cpuTimings[name].map { " (cpu \(formatSeconds($0)) s)" } ?? "")
           }
-          if !s.weightsPooled.isEmpty && !global.quiet {
+        }
+        StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
+        StandardError.write(
+          "weights: \(s.weightsEstimated ? "estimated (EM)" : s.estimateRejected ? "built-in defaults (EM's fit was not plausible: an exact name, birth date or address did not weigh for a match)" : "built-in defaults") "
+            + "(\(s.contactsWithPhoneOrEmail) of \(rows) contacts have a phone or an e-mail)\n")
+        if s.weightsEstimated { StandardError.write(Self.describe(result.model)) }
+        if !s.attributes.isEmpty {
+          StandardError.write("other columns compared (weight of a typical agreement, of a disagreement):\n")
+          for a in s.attributes {
             StandardError.write(
-              "warning: EM's weights for \(s.weightsPooled.joined(separator: ", ")) were not monotone in their levels "
-                + "(a stronger agreement weighed less than a weaker one); those levels were pooled to one weight\n")
+              "  \(a.name): same \(formatWeight(a.same)), different \(formatWeight(a.different)) "
+                + "(m \(formatRatio(a.m)) on \(a.pairs) sure pairs, u \(formatRatio(a.u)))\n")
           }
-          if verbose {
-            let stages = ["keys", "blocking", "scoring", "em", "attributes", "clustering", "merge"].compactMap { name in
-              s.timings[name].map { wall in
-                "\(name) \(formatSeconds(wall)) s" + (s.cpuTimings[name].map { " (cpu \(formatSeconds($0)) s)" } ?? "")
-              }
-            }
-            StandardError.write("stages: " + stages.joined(separator: ", ") + "\n")
-            StandardError.write(
-              "weights: \(s.weightsEstimated ? "estimated (EM)" : s.estimateRejected ? "built-in defaults (EM's fit was not plausible: an exact name, birth date or address did not weigh for a match)" : "built-in defaults") "
-                + "(\(s.contactsWithPhoneOrEmail) of \(table.rowCount) contacts have a phone or an e-mail)\n")
-            if s.weightsEstimated { StandardError.write(Self.describe(result.model)) }
-            if !s.attributes.isEmpty {
-              StandardError.write("other columns compared (weight of a typical agreement, of a disagreement):\n")
-              for a in s.attributes {
-                StandardError.write(
-                  "  \(a.name): same \(formatWeight(a.same)), different \(formatWeight(a.different)) "
-                    + "(m \(formatRatio(a.m)) on \(a.pairs) sure pairs, u \(formatRatio(a.u)))\n")
-              }
-            }
-            if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
+        }
+        if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
+      }
+      if let truth {
+        let recall = s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs)
+        let score = TruthFile.pairwise(truth: truth, clusterOf: result.clusterOf, link: link)
+        StandardError.write(
+          "truth: blocking recall \(formatRatio(recall)) (\(s.trueCandidatePairs) of \(s.truePairs) true pairs compared); "
+            + "pairwise precision \(formatRatio(score.precision)), recall \(formatRatio(score.recall)), "
+            + "F1 \(formatRatio(score.f1))\n")
+        if s.truePairsByRuleOf > 0 {
+          let of = Double(s.truePairsByRuleOf)
+          let rules = BlockingKey.allCases.compactMap { k in
+            s.truePairsByRule[k.description].map { "\(k.description) \(formatRatio(Double($0) / of))" }
           }
-          if dedupe.truth != nil {
-            let recall = s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs)
-            let score = TruthFile.pairwise(truth: dedupe.truth ?? [], clusterOf: result.clusterOf)
-            StandardError.write(
-              "truth: blocking recall \(formatRatio(recall)) (\(s.trueCandidatePairs) of \(s.truePairs) true pairs compared); "
-                + "pairwise precision \(formatRatio(score.precision)), recall \(formatRatio(score.recall)), "
-                + "F1 \(formatRatio(score.f1))\n")
-            if s.truePairsByRuleOf > 0 {
-              let of = Double(s.truePairsByRuleOf)
-              let rules = BlockingKey.allCases.compactMap { k in
-                s.truePairsByRule[k.description].map { "\(k.description) \(formatRatio(Double($0) / of))" }
-              }
-              StandardError.write(
-                "truth: true pairs sharing a key of each rule (of \(s.truePairsByRuleOf), before caps): "
-                  + rules.joined(separator: ", ") + "; \(formatRatio(Double(s.pairsCompared) / Double(max(1, table.rowCount)))) "
-                  + "pairs compared per record\n")
-            }
-          }
+          StandardError.write(
+            "truth: true pairs sharing a key of each rule (of \(s.truePairsByRuleOf), before caps): "
+              + rules.joined(separator: ", ") + "; \(formatRatio(Double(s.pairsCompared) / Double(max(1, rows)))) "
+              + "pairs compared per record\n")
         }
       }
     }

@@ -19,6 +19,7 @@ struct OhanaCommand: ParsableCommand {
       Phone.self,
       Generate.self,
       Dedupe.self,
+      Link.self,
       Review.self,
     ]
   )

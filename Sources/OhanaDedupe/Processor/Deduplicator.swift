@@ -22,6 +22,10 @@ public struct Deduplicator: Sendable {
   /// true pairs and how many were compared (blocking recall).
   public var truth: [Int32]?
 
+  /// Linking two tables (``LinkSides``): which pairs of rows are compared.
+  /// Nil: a dedupe of one table, every pair.
+  public var link: LinkSides?
+
   public init(configuration: DedupeConfiguration = DedupeConfiguration(), model: FellegiSunterModel = .defaults) {
     self.configuration = configuration
     self.model = model
@@ -75,11 +79,25 @@ public struct Deduplicator: Sendable {
     }.reduce(0, +)
   }
 
-  /// True pairs, and those among `pairs` (sorted, unique).
-  static func truthCounts(_ truth: [Int32], pairs: [UInt64]) -> (truePairs: Int, compared: Int) {
+  /// True pairs, and those among `pairs` (sorted, unique). Linking
+  /// (`link` without its sides' own pairs), a true pair is one across the
+  /// sides: a left and a right row of one entity.
+  static func truthCounts(_ truth: [Int32], pairs: [UInt64], link: LinkSides? = nil) -> (truePairs: Int, compared: Int) {
     var sizes: [Int32: Int] = [:]
-    for e in truth where e >= 0 { sizes[e, default: 0] += 1 }
-    let total = sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
+    var rights: [Int32: Int] = [:]
+    for (r, e) in truth.enumerated() where e >= 0 {
+      sizes[e, default: 0] += 1
+      if link?.isRight(r) == true { rights[e, default: 0] += 1 }
+    }
+    let total: Int
+    if let link, !link.withinSides {
+      total = sizes.reduce(0) { sum, entry in
+        let right = rights[entry.key] ?? 0
+        return sum + (entry.value - right) * right
+      }
+    } else {
+      total = sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
+    }
     var compared = 0
     for p in pairs {
       let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
@@ -93,7 +111,7 @@ public struct Deduplicator: Sendable {
 
   /// Per blocking rule, how many true pairs share a key of it, and of how
   /// many true pairs (see ``DedupeResult/Statistics/truePairsByRule``).
-  static func ruleRecall(_ truth: [Int32], keys: ContactKeys, configuration: DedupeConfiguration)
+  static func ruleRecall(_ truth: [Int32], keys: ContactKeys, configuration: DedupeConfiguration, link: LinkSides? = nil)
     -> (pairs: Int, byRule: [String: Int])
   {
     var members: [Int32: [Int]] = [:]
@@ -116,7 +134,7 @@ public struct Deduplicator: Sendable {
         guard let rows = members[e], rows.count > 1 else { continue }
         let all = rows.map { keysOf($0, arena: arena, ends: ends) }
         for i in 0..<(rows.count - 1) {
-          for j in (i + 1)..<rows.count {
+          for j in (i + 1)..<rows.count where link?.compares(rows[i], rows[j]) ?? true {
             if looked >= Self.ruleRecallPairs { break outer }
             looked += 1
             var shared = BlockingKey.Set()
@@ -209,7 +227,8 @@ public struct Deduplicator: Sendable {
   public func candidatePairs(in table: ContactTable) -> [MatchedPair] {
     let keys = ContactKeys(table: table, configuration: configuration)
     var stats = DedupeResult.Statistics()
-    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    let blocked = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
+    let pairs = link?.candidates(blocked, threads: configuration.threads) ?? blocked
     let scorer = PairScorer(keys: keys)
     var model = self.model
     var estimated = estimates(keys, withPhoneOrEmail: Self.withPhoneOrEmail(keys))
@@ -259,13 +278,16 @@ public struct Deduplicator: Sendable {
     let useEM = estimates(keys, withPhoneOrEmail: stats.contactsWithPhoneOrEmail)
     stats.weightsEstimated = useEM
     let bound = useEM ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
-    let pairs = Blocking.candidatePairs(keys: keys, configuration: configuration, bound: bound, statistics: &stats)
+    let blocked = Blocking.candidatePairs(keys: keys, configuration: configuration, bound: bound, statistics: &stats)
+    // Linking: only the pairs the mode compares (across the sides).
+    let pairs = link?.candidates(blocked, threads: configuration.threads) ?? blocked
     PhaseTrace.mark("blocking")
     lap("blocking")
     stats.pairsCompared = pairs.count
     if let truth {
-      (stats.truePairs, stats.trueCandidatePairs) = Self.truthCounts(truth, pairs: pairs)
-      (stats.truePairsByRuleOf, stats.truePairsByRule) = Self.ruleRecall(truth, keys: keys, configuration: configuration)
+      (stats.truePairs, stats.trueCandidatePairs) = Self.truthCounts(truth, pairs: pairs, link: link)
+      (stats.truePairsByRuleOf, stats.truePairsByRule) = Self.ruleRecall(
+        truth, keys: keys, configuration: configuration, link: link)
     }
     let scorer = PairScorer(keys: keys)
 
@@ -366,7 +388,7 @@ public struct Deduplicator: Sendable {
     // not by their posterior: with the prior in the weights (u from random
     // pairs) a cross pair that says nothing would weigh the prior, about
     // -12, and split clusters that every joined pair holds together.
-    let link = configuration.linkThreshold + model.priorWeight
+    let linkBar = configuration.linkThreshold + model.priorWeight
     let weights = table, frequencies = tf, columns = extra
     // A reviewer's decisions: `same` groups first, unguarded; a pair kept
     // apart never joins, and neither do two clusters with such a pair
@@ -378,7 +400,7 @@ public struct Deduplicator: Sendable {
     let constrained = !decisions.isEmpty
     let outcomes = clustering.joinAll(
       accepted.map(\.pair), unions: decisions.unions, threads: configuration.threads,
-      maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: link, linkage: configuration.guardLinkage,
+      maxClusterSize: max(2, configuration.maxClusterSize), linkThreshold: linkBar, linkage: configuration.guardLinkage,
       apart: constrained ? { decisions.keepsApart($0, $1) } : nil
     ) { x, y in
       let v = scorer.vector(x, y)

@@ -50,7 +50,7 @@ public enum ColumnDetection {
     }
     add(
       .id,
-      "id|uid|unique id|record id|rec id|contact id|customer id|person id|client id|member id|user id|customer number|customer no|account number|kundennummer|kunden nr|kundennr|kunden id|no client|n client|numero client|num client|id client|identifiant|code client|numero de cliente|id cliente|codice cliente|klantnummer|klant id"
+      "id|uid|unique id|record id|rec id|rec|ref|reference|reference number|ref no|record number|record no|contact id|customer id|person id|client id|member id|user id|customer number|customer no|account number|kundennummer|kunden nr|kundennr|kunden id|no client|n client|numero client|num client|id client|identifiant|code client|numero de cliente|id cliente|codice cliente|klantnummer|klant id"
     )
     add(
       .name,

@@ -80,6 +80,7 @@ enum ContactFiles {
     readOptions.columnMapping = try options.columnMapping()
     readOptions.dateOrder = options.dateOrder
     readOptions.delimiter = options.delimiterByte
+    readOptions.multiSeparator = options.multiSeparator.map { Array($0.utf8) }
     do {
       let result: ReadResult
       if path == "-" {
@@ -160,13 +161,8 @@ enum ContactFiles {
       if options.showMapping { throw CLIError("\(path): --show-mapping is for tables (CSV); this input is not one", exitCode: CLIError.usage) }
       return
     }
-    func line(_ c: MappedColumn) -> String {
-      "  \(c.column) -> \(c.role.map(\.description) ?? "(passed through)")  [\(c.how)]"
-    }
     if options.showMapping {
-      var text = "\(path): \(columns.count) columns\n"
-      for c in columns { text += line(c) + "\n" }
-      FileHandle.standardOutput.write(Data(text.utf8))
+      FileHandle.standardOutput.write(Data(mappingText(columns, path: path).utf8))
       throw ExitCode.success
     }
     let mapped = columns.filter { $0.role != nil }
@@ -175,6 +171,14 @@ enum ContactFiles {
       let passed = columns.count - mapped.count
       StandardError.write("\(path): columns mapped: \(text); \(passed) passed through (--show-mapping lists them)\n")
     }
+  }
+
+  /// `--show-mapping`'s text: a line per column, its role and how it was
+  /// decided.
+  static func mappingText(_ columns: [MappedColumn], path: String) -> String {
+    var text = "\(path): \(columns.count) columns\n"
+    for c in columns { text += "  \(c.column) -> \(c.role.map(\.description) ?? "(passed through)")  [\(c.how)]\n" }
+    return text
   }
 
   /// A table where no column is a name, an e-mail or a phone cannot be

@@ -128,7 +128,7 @@ struct DedupeSummary: Encodable {
     var f1: Double
   }
 
-  init(_ result: DedupeResult, rows: Int, truth: [Int32]?) {
+  init(_ result: DedupeResult, rows: Int, truth: [Int32]?, link: LinkSides? = nil) {
     let s = result.statistics
     clusters = s.clusters
     contactsInClusters = s.contactsInClusters
@@ -149,7 +149,7 @@ struct DedupeSummary: Encodable {
     self.model = model
     otherColumns = s.attributes
     if let truth {
-      let score = TruthFile.pairwise(truth: truth, clusterOf: result.clusterOf)
+      let score = TruthFile.pairwise(truth: truth, clusterOf: result.clusterOf, link: link)
       let of = Double(max(1, s.truePairsByRuleOf))
       self.truth = Truth(
         truePairs: s.truePairs, trueCandidatePairs: s.trueCandidatePairs,

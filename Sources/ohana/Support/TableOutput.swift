@@ -19,7 +19,9 @@ enum TableOutput {
     read.tableDelimiter != nil && read.columns.contains { ["given", "detected", "values"].contains($0.how) }
   }
 
-  static func uid(_ table: ContactTable, _ row: Int) -> String {
+  /// The uid of `row`: its uuid or UID, else `row-N` with N the row's
+  /// number in its own table (`number`, 1-based; by default `row + 1`).
+  static func uid(_ table: ContactTable, _ row: Int, number: Int? = nil) -> String {
     var buf: [UInt8] = []
     if table.uuids.appendText(at: row, to: &buf) { return String(decoding: buf, as: UTF8.self) }
     if table.hasUID(at: row) {
@@ -27,7 +29,7 @@ enum TableOutput {
       table.withUID(at: row) { s = String(decoding: $0, as: UTF8.self) }
       return s
     }
-    return "row-\(row + 1)"
+    return "row-\(number ?? row + 1)"
   }
 
   /// The appended cells of each cluster's rows (`,id,size,min,max`, in

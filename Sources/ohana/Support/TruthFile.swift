@@ -78,7 +78,15 @@ enum TruthFile {
   /// Pairwise precision, recall and F1 of `clusterOf` against `truth`
   /// (rows with a negative entity left out), counted by cluster × entity
   /// intersections, so linear in the rows.
-  static func pairwise(truth: [Int32], clusterOf: [Int32]) -> (precision: Double, recall: Double, f1: Double) {
+  ///
+  /// Linking two tables without their own pairs (`link`, ``LinkSides``),
+  /// a pair is a left row and a right row: a cluster of two left rows and
+  /// a right one predicts two pairs, not three (as Splink's `link_only`
+  /// scores).
+  static func pairwise(truth: [Int32], clusterOf: [Int32], link: LinkSides? = nil)
+    -> (precision: Double, recall: Double, f1: Double)
+  {
+    if let link, !link.withinSides { return across(truth: truth, clusterOf: clusterOf, link: link) }
     var both: [Int64: Int] = [:]
     var clusters: [Int32: Int] = [:]
     var entities: [Int32: Int] = [:]
@@ -91,6 +99,32 @@ enum TruthFile {
     let tp = both.values.reduce(0) { $0 + pairs($1) }
     let predicted = clusters.values.reduce(0) { $0 + pairs($1) }
     let actual = entities.values.reduce(0) { $0 + pairs($1) }
+    let p = predicted == 0 ? 1 : Double(tp) / Double(predicted)
+    let r = actual == 0 ? 1 : Double(tp) / Double(actual)
+    return (p, r, p + r == 0 ? 0 : 2 * p * r / (p + r))
+  }
+
+  /// ``pairwise(truth:clusterOf:link:)`` over left-right pairs: per
+  /// cluster × entity, per cluster and per entity the left and right rows,
+  /// a pair being one of each.
+  private static func across(truth: [Int32], clusterOf: [Int32], link: LinkSides)
+    -> (precision: Double, recall: Double, f1: Double)
+  {
+    var both: [Int64: (Int, Int)] = [:]
+    var clusters: [Int32: (Int, Int)] = [:]
+    var entities: [Int32: (Int, Int)] = [:]
+    func add(_ counts: inout (Int, Int), _ right: Bool) {
+      if right { counts.1 += 1 } else { counts.0 += 1 }
+    }
+    for r in truth.indices where truth[r] >= 0 && r < clusterOf.count {
+      let right = link.isRight(r)
+      add(&both[Int64(clusterOf[r]) << 32 | Int64(truth[r]), default: (0, 0)], right)
+      add(&clusters[clusterOf[r], default: (0, 0)], right)
+      add(&entities[truth[r], default: (0, 0)], right)
+    }
+    let tp = both.values.reduce(0) { $0 + $1.0 * $1.1 }
+    let predicted = clusters.values.reduce(0) { $0 + $1.0 * $1.1 }
+    let actual = entities.values.reduce(0) { $0 + $1.0 * $1.1 }
     let p = predicted == 0 ? 1 : Double(tp) / Double(predicted)
     let r = actual == 0 ? 1 : Double(tp) / Double(actual)
     return (p, r, p + r == 0 ? 0 : 2 * p * r / (p + r))
