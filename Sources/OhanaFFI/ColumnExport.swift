@@ -172,3 +172,36 @@ enum UUIDText {
     }
   }
 }
+
+extension ColumnExport {
+  /// `float64` with a null where the value is NaN.
+  static func float64(nullingNaN name: String, _ values: [Double]) -> ArrowNode {
+    let valid = ArrowBuffer.bitmap(count: values.count)
+    var nulls = 0
+    let data = ArrowBuffer.filled(Double.self, count: values.count) { out in
+      for i in values.indices {
+        if values[i].isNaN {
+          out[i] = 0
+          nulls += 1
+        } else {
+          out[i] = values[i]
+          valid.setBit(i)
+        }
+      }
+    }
+    return ArrowNode(format: "g", name: name, length: values.count, nullCount: nulls, buffers: [nulls == 0 ? nil : valid, data])
+  }
+
+  /// `int32` with a null where the value is negative.
+  static func int32(nullingNegative name: String, _ values: [Int32]) -> ArrowNode {
+    let valid = ArrowBuffer.bitmap(count: values.count)
+    var nulls = 0
+    let data = ArrowBuffer.filled(Int32.self, count: values.count) { out in
+      for i in values.indices {
+        out[i] = max(0, values[i])
+        if values[i] < 0 { nulls += 1 } else { valid.setBit(i) }
+      }
+    }
+    return ArrowNode(format: "i", name: name, length: values.count, nullCount: nulls, buffers: [nulls == 0 ? nil : valid, data])
+  }
+}

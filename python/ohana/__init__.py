@@ -33,7 +33,7 @@ from typing import Iterable, Optional, Sequence, Tuple, Union, overload
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import _carddav, _ffi
+from . import _carddav, _ffi, _tables
 
 __all__ = [
     "ContactTable",
@@ -45,6 +45,8 @@ __all__ = [
     "normalize_phones",
     "sort",
     "dedupe",
+    "link",
+    "show_mapping",
     "write",
     "engine_version",
     "set_threads",
@@ -619,13 +621,72 @@ def sort(table: TableLike, by: str = "family", locale: str = "root", descending:
     return result if isinstance(table, ContactTable) else result.to_arrow()
 
 
-def dedupe(table: TableLike, region: str = "US", threshold: Optional[float] = None, decisions=None):
-    """Merges duplicate contacts. Returns (merged, clusters): `merged` of the
-    kind given, `clusters` a `pyarrow.Table` of `row`, `uid` and
-    `dedupe.cluster` (the row of each input contact's merged contact).
-    `decisions`: a reviewer's decisions (see `ContactTable.dedupe`)."""
-    merged, clusters = _engine(table).dedupe(region, threshold, decisions)
-    return (merged if isinstance(table, ContactTable) else merged.to_arrow()), clusters
+def _engine_layout(table) -> bool:
+    """Whether `table` is contacts in the engine's own layout: an
+    :class:`ContactTable`, or a pyarrow table as :func:`read` makes it (a
+    `fields` list column beside `uid`)."""
+    if isinstance(table, ContactTable):
+        return True
+    if isinstance(table, (pa.Table, pa.RecordBatch)):
+        names = set(table.schema.names)
+        return "uid" in names and "fields" in names and pa.types.is_list(table.schema.field("fields").type)
+    return False
+
+
+def dedupe(
+    table,
+    region: str = "US",
+    threshold: Optional[float] = None,
+    decisions=None,
+    *,
+    columns=None,
+    id: Optional[str] = None,
+    weights: str = "auto",
+    blocking: Optional[str] = None,
+):
+    """Finds the same person across records.
+
+    A table in its own columns (a pandas, Polars or pyarrow frame, a DuckDB
+    relation, anything with `__arrow_c_stream__`): its columns are mapped
+    onto the contact model as `ohana dedupe people.csv` maps a CSV's (given
+    `columns`, e.g. `{"given": "first_name", "phone.mobile": ["Handy"]}`,
+    and `id`, the id column; the rest detected from names and values, see
+    :func:`show_mapping`), and the same kind of frame comes back, every
+    column as it was, with `cluster_id` (the id of the cluster's first row,
+    else `row-N`), `cluster_size`, `match_weight_min` and `match_weight_max`
+    appended. A frame where no column is a name, an e-mail or a phone raises
+    :class:`OhanaError` (INVALID_INPUT) naming its columns.
+
+    Contacts in the engine's layout (an :class:`ContactTable`, or what
+    :func:`read` returns): returns (merged, clusters), `merged` of the kind
+    given, `clusters` a `pyarrow.Table` of `row`, `uid` and `dedupe.cluster`
+    (the row of each input contact's merged contact); `decisions`: a
+    reviewer's decisions (see `ContactTable.dedupe`)."""
+    if _engine_layout(table):
+        if columns is not None or id is not None or weights != "auto" or blocking is not None:
+            raise ValueError("columns, id, weights and blocking are for tables in their own columns")
+        merged, clusters = _engine(table).dedupe(region, threshold, decisions)
+        return (merged if isinstance(table, ContactTable) else merged.to_arrow()), clusters
+    if decisions is not None:
+        raise ValueError("decisions are for contacts in the engine's layout (ohana.read_table)")
+    return _tables.dedupe_frame(
+        table, columns=columns, id=id, region=region, threshold=threshold, weights=weights, blocking=blocking
+    )
+
+
+def link(left, right, **options):
+    """Matches the records of one frame against another's, as `ohana link`
+    (see :func:`ohana._tables.link` for the options: `columns`,
+    `right_columns`, `id`, `right_id`, `region`, `threshold`, `weights`,
+    `blocking`, `and_dedupe`). Returns `(left, right)`, each the kind it was
+    given, with `cluster_id`, `match_id`, `match_weight` and `match_count`."""
+    return _tables.link(left, right, **options)
+
+
+def show_mapping(frame, columns=None, id: Optional[str] = None):
+    """How each column of a frame maps onto the contact model, as
+    `(column, role or None, how)` tuples in the frame's order."""
+    return _tables.show_mapping(frame, columns=columns, id=id)
 
 
 def write(table: TableLike, path: PathLike, format: Optional[str] = None) -> None:

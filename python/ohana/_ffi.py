@@ -80,6 +80,7 @@ def _load() -> ctypes.CDLL:
         "ohana_list_inputs": (i32, [ctypes.POINTER(s), i64, p, i64, ctypes.POINTER(i64), err]),
         "ohana_link_merge": (i32, [p, s, s, i64, p, p, p, p, p, out, p, ctypes.POINTER(i64), p, p, err]),
         "ohana_name_keys": (i32, [p, s, s, p, p, err]),
+        "ohana_table_match": (i32, [ctypes.c_char_p, i64, s, ctypes.c_char_p, i64, s, s, p, p, ctypes.c_char_p, i64, err]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)

@@ -129,6 +129,15 @@ int32_t ohana_dedupe_decisions(const ohana_table* table, const char* region, dou
                                struct ArrowSchema* clusters_schema, struct ArrowArray* clusters,
                                ohana_error* error);
 int32_t ohana_write(const ohana_table* table, const char* path, const char* format, ohana_error* error);
+/* Tables in their own columns (Sources/OhanaFFI/TableInterface.swift;
+   Python's ohana.dedupe(frame) and ohana.link(left, right)): CSV text with a
+   header, column roles as a --columns file's text (NULL: detected), `right`
+   NULL for a dedupe; a record batch of cluster, cluster_size, weight_min,
+   weight_max, match, match_weight per row, and the mapping as text. */
+int32_t ohana_table_match(const uint8_t* left, int64_t left_length, const char* left_mapping,
+                          const uint8_t* right, int64_t right_length, const char* right_mapping,
+                          const char* settings, struct ArrowSchema* schema, struct ArrowArray* array,
+                          char* columns, int64_t columns_capacity, ohana_error* error);
 
 // The distributed job's pieces (Sources/OhanaFFI/LinkInterface.swift;
 // python/ohana/spark.py). `settings` is `key=value;...` text: region,
