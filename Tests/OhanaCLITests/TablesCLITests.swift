@@ -184,3 +184,42 @@ import Testing
     #expect(String(decoding: try dir.read("out.csv"), as: UTF8.self).contains("\r\n"))
   }
 }
+
+/// `--multi-separator`: several phones or e-mails in one cell (issue 44,
+/// item 3). Counted from the NDJSON the tool writes, read with
+/// JSONSerialization; the expected values are the cells split by hand.
+@Suite struct MultiSeparatorCLITests {
+  static let table = """
+    id,name,phones,emails
+    1,Ann Lee,+1 202 555 0143; +1 202 555 0199 ,ann@example.org
+    2,Bo Ng,"+44 20 7946 0001;+44 20 7946 0002;",bo@example.org; bo.ng@example.net
+    3,Cy Diaz,,
+    """
+
+  static func fields(_ data: Data, kind: String) throws -> [[String]] {
+    try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+      let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let fields = obj["fields"] as? [[String: Any]] ?? []
+      return fields.filter { $0["type"] as? String == kind }.compactMap { $0["value"] as? String }
+    }
+  }
+
+  @Test func cellsAreSplitAtTheSeparator() throws {
+    let dir = try TempDir()
+    try dir.write("t.csv", Self.table + "\n")
+    let split = try CLI.run([
+      "convert", dir.path("t.csv"), "--map", "phone=phones", "--map", "email=emails", "--multi-separator", ";", "-o", "-",
+      "--to", "ndjson", "-q",
+    ])
+    #expect(split.status == 0, "\(split.stderr)")
+    #expect(try Self.fields(split.stdout, kind: "phone") == [
+      ["+1 202 555 0143", "+1 202 555 0199"], ["+44 20 7946 0001", "+44 20 7946 0002"], [],
+    ])
+    #expect(try Self.fields(split.stdout, kind: "email") == [["ann@example.org"], ["bo@example.org", "bo.ng@example.net"], []])
+    // Without it a phone cell is one value.
+    let whole = try CLI.run([
+      "convert", dir.path("t.csv"), "--map", "phone=phones", "--map", "email=emails", "-o", "-", "--to", "ndjson", "-q",
+    ])
+    #expect(try Self.fields(whole.stdout, kind: "phone").first == ["+1 202 555 0143; +1 202 555 0199 "])
+  }
+}

@@ -58,6 +58,11 @@ public struct ReadOptions: Sendable {
   /// The byte between a table's cells (`,`, `;`, tab, `|`); nil: sniffed
   /// from the header line.
   public var delimiter: UInt8? = nil
+  /// A table's phone and e-mail cells holding several values, split at
+  /// this text (`--multi-separator`, e.g. `;` or ` | `): a field each,
+  /// blanks around each part trimmed. Nil: only Google's ` ::: ` splits a
+  /// cell (and a cell of several e-mail addresses, which is recognised).
+  public var multiSeparator: [UInt8]? = nil
   /// Called after each chunk is read with (bytes done, total bytes when
   /// known), on the worker thread that read it, one call at a time.
   public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?

@@ -308,6 +308,28 @@ enum CSVReader {
           }
           continue
         }
+        // The user's separator (`--multi-separator`) in a phone or e-mail cell.
+        if let sep = options.multiSeparator, !sep.isEmpty, slot.kind == .phone || slot.kind == .email {
+          var start = v.lowerBound
+          var k = v.lowerBound
+          func add(_ part: Range<Int>) {
+            var lo = part.lowerBound, hi = part.upperBound
+            while lo < hi && (text[lo] == 0x20 || text[lo] == 0x09) { lo += 1 }
+            while hi > lo && (text[hi - 1] == 0x20 || text[hi - 1] == 0x09) { hi -= 1 }
+            if lo < hi { builder.appendField(kind: slot.kind, label: label, value: intern(text[lo..<hi])) }
+          }
+          while k + sep.count <= v.upperBound {
+            if text[k..<(k + sep.count)].elementsEqual(sep) {
+              add(start..<k)
+              k += sep.count
+              start = k
+            } else {
+              k += 1
+            }
+          }
+          add(start..<v.upperBound)
+          continue
+        }
         // Google packs several values into one cell with " ::: ".
         var start = v.lowerBound
         var k = v.lowerBound

@@ -88,6 +88,11 @@ struct InputOptions: ParsableArguments {
     }
   }
 
+  @Option(
+    name: .customLong("multi-separator"),
+    help: ArgumentHelp("A table's phone and e-mail cells holding several values: split them at this text (e.g. ';' or ' | ').", valueName: "text"))
+  var multiSeparator: String?
+
   @Flag(name: .customLong("show-mapping"), help: "Print how a table's columns map onto the contact model, and stop.")
   var showMapping = false
 
@@ -144,6 +149,7 @@ struct InputOptions: ParsableArguments {
       throw ValidationError("give address book URLs or files, not both in one run")
     }
     if delimiter != nil && delimiterByte == nil { throw ValidationError("--delimiter must be , ; tab or |") }
+    if multiSeparator?.isEmpty == true { throw ValidationError("--multi-separator must not be empty") }
     if let dateFormat, DateText.Order(rawValue: dateFormat.lowercased()) == nil {
       throw ValidationError("--date-format must be dd/mm/yyyy or mm/dd/yyyy")
     }
