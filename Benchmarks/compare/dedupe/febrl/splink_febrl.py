@@ -60,6 +60,44 @@ def score(truth, pred):
     return p, r, (2 * p * r / (p + r) if p + r else 0.0), ppairs
 
 
+def blocking_rules():
+    """The febrl3 example's single-column rules and the febrl4 example's others."""
+    return [
+        block_on("given_name"),
+        block_on("surname"),
+        block_on("date_of_birth"),
+        block_on("postcode"),
+        "l.given_name = r.surname and l.surname = r.given_name",
+        block_on("state", "address_1"),
+        block_on("street_number", "address_1"),
+    ]
+
+
+def comparisons():
+    """The febrl4 example's detailed model without soc_sec_id."""
+    return [
+        cl.NameComparison("given_name").configure(term_frequency_adjustments=True),
+        cl.NameComparison("surname").configure(term_frequency_adjustments=True),
+        cl.DateOfBirthComparison("date_of_birth", input_is_string=True,
+                                 datetime_format="%Y%m%d", invalid_dates_as_null=True),
+        cl.ExactMatch("street_number").configure(term_frequency_adjustments=True),
+        cl.DamerauLevenshteinAtThresholds("postcode", [1, 2]).configure(term_frequency_adjustments=True),
+    ]
+
+
+def train(linker):
+    """The prior from deterministic rules, u by random sampling, m by EM."""
+    linker.training.estimate_probability_two_random_records_match(
+        [block_on("given_name", "surname", "date_of_birth"),
+         "l.given_name = r.surname and l.surname = r.given_name and l.date_of_birth = r.date_of_birth"],
+        recall=0.8)
+    linker.training.estimate_u_using_random_sampling(max_pairs=1e6, seed=1)
+    linker.training.estimate_parameters_using_expectation_maximisation(
+        block_on("date_of_birth"), estimate_without_term_frequencies=True)
+    linker.training.estimate_parameters_using_expectation_maximisation(
+        block_on("postcode"), estimate_without_term_frequencies=True)
+
+
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     truth_path = sys.argv[3] if len(sys.argv) > 3 else None
@@ -76,40 +114,17 @@ def main():
     con.execute(f"CREATE TABLE records AS FROM read_csv('{src}', all_varchar = true, header = true)").fetchall()
     df = db_api.register("records")
 
-    blocking = [
-        block_on("given_name"),
-        block_on("surname"),
-        block_on("date_of_birth"),
-        block_on("postcode"),
-        "l.given_name = r.surname and l.surname = r.given_name",
-        block_on("state", "address_1"),
-        block_on("street_number", "address_1"),
-    ]
+    blocking = blocking_rules()
     settings = SettingsCreator(
         unique_id_column_name="rec_id",
         link_type="dedupe_only",
         blocking_rules_to_generate_predictions=blocking,
-        comparisons=[
-            cl.NameComparison("given_name").configure(term_frequency_adjustments=True),
-            cl.NameComparison("surname").configure(term_frequency_adjustments=True),
-            cl.DateOfBirthComparison("date_of_birth", input_is_string=True,
-                                     datetime_format="%Y%m%d", invalid_dates_as_null=True),
-            cl.ExactMatch("street_number").configure(term_frequency_adjustments=True),
-            cl.DamerauLevenshteinAtThresholds("postcode", [1, 2]).configure(term_frequency_adjustments=True),
-        ],
+        comparisons=comparisons(),
         retain_intermediate_calculation_columns=False,
         retain_matching_columns=False,
     )
     linker = Linker(df, settings, log_level=30)
-    linker.training.estimate_probability_two_random_records_match(
-        [block_on("given_name", "surname", "date_of_birth"),
-         "l.given_name = r.surname and l.surname = r.given_name and l.date_of_birth = r.date_of_birth"],
-        recall=0.8)
-    linker.training.estimate_u_using_random_sampling(max_pairs=1e6, seed=1)
-    linker.training.estimate_parameters_using_expectation_maximisation(
-        block_on("date_of_birth"), estimate_without_term_frequencies=True)
-    linker.training.estimate_parameters_using_expectation_maximisation(
-        block_on("postcode"), estimate_without_term_frequencies=True)
+    train(linker)
     pairs = linker.inference.predict(threshold_match_probability=predict_at)
     n_pairs = con.execute(f"SELECT count(*) FROM {pairs.physical_name}").fetchall()[0][0]
     trained = time.time() - start
