@@ -104,24 +104,14 @@ public func ohana_table_match(
     let result = dedupe.findDuplicates(in: table, evidence: false)
 
     let n = table.rowCount
-    var size = [Int32](repeating: 0, count: n)
-    for r in 0..<n { size[Int(result.clusterOf[r])] += 1 }
-    var low = [Double](repeating: .nan, count: n), high = [Double](repeating: .nan, count: n)
-    var match = [Int32](repeating: -1, count: n), matchWeight = [Double](repeating: .nan, count: n)
+    let (size, low, high) = result.clusterFigures(rows: n)
+    let (match, matchWeight) =
+      link.map { result.strongestAcross($0, rows: n) }
+      ?? ([Int32](repeating: -1, count: n), [Double](repeating: .nan, count: n))
     // Per cluster, its rows on each side (linking).
     var onSide = [[Int32]](repeating: [Int32](repeating: 0, count: n), count: link == nil ? 0 : 2)
     if let link {
       for r in 0..<n { onSide[link.isRight(r) ? 1 : 0][Int(result.clusterOf[r])] += 1 }
-    }
-    for p in result.pairs {
-      let c = Int(result.clusterOf[p.first])
-      low[c] = low[c].isNaN ? p.weight : min(low[c], p.weight)
-      high[c] = high[c].isNaN ? p.weight : max(high[c], p.weight)
-      guard let link, link.isRight(p.first) != link.isRight(p.second) else { continue }
-      for (a, b) in [(p.first, p.second), (p.second, p.first)] where matchWeight[a].isNaN || p.weight > matchWeight[a] {
-        match[a] = Int32(b)
-        matchWeight[a] = p.weight
-      }
     }
     let node = ArrowNode.recordBatch(
       [

@@ -234,12 +234,7 @@ struct LinkRows {
       rightCount[c] += 1
       if firstRight[c] < 0 { firstRight[c] = Int32(r) }
     }
-    best = [Int32](repeating: -1, count: min(n, link.rightStart))
-    bestWeight = [Double](repeating: -.infinity, count: best.count)
-    for p in result.pairs where p.first < best.count && link.isRight(p.second) && p.weight > bestWeight[p.first] {
-      best[p.first] = Int32(p.second)
-      bestWeight[p.first] = p.weight
-    }
+    (best, bestWeight) = result.strongestAcross(link, rows: min(n, link.rightStart))
     // (Without id columns both sides are row-1, row-2...: they overlap.)
     let leftIDs = Set((0..<min(n, link.rightStart)).map { Self.uid(table, $0, link) })
     let overlap = (link.rightStart..<max(link.rightStart, n)).contains { leftIDs.contains(Self.uid(table, $0, link)) }

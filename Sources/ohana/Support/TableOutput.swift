@@ -36,14 +36,7 @@ enum TableOutput {
   /// the delimiter), made once per cluster and kept by its first row.
   static func suffixes(_ table: ContactTable, _ result: DedupeResult, delimiter: UInt8, golden: Bool) -> [[UInt8]] {
     let n = min(table.rowCount, result.clusterOf.count)
-    var size = [Int32](repeating: 0, count: n)
-    for r in 0..<n { size[Int(result.clusterOf[r])] += 1 }
-    var low = [Double](repeating: .nan, count: n), high = [Double](repeating: .nan, count: n)
-    for p in result.pairs where p.first < n {
-      let c = Int(result.clusterOf[p.first])
-      low[c] = low[c].isNaN ? p.weight : min(low[c], p.weight)
-      high[c] = high[c].isNaN ? p.weight : max(high[c], p.weight)
-    }
+    let (size, low, high) = result.clusterFigures(rows: n)
     var out = [[UInt8]](repeating: [], count: n)
     for r in 0..<n where Int(result.clusterOf[r]) == r {
       var s: [UInt8] = [delimiter]
