@@ -7,6 +7,7 @@
 //   L2 OhanaProcessors, OhanaIO, OhanaDedupe; OhanaStore (entity store: dedupe over time, SQLite)
 //   L1 OhanaCore (store), OhanaPhone (phone numbers), OhanaText (ICU text services)
 //   L0 COhanaICU (C shim over the system ICU), COhanaCore (CPU and system helpers), CSQLite (system SQLite)
+import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -14,6 +15,30 @@ let swiftSettings: [SwiftSetting] = [
   // OHANA_INTERNAL_CHECKS turns on the store's invariant checks in debug builds.
   .define("OHANA_INTERNAL_CHECKS", .when(configuration: .debug)),
 ]
+
+// Parquet (README "Parquet"): read and written through Apache Arrow's C++
+// library, the one the pyarrow wheel ships with its headers, never a codec
+// of our own. Behind the trait `Parquet`:
+//   OHANA_ARROW_DIR=$(python3 -c 'import pyarrow; print(pyarrow.__path__[0])') \
+//     swift build -c release --product ohana --traits Parquet
+// A plain build compiles COhanaParquet without Arrow: every function then
+// answers "not built", and nothing new is needed.
+let arrowDir = Context.environment["OHANA_ARROW_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+let arrowLibraries: [String] = arrowDir.map { dir in
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+  // libarrow.so.2600, libparquet.so.2600, libarrow_compute.so.2600: the
+  // wheel has no unversioned names to link by.
+  return ["arrow", "parquet", "arrow_compute"].compactMap { lib in
+    names.filter { $0.hasPrefix("lib\(lib).so.") }.min { $0.count < $1.count }
+  }
+} ?? []
+let parquetCxx: [CXXSetting] =
+  arrowDir.map { [.unsafeFlags(["-I\($0)/include", "-DOHANA_PARQUET_REQUIRED"], .when(traits: ["Parquet"]))] }
+  ?? [.define("OHANA_PARQUET_REQUIRED", .when(traits: ["Parquet"]))]
+let parquetLinker: [LinkerSetting] =
+  arrowDir.map { dir in
+    [.unsafeFlags(["-L\(dir)"] + arrowLibraries.map { "-l:\($0)" } + ["-Xlinker", "-rpath", "-Xlinker", dir], .when(traits: ["Parquet"]))]
+  } ?? []
 
 let package = Package(
   name: "Ohana",
@@ -28,12 +53,18 @@ let package = Package(
     .library(name: "OhanaDedupe", targets: ["OhanaDedupe"]),
     .library(name: "OhanaStore", targets: ["OhanaStore"]),
     .library(name: "OhanaCardDAV", targets: ["OhanaCardDAV"]),
+    .library(name: "OhanaParquet", targets: ["OhanaParquet"]),
     .executable(name: "ohana", targets: ["ohana"]),
     // The C interface (Arrow C Data Interface) for Python: python/ builds it with
     // `swift build -c release --product OhanaFFI -Xswiftc -static-stdlib`.
     .library(name: "OhanaFFI", type: .dynamic, targets: ["OhanaFFI"]),
     // Unstable: seeded data and the array-of-objects reference, for tests and Benchmarks/.
     .library(name: "_OhanaTestSupport", targets: ["_OhanaTestSupport"]),
+  ],
+  traits: [
+    .trait(
+      name: "Parquet",
+      description: "Read and write Parquet through Apache Arrow's C++ library (OHANA_ARROW_DIR: a pyarrow installation)")
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,6 +114,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // Parquet tables (README "Parquet"): Arrow's reader and writer behind a
+    // C function or two; the Swift side hands the table to the CSV route.
+    .target(name: "COhanaParquet", cxxSettings: parquetCxx, linkerSettings: parquetLinker),
+    .target(name: "OhanaParquet", dependencies: ["COhanaParquet", "OhanaCore", "OhanaIO"], swiftSettings: swiftSettings),
+
     // MARK: L3 — the Ohana API
     .target(
       name: "Ohana",
@@ -115,7 +151,9 @@ let package = Package(
     // MARK: L4 — command line
     .executableTarget(
       name: "ohana",
-      dependencies: ["Ohana", "OhanaCardDAV", "OhanaDatasets", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "Ohana", "OhanaCardDAV", "OhanaDatasets", "OhanaParquet", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       // The review page's template, compiled into the binary (no bundle
       // beside it): `PackageResources.review_html` and its kin.
       resources: [
@@ -140,8 +178,9 @@ let package = Package(
     .testTarget(name: "OhanaTests", dependencies: ["Ohana", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaFFITests", dependencies: ["OhanaFFI", "COhanaArrow", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "OhanaCLITests", dependencies: ["ohana", "OhanaCardDAV", "OhanaDatasets", "OhanaStore", "_OhanaTestSupport"],
+      name: "OhanaCLITests", dependencies: ["ohana", "OhanaCardDAV", "OhanaDatasets", "OhanaParquet", "OhanaStore", "_OhanaTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(name: "OhanaCardDAVTests", dependencies: ["OhanaCardDAV", "OhanaDatasets", "_OhanaTestSupport"], swiftSettings: swiftSettings),
-  ]
+  ],
+  cxxLanguageStandard: .cxx20
 )

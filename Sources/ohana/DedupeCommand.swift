@@ -117,7 +117,9 @@ extension OhanaCommand {
       if store != nil { return try runWithStore() }
       try CLIError.reporting {
         let start = Clock.seconds()
-        let format = try output.format()
+        // `-o FILE.parquet`: the table's rows, in Parquet (RowsBack).
+        let parquetOut = output.to == nil && RowsBack.isParquet(output: output.output)
+        let format = parquetOut ? ContactFormat.csv : try output.format()
         let read = try ContactFiles.read(input, quiet: global.quiet)
         try ContactFiles.requireIdentifying(read.columns, path: input.input)
         let table = read.table
@@ -142,7 +144,13 @@ extension OhanaCommand {
         let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
         let rowsOut = format == .csv && !self.merged && TableOutput.isUserTable(read) && tablePath != nil
         if golden != nil && (tablePath == nil || read.tableDelimiter == nil) {
-          throw CLIError("--golden writes a table's rows: give one CSV file as the input", exitCode: CLIError.usage)
+          throw CLIError("--golden writes a table's rows: give one CSV, TSV or Parquet file as the input", exitCode: CLIError.usage)
+        }
+        if parquetOut && !rowsOut {
+          throw CLIError(
+            "\(output.output): Parquet is written as a table's own rows with their cluster columns: "
+              + "give one table (CSV, TSV or Parquet, in its own columns) as the input, without --merged",
+            exitCode: CLIError.usage)
         }
         let (result, merged): (DedupeResult, ContactTable)
         if rowsOut {

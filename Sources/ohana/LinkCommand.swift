@@ -141,7 +141,7 @@ extension OhanaCommand {
         if let output {
           guard let delimiter = sides[0].tableDelimiter else {
             throw CLIError(
-              "-o writes \(input.inputs[0])'s rows with their match, so it must be a CSV or TSV table; "
+              "-o writes \(input.inputs[0])'s rows with their match, so it must be a CSV, TSV or Parquet table; "
                 + "for vCard and NDJSON use --pairs or --clusters", exitCode: CLIError.usage)
           }
           let out = try OutputFile(path: output)
@@ -269,29 +269,19 @@ struct LinkRows {
   /// LEFT's rows again with `cluster_id`, `match_id`, `match_weight` and
   /// `match_count` appended (a name the table uses gets `ohana_` in front).
   func writeLeftRows(path: String, delimiter: UInt8, to out: OutputFile) throws {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
-    }
-    let lines = Array(table.sourceLine.prefix(link.rightStart))
-    try TableRows.rewrite(
-      Array(data), delimiter: delimiter, appended: ["cluster_id", "match_id", "match_weight", "match_count"],
-      lines: lines,
-      appendRow: { row, bytes in
-        guard row < best.count else { return true }
+    let rows = RowsBack(
+      path: path, delimiter: delimiter, lines: Array(table.sourceLine.prefix(link.rightStart)),
+      columns: [("cluster_id", .text), ("match_id", .text), ("match_weight", .float64), ("match_count", .int32)],
+      values: { row in
+        guard row < best.count else { return [] }
         let c = Int(result.clusterOf[row])
         let match = best[row] >= 0 ? Int(best[row]) : Int(firstRight[c])
-        bytes.append(delimiter)
-        TableRows.writeCell(clusterID(row).utf8, delimiter: delimiter, into: &bytes)
-        bytes.append(delimiter)
-        if match >= 0 { TableRows.writeCell(uid(match).utf8, delimiter: delimiter, into: &bytes) }
-        bytes.append(delimiter)
-        if best[row] >= 0 { bytes.append(contentsOf: Deduplicator.formatWeight(bestWeight[row]).utf8) }
-        bytes.append(delimiter)
-        bytes.append(contentsOf: String(rightCount[c]).utf8)
-        return true
-      }
-    ) { try out.write($0) }
-    out.startFlush()
+        return [
+          .text(clusterID(row)), match >= 0 ? .text(uid(match)) : .empty,
+          best[row] >= 0 ? .double(bestWeight[row]) : .empty, .int(Int(rightCount[c])),
+        ]
+      })
+    try rows.write(to: out)
   }
 
   /// `uid_l,uid_r,source_l,source_r,match_weight,cluster_id`: each pair

@@ -82,6 +82,68 @@ public enum TableRows {
     if !out.isEmpty { try sink(out) }
   }
 
+  /// A table's records, for writing them in another layout (Parquet):
+  /// the header's names, and per record in order the contact row that
+  /// came from it (-1: none, a record the reader skipped or a blank one).
+  public struct Records: Sendable {
+    public var header: [String] = []
+    public var rows: [Int32] = []
+    /// With `cells`: each column's cells (as many as `rows`), nil where a
+    /// record has no cell there or it is empty.
+    public var columns: [[String?]] = []
+    /// Records with more cells than the header: their extra cells are in
+    /// no column.
+    public var longRecords = 0
+  }
+
+  /// The records of `input` (a whole table, header first), matched to
+  /// contact rows as ``rewrite(_:delimiter:appended:lines:onlyRows:appendRow:to:)``
+  /// matches them. `keepBlank`: a blank record is a record (a Parquet
+  /// table's all-null row), else it is left out as `rewrite` leaves it.
+  public static func records(
+    _ input: [UInt8], delimiter: UInt8, lines: [UInt32], cells: Bool, keepBlank: Bool
+  ) -> Records {
+    var tok = CSVTokenizer(input, range: 0..<input.count, firstLine: 1, delimiter: delimiter)
+    var text: [UInt8] = []
+    var ranges: [Range<Int>] = []
+    var line = 1
+    var out = Records()
+    guard tok.next(text: &text, cells: &ranges, recordLine: &line) == .record else { return out }
+    out.header = ranges.map { String(decoding: text[$0], as: UTF8.self) }
+    if cells { out.columns = Array(repeating: [], count: out.header.count) }
+    var row = 0
+    while true {
+      let before = tok.i
+      let outcome = tok.next(text: &text, cells: &ranges, recordLine: &line)
+      if outcome == .end { break }
+      if outcome == .unterminatedQuote {
+        // What is left, as one cell (the reader skipped it too).
+        out.rows.append(-1)
+        if cells {
+          for c in out.columns.indices {
+            out.columns[c].append(c == 0 ? String(decoding: input[before..<input.count], as: UTF8.self) : nil)
+          }
+        }
+        break
+      }
+      if !keepBlank && ranges.allSatisfy(\.isEmpty) { continue }
+      while row < lines.count && Int(lines[row]) < line { row += 1 }
+      if row < lines.count && Int(lines[row]) == line {
+        out.rows.append(Int32(row))
+        row += 1
+      } else {
+        out.rows.append(-1)
+      }
+      if ranges.count > out.header.count { out.longRecords += 1 }
+      if cells {
+        for c in out.columns.indices {
+          out.columns[c].append(c < ranges.count && !ranges[c].isEmpty ? String(decoding: text[ranges[c]], as: UTF8.self) : nil)
+        }
+      }
+    }
+    return out
+  }
+
   static func writeCells(_ text: [UInt8], _ ranges: [Range<Int>], delimiter: UInt8, into out: inout [UInt8]) {
     for (k, r) in ranges.enumerated() {
       if k > 0 { out.append(delimiter) }

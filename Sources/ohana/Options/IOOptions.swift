@@ -180,6 +180,11 @@ struct OutputOptions: ParsableArguments {
   func format() throws -> ContactFormat {
     if let to { return to.format }
     if output == "-" { return .vcard4 }
+    if RowsBack.isParquet(output: output) {
+      throw CLIError(
+        "\(output): Parquet is written by dedupe and link, as a table's own rows with their cluster columns "
+          + "(the input a table: CSV, TSV or Parquet); here use --to csv|ndjson|vcard4", exitCode: CLIError.usage)
+    }
     guard let f = ContactFormat(path: output) else {
       throw CLIError("cannot tell the output format from \(output); use --to vcard4|vcard3|csv|ndjson")
     }

@@ -19,6 +19,8 @@ struct CLIError: Error, CustomStringConvertible {
   static let dataError: Int32 = 65
   static let noInput: Int32 = 66
   static let cannotCreate: Int32 = 73
+  /// EX_UNAVAILABLE: a feature this build does not have (Parquet without the trait).
+  static let unavailable: Int32 = 69
 
   /// Runs a verb's body; a `CLIError` becomes its one-line message and
   /// exit status instead of argument-parser's generic handling.

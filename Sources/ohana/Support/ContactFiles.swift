@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ohana
+import OhanaParquet
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,8 @@ enum ContactFiles {
     for arg in options.inputs {
       let files: [String]
       do {
-        files = try InputDiscovery.files(arg)
+        // A directory of Parquet parts is one table (Spark's output).
+        files = ParquetTable.isParquet(path: arg) ? [arg] : try InputDiscovery.files(arg)
       } catch {
         throw CLIError(error.message, exitCode: CLIError.noInput)
       }
@@ -64,7 +66,7 @@ enum ContactFiles {
       guard stat(path, &st) == 0 else {
         throw CLIError("cannot read \(path): \(OutputFile.reason(errno))", exitCode: CLIError.noInput)
       }
-      guard (st.st_mode & S_IFMT) != S_IFDIR else {
+      guard (st.st_mode & S_IFMT) != S_IFDIR || ParquetTable.isParquet(path: path) else {
         throw CLIError("cannot read \(path): is a directory", exitCode: CLIError.noInput)
       }
       total = Int(st.st_size)
@@ -85,6 +87,9 @@ enum ContactFiles {
       let result: ReadResult
       if path == "-" {
         result = try ContactIO.readStandardInput(format: options.from?.format, options: readOptions)
+      } else if options.from == nil && ParquetTable.isParquet(path: path) {
+        // A Parquet table: Arrow reads it, the table route maps it (README "Parquet").
+        result = try ParquetTable.read(path: path, options: readOptions)
       } else {
         result = try ContactIO.read(path: path, format: options.from?.format, options: readOptions)
       }
@@ -104,7 +109,9 @@ enum ContactFiles {
       case .io:
         throw CLIError("cannot read \(path)", exitCode: CLIError.noInput)
       case .unsupportedFormat:
-        throw CLIError("\(path): \(error.message)", exitCode: CLIError.dataError)
+        throw CLIError(
+          "\(path): \(error.message)",
+          exitCode: ParquetTable.isParquet(path: path) ? CLIError.unavailable : CLIError.dataError)
       }
     }
   }
@@ -113,6 +120,11 @@ enum ContactFiles {
   /// contact tagged with its source; a line per input on standard error.
   static func readSeveral(_ inputs: [ContactInput], _ options: InputOptions, quiet: Bool) throws -> ReadResult {
     var total = 0
+    for input in inputs where input.format == nil && ParquetTable.isParquet(path: input.path) {
+      throw CLIError(
+        "\(input.path): a Parquet table is read alone (one input, no --source); to link two tables use `ohana link`",
+        exitCode: CLIError.usage)
+    }
     for input in inputs {
       var st = stat()
       guard stat(input.path, &st) == 0 else {

@@ -32,48 +32,30 @@ enum TableOutput {
     return "row-\(number ?? row + 1)"
   }
 
-  /// The appended cells of each cluster's rows (`,id,size,min,max`, in
-  /// the delimiter), made once per cluster and kept by its first row.
-  static func suffixes(_ table: ContactTable, _ result: DedupeResult, delimiter: UInt8, golden: Bool) -> [[UInt8]] {
-    let n = min(table.rowCount, result.clusterOf.count)
-    let (size, low, high) = result.clusterFigures(rows: n)
-    var out = [[UInt8]](repeating: [], count: n)
-    for r in 0..<n where Int(result.clusterOf[r]) == r {
-      var s: [UInt8] = [delimiter]
-      TableRows.writeCell(uid(table, r).utf8, delimiter: delimiter, into: &s)
-      s.append(delimiter)
-      s.append(contentsOf: String(size[r]).utf8)
-      if !golden {
-        s.append(delimiter)
-        if !low[r].isNaN { s.append(contentsOf: Deduplicator.formatWeight(low[r]).utf8) }
-        s.append(delimiter)
-        if !high[r].isNaN { s.append(contentsOf: Deduplicator.formatWeight(high[r]).utf8) }
-      }
-      out[r] = s
-    }
-    return out
-  }
-
-  /// Writes the rows of the table at `path` with the appended cells to `out`.
+  /// Writes the rows of the table at `path` (CSV, TSV or Parquet) with
+  /// the appended columns to `out` (CSV in the input's delimiter, or
+  /// Parquet when `out` is named `*.parquet`; ``RowsBack``).
   static func write(
     path: String, delimiter: UInt8, table: ContactTable, result: DedupeResult, golden: Bool, to out: OutputFile
   ) throws {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
-    }
-    let suffix = Self.suffixes(table, result, delimiter: delimiter, golden: golden)
+    let n = min(table.rowCount, result.clusterOf.count)
+    let (size, low, high) = result.clusterFigures(rows: n)
     let clusterOf = result.clusterOf
-    try TableRows.rewrite(
-      Array(data), delimiter: delimiter, appended: golden ? Array(appended.prefix(2)) : appended,
-      lines: table.sourceLine, onlyRows: golden,
-      appendRow: { row, bytes in
-        guard row < clusterOf.count else { return !golden }
+    // A cluster's id, once per cluster (kept by its first row).
+    var ids = [String?](repeating: nil, count: n)
+    for r in 0..<n where Int(clusterOf[r]) == r { ids[r] = uid(table, r) }
+    let names = golden ? Array(appended.prefix(2)) : appended
+    var rows = RowsBack(
+      path: path, delimiter: delimiter, lines: table.sourceLine,
+      columns: zip(names, [RowsBack.Kind.text, .int32, .float64, .float64]).map { ($0, $1) },
+      values: { row in
+        guard row < n else { return [] }
         let c = Int(clusterOf[row])
-        if golden && c != row { return false }
-        bytes.append(contentsOf: suffix[c])
-        return true
-      }
-    ) { try out.write($0) }
-    out.startFlush()
+        let head: [RowsBack.Value] = [.text(ids[c] ?? ""), .int(Int(size[c]))]
+        if golden { return head }
+        return head + [low[c].isNaN ? .empty : .double(low[c]), high[c].isNaN ? .empty : .double(high[c])]
+      })
+    if golden { rows.keep = { $0 < n && Int(clusterOf[$0]) == $0 } }
+    try rows.write(to: out)
   }
 }
