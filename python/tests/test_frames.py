@@ -146,3 +146,26 @@ def test_link_matches_across_and_agrees_with_the_command_line(tmp_path, cli):
                 if m == rec[:-1] + "1")
     assert found >= 190
     assert ro.column("match_count").to_pylist().count(1) >= 190
+
+
+def test_parquet_through_pyarrow_keeps_its_types(tmp_path):
+    """Parquet from Python is pyarrow's: a typed table read with
+    `pq.read_table` comes back with every column's type and values, the
+    cluster columns appended, and is written again with `pq.write_table`."""
+    import datetime
+
+    import pyarrow.parquet as pq
+
+    t = people_arrow()
+    typed = t.set_column(3, "dob", pa.array([datetime.date.fromisoformat(d) for d in t.column("dob").to_pylist()], pa.date32()))
+    typed = typed.append_column("orders", pa.array(range(typed.num_rows), pa.int64()))
+    pq.write_table(typed, tmp_path / "people.parquet")
+    out = ohana.dedupe(pq.read_table(tmp_path / "people.parquet"))
+    pq.write_table(out, tmp_path / "out.parquet")
+    back = pq.read_table(tmp_path / "out.parquet")
+    assert back.schema.names == typed.schema.names + APPENDED
+    for name in typed.schema.names:
+        assert back.schema.field(name).type == typed.schema.field(name).type, name
+        assert back.column(name).to_pylist() == typed.column(name).to_pylist(), name
+    cluster = dict(zip(back.column("unique_id").to_pylist(), back.column("cluster_id").to_pylist()))
+    assert cluster == {"a1": "a1", "a2": "a1", "a3": "a1", "b1": "b1", "b2": "b1", "c1": "c1", "d1": "d1"}
