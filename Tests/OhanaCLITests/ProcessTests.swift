@@ -84,7 +84,9 @@ struct ProcessTests {
     let g = try CLI.run(["generate", "--contacts", "3000", "--seed", "4", "--dup-rate", "0.3", "-o", book, "-q"])
     #expect(g.status == 0)
     let steps = ["--format-phones", "e164", "--dedupe", "--sort", "family", "-q"]
-    let direct = try CLI.run(["process", book, "-o", dir.path("direct.vcf")] + steps)
+    // (A vCard output also writes the E.164 numbers into the values, which
+    // NDJSON leaves as typed: that stage is switched off here.)
+    let direct = try CLI.run(["process", book, "-o", dir.path("direct.vcf"), "--disable", "phone-values"] + steps)
     let ndjson = try CLI.run(["process", book, "-o", dir.path("full.ndjson")] + steps)
     #expect(direct.status == 0 && ndjson.status == 0, "\(direct.stderr) \(ndjson.stderr)")
     let full = try dir.read("full.ndjson")

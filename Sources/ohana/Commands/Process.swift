@@ -6,7 +6,9 @@ extension OhanaCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run contacts through a pipeline of processors and write the result.",
       discussion: """
-        Stages run in this order: --require filters, --format-phones, --dedupe,
+        Stages run in this order: --require filters, --format-phones (with a
+        vCard or CSV output, then phone-values: the first format written as
+        each number's value), --dedupe,
         --split, --stats, --sort (then --descending), --reverse.
         --disable NAME skips a stage by name (see the report). --report writes a
         JSON report: input counts, every read warning and skip with its line, per-stage rows
@@ -43,7 +45,7 @@ extension OhanaCommand {
         let source = Frame(table: result.table)
         result.table = ContactTable()
 
-        let stages = processing.stages(provenance: format == .ndjson)
+        let stages = processing.stages(provenance: format == .ndjson, output: format)
         let pipeline = Pipeline(stages, disabled: Set(processing.disable))
         let unknown = Set(processing.disable).subtracting(stages.map(\.name))
         if !global.quiet {

@@ -13,8 +13,13 @@ struct ProcessingOptions: ParsableArguments {
 
   @Option(
     name: .customLong("format-phones"),
-    help: "Parse phone fields and add derived columns in these formats (comma-separated): e164, international, national, rfc3966.")
+    help: ArgumentHelp(
+      "Parse phone fields and write each number in the first of these formats (comma-separated): e164, international, national, rfc3966. vCard and CSV outputs get it as the value (README \"Phones written as asked\"); NDJSON keeps the typed value with every format as a property.",
+      valueName: "formats"))
   var formatPhones: PhoneFormatList?
+
+  @Flag(help: "With --format-phones: keep a rewritten number's typed text in the parameter X-OHANA-ORIGINAL (vCard).")
+  var keepOriginal = false
 
   @Option(name: .customLong("region"), help: "Default region for national phone numbers (ISO 3166 code, e.g. US, GB, DE).")
   var region: RegionName = RegionName(code: .us)
@@ -50,11 +55,25 @@ struct ProcessingOptions: ParsableArguments {
   /// output writes derived columns (NDJSON does; vCard and CSV write
   /// none), so that dedupe's provenance and the phones' type, region and
   /// validity columns are built only for an output that writes them.
-  func stages(provenance: Bool = true) -> [any PostProcessor] {
+  ///
+  /// `output`: the format written. For vCard and CSV the first phone format
+  /// is written into each number's value (``PhoneValues``); NDJSON keeps
+  /// the typed value and carries every format as a property.
+  func stages(provenance: Bool = true, output: ContactFormat = .ndjson) -> [any PostProcessor] {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
     if let formatPhones {
-      s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code, details: provenance))
+      if output == .ndjson || formatPhones.formats.isEmpty {
+        s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code, details: provenance))
+      } else {
+        let values = PhoneValues(
+          format: formatPhones.formats[0], keepOriginal: keepOriginal,
+          extensions: output == .csv ? .value : .parameter, uriValue: output == .vcard4 && formatPhones.formats[0] == .rfc3966)
+        var formats = formatPhones.formats
+        for f in values.neededFormats where !formats.contains(f) { formats.append(f) }
+        s.append(PhoneNumberFormatting(formats: formats, defaultRegion: region.code, details: provenance))
+        s.append(values)
+      }
     }
     if dedupe {
       var configuration = DedupeConfiguration()
