@@ -86,6 +86,9 @@ struct FirstRun {
     let batchUIDs = Set((0..<n).compactMap { table.uid(at: $0) })
     decided = try store.keepDecisions(decisions, run: &run) { batchUIDs.contains($0) }
     config.decisions = decided.all
+    // `column+name` is not kept by the store (its later runs compare no
+    // other columns), so the first run does not use it either.
+    config.blockingRules.remove(.init(.otherColumns))
     let dedupe = Deduplicator(configuration: config)
     let keys = LinkKeys(table: table, configuration: config)
     let result = dedupe.findDuplicates(linkKeys: keys, table: table)

@@ -261,6 +261,11 @@ extension OhanaCommand {
                 + "(m \(formatRatio(a.m)) on \(a.pairs) sure pairs, u \(formatRatio(a.u)))\n")
           }
         }
+        if s.pairsByColumns > 0 {
+          StandardError.write(
+            "column+name: \(s.pairsByColumns) more pairs compared (sharing a column above and a name part), "
+              + "scored with their own share of matches (\(formatWeight(s.columnPairsShift)) against the candidates')\n")
+        }
         if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
       }
       if let truth {

@@ -100,6 +100,26 @@ import Testing
     #expect(bad.columns.first { $0.column == "email" }?.role == nil)
   }
 
+  /// A known header with a word that says how the value was made
+  /// (Splink's demo table `historical_figures_with_errors_50k`, whose
+  /// documented columns are `unique_id, cluster, full_name,
+  /// first_and_surname, first_name, surname, dob, birth_place,
+  /// postcode_fake, gender, occupation`): `postcode_fake` is the postcode.
+  /// A word that may change the meaning (`email domain`, `phone type`)
+  /// leaves the header unknown.
+  @Test func qualifiedHeadersKeepTheirRole() {
+    func role(_ h: String) -> String? { Self.spelled(ColumnDetection.role(forHeader: h)) }
+    #expect(role("postcode_fake") == "postcode")
+    #expect(role("Email (clean)") == "email")
+    #expect(role("raw_phone") == "phone")
+    #expect(role("dob_std") == "birthday")
+    #expect(role("first_name_original") == "given")
+    #expect(role("email_domain") == nil)
+    #expect(role("phone_type") == nil)
+    #expect(role("birth_place") == nil)
+    #expect(role("first_and_surname") == nil)
+  }
+
   @Test func datesAsTablesWriteThem() {
     #expect(DateText.parse("1964-03-26", order: .dayFirst) == "1964-03-26")
     #expect(DateText.parse("19640326", order: .dayFirst) == "1964-03-26")

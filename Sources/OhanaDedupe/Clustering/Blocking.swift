@@ -30,7 +30,7 @@ enum Blocking {
   /// (EM, explanations) skips nothing.
   static func candidatePairs(
     keys: ContactKeys, configuration: DedupeConfiguration, bound: ScoreBound = .none,
-    statistics: inout DedupeResult.Statistics, involving start: Int = 0
+    statistics: inout DedupeResult.Statistics, involving start: Int = 0, columns: ColumnKeys? = nil
   ) -> [UInt64] {
     let n = keys.count
     if n < 2 { return [] }
@@ -53,6 +53,11 @@ enum Blocking {
               out.append((blockKey(key, kind) & ~rowMask) | ruleFlag | UInt64(r))
             }
           }
+        }
+      }
+      if let columns {
+        for r in rows {
+          for key in columns.of(r) { out.append((blockKey(key, .otherColumns) & ~rowMask) | ruleFlag | UInt64(r)) }
         }
       }
       for r in rows {

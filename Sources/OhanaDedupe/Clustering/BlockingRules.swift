@@ -29,18 +29,8 @@ extension Blocking {
     let family = keys.family[r], given = keys.givenCanonical[r]
     let bday = UInt64(keys.birthday[r])
     let hasYear = bday >= 10_000
-    // Names by their sound (a typo in a vowel or a doubled letter keeps
-    // it), or by their folded text when they have no letters to sound.
-    // (The folded text's hash, not its id: ids differ from table to table,
-    // and the entity store keeps these keys.)
-    @inline(__always) func sound(_ id: StringID) -> UInt64 {
-      if id.isAbsent { return 0 }
-      if keys.phonetic[id.index] != 0 { return keys.phonetic[id.index] }
-      let s = ends[id.index - 1], e = ends[id.index]
-      return Hash64.hash(UnsafeRawBufferPointer(rebasing: arena[s..<e])) | 1
-    }
-    let familySound = sound(family)
-    let givenSound = sound(given)
+    let familySound = sound(keys, family, arena: arena, ends: ends)
+    let givenSound = sound(keys, given, arena: arena, ends: ends)
     if hasYear && familySound != 0 && rules.contains(.familyBirthday) {
       body(Hash64.combine(familySound, bday), .familyBirthday)
     }
@@ -96,6 +86,89 @@ extension Blocking {
         }
       }
     }
+  }
+
+  /// A name by its sound (a typo in a vowel or a doubled letter keeps
+  /// it), or by its folded text when it has no letters to sound; 0 for
+  /// none. (The folded text's hash, not its id: ids differ from table to
+  /// table, and the entity store keeps these keys.)
+  @inline(__always)
+  static func sound(_ keys: ContactKeys, _ id: StringID, arena: UnsafeRawBufferPointer, ends: StringPool.Ends) -> UInt64 {
+    if id.isAbsent { return 0 }
+    if keys.phonetic[id.index] != 0 { return keys.phonetic[id.index] }
+    let s = ends[id.index - 1], e = ends[id.index]
+    return Hash64.hash(UnsafeRawBufferPointer(rebasing: arena[s..<e])) | 1
+  }
+
+  /// Largest chance that two random rows agree on another column (Σ
+  /// share² over its values) for the rule ``BlockingKey/otherColumns`` to
+  /// block on it: a birthplace (0.005 in a census table) or an occupation
+  /// (0.04) is blocked on, a gender (0.5) is not.
+  static let columnAgreement = 0.05
+
+  /// Least measured m for a column to be blocked on: one person's records
+  /// agree on it at least half the time (a sign-up date, each record's
+  /// own, agrees on 0.1% of sure pairs, and is not).
+  static let columnLeastM = 0.5
+
+  /// Whether `column+name` blocks on the column.
+  static func blocksOn(_ a: AttributeComparisons.Attribute) -> Bool {
+    a.typicalSame > 0 && a.m >= columnLeastM && a.u <= columnAgreement
+  }
+
+  /// The keys of ``BlockingKey/otherColumns``: per row, each selective
+  /// other column's value (``AttributeComparisons``: a table's
+  /// birthplace, occupation, a postcode of its own...) with the sound of
+  /// the family name, and with the birth year. Two records of one person
+  /// that share little else (one birth date missing, a typo in the family
+  /// name) meet on the place of birth or the occupation.
+  ///
+  /// Not with the given name: its pairs agree on it by construction, and
+  /// an exact given name, which EM over candidates weighs at 13 bits,
+  /// carried namesakes past the threshold (census 10k F1 0.968 → 0.960).
+  /// Chosen on the independent generator's census tables, where family
+  /// sound and year with the birthplace and the occupation were among the
+  /// cheapest further rules by true pairs found per pair added
+  /// (Benchmarks/HISTORY.md, 2026-12-06, session 31).
+  static func columnKeys(_ keys: ContactKeys, _ columns: AttributeComparisons, threads: Int) -> ColumnKeys {
+    let n = keys.count
+    // Columns few random pairs share, on which one person's records
+    // mostly agree (m measured on the pairs EM is sure of).
+    let chosen = columns.attributes.enumerated().filter { _, a in blocksOn(a) }
+    guard !chosen.isEmpty, n > 0 else { return ColumnKeys(starts: [Int](repeating: 0, count: n + 1), keys: []) }
+    let parts = Parallel.map(count: n, threads: threads, minimumChunk: 32768) { rows -> (counts: [Int], keys: [UInt64]) in
+      var counts: [Int] = []
+      var out: [UInt64] = []
+      counts.reserveCapacity(rows.count)
+      keys.folds.withStorage { arena, ends in
+        for r in rows {
+          let before = out.count
+          let familySound = sound(keys, keys.family[r], arena: arena, ends: ends)
+          let bday = UInt64(keys.birthday[r])
+          for (i, a) in chosen {
+            let code = a.codes[r]
+            if code == 0 { continue }
+            let value = Hash64.combine(UInt64(i) << 32 | UInt64(code), 0xC01)
+            if familySound != 0 { out.append(Hash64.combine(value, familySound)) }
+            if bday >= 10_000 { out.append(Hash64.combine(value, bday / 10_000 | 0x1_0000_0000)) }
+          }
+          counts.append(out.count - before)
+        }
+      }
+      return (counts, out)
+    }
+    var starts = [Int](repeating: 0, count: n + 1)
+    var all: [UInt64] = []
+    all.reserveCapacity(parts.reduce(0) { $0 + $1.keys.count })
+    var r = 0
+    for p in parts {
+      for c in p.counts {
+        starts[r + 1] = starts[r] + c
+        r += 1
+      }
+      all.append(contentsOf: p.keys)
+    }
+    return ColumnKeys(starts: starts, keys: all)
   }
 
   /// Sorted neighbourhood over folded names: each contact with a name is
@@ -177,4 +250,14 @@ extension Blocking {
     for (k, kind) in ka where kb.contains(where: { $0.0 == k && $0.1 == kind }) { s.insert(.init(kind)) }
     return s
   }
+}
+
+/// Per row, its keys of ``BlockingKey/otherColumns`` (see
+/// ``Blocking/columnKeys(_:_:threads:)``), laid end to end.
+struct ColumnKeys: Sendable {
+  /// Row r's keys are `keys[starts[r]..<starts[r + 1]]`.
+  var starts: [Int]
+  var keys: [UInt64]
+
+  func of(_ r: Int) -> ArraySlice<UInt64> { keys[starts[r]..<starts[r + 1]] }
 }

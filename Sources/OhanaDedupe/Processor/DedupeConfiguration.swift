@@ -106,15 +106,18 @@ extension DedupeConfiguration {
   /// Sets the blocking switches from `spec` (the command line's
   /// `--blocking`): `all` (every key and typo-tolerant rule), `basic`
   /// (phone, email, name, address) or a comma-separated list of rule names
-  /// (``BlockingKey/init(named:)``). Returns the first unknown name, or nil.
+  /// (``BlockingKey/init(named:)``), which may hold `all` or `basic`
+  /// (`all,column+name`). Returns the first unknown name, or nil.
   public mutating func setBlocking(_ spec: String) -> String? {
     var rules = BlockingKey.Set()
-    switch spec {
-    case "all": rules = [.init(.phone), .init(.email), .init(.name), .init(.address)]; rules.formUnion(.typoTolerant)
-    case "basic": rules = [.init(.phone), .init(.email), .init(.name), .init(.address)]
-    default:
-      for part in spec.split(separator: ",") {
-        let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    let basic: BlockingKey.Set = [.init(.phone), .init(.email), .init(.name), .init(.address)]
+    // `all` and `basic` may head a list: `all,column+name`.
+    for part in spec.split(separator: ",") {
+      let name = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+      switch name {
+      case "all": rules.formUnion(basic.union(.typoTolerant))
+      case "basic": rules.formUnion(basic)
+      default:
         guard let k = BlockingKey(named: name) else { return name }
         rules.insert(.init(k))
       }

@@ -39,6 +39,13 @@ public struct DedupeResult: Sendable {
     public var blockingKeys = 0
     /// Distinct candidate pairs compared.
     public var pairsCompared = 0
+    /// Of ``pairsCompared``, those only the rule `column+name`
+    /// (``BlockingKey/otherColumns``) found, after EM's first fit.
+    public var pairsByColumns = 0
+    /// What the pairs of ``pairsByColumns`` were given besides their
+    /// Bayes factor: the log2 odds of their own share of matches less the
+    /// candidates' (see ``Deduplicator/populationShift(lambda:factors:)``).
+    public var columnPairsShift = 0.0
     /// Pairs at or above the threshold.
     public var pairsAccepted = 0
     /// Accepted pairs the chaining guard refused (cluster too big, or a
@@ -155,6 +162,12 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   /// Full birth date and the initial of the given name as written: a
   /// family name changed or mistyped beyond its sound.
   case birthdayInitial = 14
+  /// A selective other column of a table (a birthplace, an occupation:
+  /// see ``Blocking/columnKeys(_:_:threads:)``) with the sound of the
+  /// family name or with the birth year. Only where weights are fitted
+  /// (the other columns are compared only then), and not in `all`: name
+  /// it. The entity store and the distributed job do not block on it.
+  case otherColumns = 15
 
   public var description: String {
     switch self {
@@ -173,6 +186,7 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case .birthdayLocality: "birthday+locality"
     case .namesSound: "names-sound"
     case .birthdayInitial: "birthday+initial"
+    case .otherColumns: "column+name"
     }
   }
 
@@ -188,7 +202,7 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     public init(_ key: BlockingKey) { rawValue = 1 << key.rawValue }
     /// Every rule.
-    public static let all = Set(rawValue: (1 << UInt16(BlockingKey.allCases.count)) - 1)
+    public static let all = Set(rawValue: UInt16.max >> (16 - UInt16(BlockingKey.allCases.count)))
     /// The rules that need no phone or e-mail: names, birth dates,
     /// addresses. `names-sound` is not among them (name it in `--blocking`
     /// to use it): measured on the independent generator's tables it
@@ -202,8 +216,13 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
       .init(.birthdayLocality), .init(.birthdayInitial),
     ]
     /// Every rule beyond phone, e-mail, name and address: the typo-tolerant
-    /// ones and those only named in `--blocking`.
-    public static let beyondBasic: Set = typoTolerant.union(.init(.namesSound))
+    /// ones and those only named in `--blocking`: `names-sound`, and
+    /// `column+name`, which raised blocking recall on census tables (0.866
+    /// to 0.907) and FEBRL, but F1 only by 0.001-0.003 (its pairs are
+    /// scored as the population they are, few pass), and on a CRM table of
+    /// 1M rows cost 18% more time for no pair (Benchmarks/HISTORY.md,
+    /// 2026-12-06, session 31).
+    public static let beyondBasic: Set = typoTolerant.union([.init(.namesSound), .init(.otherColumns)])
     public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {
       BlockingKey.allCases.filter { contains(.init($0)) }.map(\.description).joined(separator: ",")

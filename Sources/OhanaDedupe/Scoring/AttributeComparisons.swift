@@ -174,6 +174,15 @@ package struct AttributeComparisons: Sendable {
 
   static let missingWords: [[UInt8]] = ["null", "na", "nan", "none", "unknown", "nil"].map { Array($0.utf8) }
 
+  /// Least m (how often one person's records agree on the column) for a
+  /// column to weigh: a value each record has of its own (a sign-up date,
+  /// a row's timestamp) agrees on 0.1% of confident pairs, yet above its
+  /// u of 0.03% it would weigh 2 bits for agreeing. Measured on the
+  /// independent generator's web tables (Benchmarks/HISTORY.md,
+  /// 2026-12-06, session 31): with such a column weighing, F1 fell from
+  /// 0.96 to 0.94.
+  static let minimumM = 0.3
+
   /// Measures m on `confident` (pairs the other comparisons make sure of,
   /// `a << 32 | b`) and sets the weights.
   package mutating func estimate(confident: [UInt64]) {
@@ -192,7 +201,7 @@ package struct AttributeComparisons: Sendable {
       a.m = m
       a.u = u
       a.confidentPairs = both
-      if both < Self.minimumConfidentPairs || m <= u || u >= 1 {
+      if both < Self.minimumConfidentPairs || m < Self.minimumM || m <= u || u >= 1 {
         a.same = [Float](repeating: 0, count: a.counts.count)
         a.different = 0
         a.typicalSame = 0
@@ -213,15 +222,22 @@ package struct AttributeComparisons: Sendable {
 
   /// The weight the columns add to the pair `a`, `b`.
   @inline(__always)
-  package func adjustment(_ a: Int, _ b: Int) -> Float {
+  package func adjustment(_ a: Int, _ b: Int, agreementsOf which: Agreements = .all) -> Float {
     var w: Float = 0
     for t in attributes where !t.same.isEmpty {
       let x = t.codes[a], y = t.codes[b]
       if x == 0 || y == 0 { continue }
-      w += x == y ? t.same[Int(x)] : t.different
+      if x == y {
+        if which == .notBlocked && Blocking.blocksOn(t) { continue }
+        w += t.same[Int(x)]
+      } else {
+        w += t.different
+      }
     }
     return w
   }
+
+  package enum Agreements: Sendable { case all, notBlocked }
 
   /// The largest weight the columns can add to a pair.
   package var maximum: Float {

@@ -178,8 +178,28 @@ public enum ColumnDetection {
         return labelled(r, owners: owners, tail: [])
       }
     }
+    // A known header with a word that only says how the value was made
+    // or kept (`postcode_fake`, `email_clean`, `raw phone`, `dob_std`):
+    // the role of the rest. Only the words of ``qualifierWords``: any
+    // other word may change the meaning (`email domain`, `phone type`).
+    if rest.count >= 2 {
+      if let last = rest.last, qualifierWords.contains(last), let r = exact[rest.dropLast().joined(separator: " ")] {
+        return labelled(r, owners: owners, tail: [])
+      }
+      if let first = rest.first, qualifierWords.contains(first), let r = exact[rest.dropFirst().joined(separator: " ")] {
+        return labelled(r, owners: owners, tail: [])
+      }
+    }
     return nil
   }
+
+  /// Words before or after a header that say how its value was made or
+  /// kept, not what it is (see ``role(forHeader:)``).
+  static let qualifierWords: Set<String> = [
+    "fake", "synthetic", "masked", "anon", "anonymised", "anonymized", "raw", "clean", "cleaned", "std", "standard",
+    "standardised", "standardized", "norm", "normalised", "normalized", "orig", "original", "verified", "validated",
+    "latest", "new", "old", "current", "value", "val", "txt", "text", "str",
+  ]
 
   /// Honorifics a prefix column holds (lower case, dots off).
   static let honorifics: Set<String> = [
