@@ -243,7 +243,7 @@ extension OhanaCommand {
             + "(a stronger agreement weighed less than a weaker one); those levels were pooled to one weight\n")
       }
       if verbose {
-        let stages = ["keys", "blocking", "scoring", "em", "attributes", "clustering", "merge"].compactMap { name in
+        let stages = ["keys", "blocking", "scoring", "em", "columns", "clustering", "merge"].compactMap { name in
           s.timings[name].map { wall in
             "\(name) \(formatSeconds(wall)) s" + (s.cpuTimings[name].map { " (cpu \(formatSeconds($0)) s)" } ?? "")
           }
