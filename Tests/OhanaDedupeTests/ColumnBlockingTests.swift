@@ -1,5 +1,6 @@
 import OhanaCore
 import Testing
+import _OhanaTestSupport
 
 @testable import OhanaDedupe
 
@@ -59,14 +60,9 @@ import Testing
 
     let keys = ContactKeys(table: table, configuration: DedupeConfiguration())
     let found = Blocking.columnKeys(keys, columns, threads: 2)
-    var only = DedupeConfiguration()
-    only.blockingRules = []
-    only.blockOnNames = false
-    only.blockOnAddresses = false
-    only.blockOnPhones = false
-    only.blockOnEmails = false
     var stats = DedupeResult.Statistics()
-    let pairs = Blocking.candidatePairs(keys: keys, configuration: only, statistics: &stats, columns: found)
+    let pairs = Blocking.candidatePairs(
+      keys: keys, configuration: DedupeConfiguration().withoutBlockingKeys, statistics: &stats, columns: found)
 
     var expected: [UInt64] = []
     let n = table.rowCount
@@ -90,7 +86,7 @@ import Testing
   @Test func aColumnRecordsSeldomAgreeOnWeighsNothing() {
     var contacts: [Contact] = []
     var truePairs: [UInt64] = []
-    var rng = SplitMix(seed: 45)
+    var rng = SeededRandom(seed: 45)
     for p in 0..<200 {
       let first = Int(rng.next() % 150)
       for k in 0..<2 {
@@ -121,18 +117,5 @@ import Testing
     #expect(!columns.weighs)
     let keys = ContactKeys(table: table, configuration: DedupeConfiguration())
     #expect(Blocking.columnKeys(keys, columns, threads: 2).keys.isEmpty)
-  }
-}
-
-/// A small seeded generator for the tests' draws.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

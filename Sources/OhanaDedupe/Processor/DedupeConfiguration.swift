@@ -103,6 +103,18 @@ public struct DedupeConfiguration: Sendable, Hashable {
 }
 
 extension DedupeConfiguration {
+  /// This configuration with no blocking key or rule: blocking then pairs
+  /// only on the keys handed to it (``BlockingKey/otherColumns``').
+  var withoutBlockingKeys: DedupeConfiguration {
+    var only = self
+    only.blockingRules = []
+    only.blockOnNames = false
+    only.blockOnAddresses = false
+    only.blockOnPhones = false
+    only.blockOnEmails = false
+    return only
+  }
+
   /// Sets the blocking switches from `spec` (the command line's
   /// `--blocking`): `all` (every key and typo-tolerant rule), `basic`
   /// (phone, email, name, address) or a comma-separated list of rule names

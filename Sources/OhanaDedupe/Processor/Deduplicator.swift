@@ -293,14 +293,9 @@ public struct Deduplicator: Sendable {
   /// ``Blocking/columnKeys(_:_:threads:)``) not among `besides` (sorted,
   /// unique), across the sides when linking.
   func columnPairs(_ columns: ColumnKeys, keys: ContactKeys, besides: [UInt64]) -> [UInt64] {
-    var only = configuration
-    only.blockingRules = []
-    only.blockOnNames = false
-    only.blockOnAddresses = false
-    only.blockOnPhones = false
-    only.blockOnEmails = false
     var scratch = DedupeResult.Statistics()
-    let found = Blocking.candidatePairs(keys: keys, configuration: only, statistics: &scratch, columns: columns)
+    let found = Blocking.candidatePairs(
+      keys: keys, configuration: configuration.withoutBlockingKeys, statistics: &scratch, columns: columns)
     let linked = link?.candidates(found, threads: configuration.threads) ?? found
     // Both sorted: a merge keeps those not compared already.
     var out: [UInt64] = []
@@ -389,37 +384,33 @@ public struct Deduplicator: Sendable {
       for c in chunks { vectors.append(contentsOf: c.vectors) }
       // EM's fit over the compared pairs, then the other columns' m on the
       // pairs it is sure of.
-      func fit() -> AttributeComparisons {
-        var counts = [Int](repeating: 0, count: ComparisonVector.space)
-        for v in vectors where v != Self.unreachable { counts[Int(v)] += 1 }
-        let fit = fittedModel(counts, keys: keys, scorer: scorer, candidates: pairs.count)
-        model = fit.model
-        rejected = fit.rejected
-        stats.estimateRejected = fit.rejected != nil
-        stats.weightsPooled = fit.pooled.map(\.description)
-        stats.weightsEstimated = fit.rejected == nil
-        table = model.weightTable()
-        // Term frequencies go with fitted weights only: the built-in
-        // weights were set without them (with them F1 falls slightly on
-        // generated data; with EM they add a little on FEBRL).
-        tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
-        var columns = stats.weightsEstimated ? tableColumns : AttributeComparisons()
-        if !columns.isEmpty {
-          let bar = threshold + AttributeComparisons.confidentMargin
-          var confident: [UInt64] = []
-          for i in 0..<pairs.count where vectors[i] != Self.unreachable {
-            var w = table[Int(vectors[i])]
-            if let tf, w + TermFrequency.maximum * 2 >= bar {
-              let p = pairs[i]
-              w += tf.adjustment(keys, Int(p >> 32), Int(p & 0xFFFF_FFFF), ComparisonVector(rawValue: vectors[i]))
-            }
-            if w >= bar { confident.append(pairs[i]) }
+      var counts = [Int](repeating: 0, count: ComparisonVector.space)
+      for v in vectors where v != Self.unreachable { counts[Int(v)] += 1 }
+      let fit = fittedModel(counts, keys: keys, scorer: scorer, candidates: pairs.count)
+      model = fit.model
+      rejected = fit.rejected
+      stats.estimateRejected = fit.rejected != nil
+      stats.weightsPooled = fit.pooled.map(\.description)
+      stats.weightsEstimated = fit.rejected == nil
+      table = model.weightTable()
+      // Term frequencies go with fitted weights only: the built-in
+      // weights were set without them (with them F1 falls slightly on
+      // generated data; with EM they add a little on FEBRL).
+      tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
+      var columns = stats.weightsEstimated ? tableColumns : AttributeComparisons()
+      if !columns.isEmpty {
+        let bar = threshold + AttributeComparisons.confidentMargin
+        var confident: [UInt64] = []
+        for i in 0..<pairs.count where vectors[i] != Self.unreachable {
+          var w = table[Int(vectors[i])]
+          if let tf, w + TermFrequency.maximum * 2 >= bar {
+            let p = pairs[i]
+            w += tf.adjustment(keys, Int(p >> 32), Int(p & 0xFFFF_FFFF), ComparisonVector(rawValue: vectors[i]))
           }
-          columns.estimate(confident: confident)
+          if w >= bar { confident.append(pairs[i]) }
         }
-        return columns
+        columns.estimate(confident: confident)
       }
-      let columns = fit()
       lap("em")
       // `column+name`: the pairs that share a column one person's records
       // agree on (m measured just now) and a part of the name, not
