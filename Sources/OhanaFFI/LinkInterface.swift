@@ -27,10 +27,11 @@ func linkConfiguration(_ text: String?) throws(FFIError) -> DedupeConfiguration 
 /// The configuration of `key=value;...` text and the weights it names;
 /// without `threads`, `defaultThreads` (0: every core).
 func linkSettings(_ text: String?, defaultThreads: Int = 1) throws(FFIError)
-  -> (configuration: DedupeConfiguration, weights: WeightsSetting)
+  -> (configuration: DedupeConfiguration, weights: WeightsSetting, table: Bool)
 {
   var c = DedupeConfiguration()
   var weights = WeightsSetting.auto
+  var table = false
   c.threads = 0
   for part in (text ?? "").split(separator: ";") {
     let kv = part.split(separator: "=", maxSplits: 1).map { String($0.trimmingBlanks) }
@@ -56,13 +57,18 @@ func linkSettings(_ text: String?, defaultThreads: Int = 1) throws(FFIError)
     case "threads":
       guard let t = Int(kv[1]), t >= 1, t <= 4096 else { throw FFIError(.argument, "threads must be 1 or more") }
       c.threads = t
+    case "table":
+      // A table in its own columns (the job's `dedupe_table`): `auto`
+      // weights follow ``DedupeConfiguration/adapt(toTableOf:titleColumn:weights:)``.
+      guard kv[1] == "0" || kv[1] == "1" else { throw FFIError(.argument, "table must be 0 or 1") }
+      table = kv[1] == "1"
     default: throw FFIError(.argument, "unknown setting \(kv[0])")
     }
   }
   // A Spark task uses the CPUs it was given (`threads`, the job passes
   // spark.task.cpus), never the host's: one by default there.
   if c.threads == 0 { c.threads = defaultThreads }
-  return (c, weights)
+  return (c, weights, table)
 }
 
 private func linkModel(_ text: UnsafePointer<CChar>?) throws(FFIError) -> FellegiSunterModel {
@@ -93,34 +99,71 @@ public func ohana_read_bytes(
   _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
   call(error) { () throws(FFIError) in
-    guard length >= 0, length == 0 || data != nil else { throw FFIError(.argument, "no data") }
-    guard let out else { throw FFIError(.argument, "no place for the result (NULL)") }
-    guard firstLine >= 1, firstLine < Int64(UInt32.max) else { throw FFIError(.argument, "first_line out of range") }
-    let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: Int(length)))
-    var options = ReadOptions()
-    options.strict = strict != 0
-    let name = source.map { String(cString: $0) }
-    options.sourceName = name ?? "-"
     var format: ContactFormat? = nil
     if let formatName, let f = ContactFormat(name: String(cString: formatName)) { format = f }
-    let shift = Int(firstLine) - 1
-    var result: ReadResult
-    do throws(ContactIOError) {
-      result = try ContactIO.read(bytes: bytes, format: format, options: options)
-    } catch {
-      var e = FFIError(error)
-      if e.line > 0 { e.line += shift }
-      throw e
-    }
-    if let name { result.table.tagSource(name) }
-    if shift > 0 {
-      for i in result.table.sourceLine.indices where result.table.sourceLine[i] > 0 {
-        result.table.sourceLine[i] &+= UInt32(truncatingIfNeeded: shift)
-      }
-      for i in result.errors.indices where result.errors[i].line > 0 { result.errors[i].line += shift }
-    }
-    out.pointee = OpaquePointer(Unmanaged.passRetained(TableHandle(table: result.table, problems: result.errors)).toOpaque())
+    var options = ReadOptions()
+    options.strict = strict != 0
+    try readBytes(data, length, format: format, source: source, firstLine: firstLine, options: options, into: out)
   }
+}
+
+/// As ``ohana_read_bytes(_:_:_:_:_:_:_:_:)`` for a piece of a table: CSV
+/// text with its header first and `,` between cells, read with the column
+/// roles `mapping` (a `--columns` file's text, `ROLE=COLUMN[,COLUMN...]` a
+/// line; NULL: detected from the piece's own header and values, as
+/// `ohana dedupe table.csv` does). The distributed job reads a frame's part
+/// files with the one mapping its driver chose, so that every part maps
+/// its columns alike whatever its first rows hold.
+@_cdecl("ohana_read_table_bytes")
+public func ohana_read_table_bytes(
+  _ data: UnsafePointer<UInt8>?, _ length: Int64, _ source: UnsafePointer<CChar>?, _ firstLine: Int64,
+  _ mapping: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+  _ error: UnsafeMutablePointer<ohana_error>?
+) -> Int32 {
+  call(error) { () throws(FFIError) in
+    var options = ReadOptions()
+    options.delimiter = 0x2C
+    if let mapping {
+      do throws(ColumnMapping.ParseError) {
+        options.columnMapping = try ColumnMapping(file: String(cString: mapping))
+      } catch {
+        throw FFIError(.argument, "columns: \(error.description)")
+      }
+    }
+    try readBytes(data, length, format: .csv, source: source, firstLine: firstLine, options: options, into: out)
+  }
+}
+
+/// The read behind both entries: `length` bytes as `format` (nil: sniffed),
+/// lines counted from `firstLine`, contacts tagged with `source`.
+private func readBytes(
+  _ data: UnsafePointer<UInt8>?, _ length: Int64, format: ContactFormat?, source: UnsafePointer<CChar>?,
+  firstLine: Int64, options: ReadOptions, into out: UnsafeMutablePointer<OpaquePointer?>?
+) throws(FFIError) {
+  guard length >= 0, length == 0 || data != nil else { throw FFIError(.argument, "no data") }
+  guard let out else { throw FFIError(.argument, "no place for the result (NULL)") }
+  guard firstLine >= 1, firstLine < Int64(UInt32.max) else { throw FFIError(.argument, "first_line out of range") }
+  let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: Int(length)))
+  var options = options
+  let name = source.map { String(cString: $0) }
+  options.sourceName = name ?? "-"
+  let shift = Int(firstLine) - 1
+  var result: ReadResult
+  do throws(ContactIOError) {
+    result = try ContactIO.read(bytes: bytes, format: format, options: options)
+  } catch {
+    var e = FFIError(error)
+    if e.line > 0 { e.line += shift }
+    throw e
+  }
+  if let name { result.table.tagSource(name) }
+  if shift > 0 {
+    for i in result.table.sourceLine.indices where result.table.sourceLine[i] > 0 {
+      result.table.sourceLine[i] &+= UInt32(truncatingIfNeeded: shift)
+    }
+    for i in result.errors.indices where result.errors[i].line > 0 { result.errors[i].line += shift }
+  }
+  out.pointee = OpaquePointer(Unmanaged.passRetained(TableHandle(table: result.table, problems: result.errors)).toOpaque())
 }
 
 /// Rows `start..<start + count` of a table as a record batch: `uid`
@@ -193,7 +236,10 @@ public func ohana_link_plan(
   _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
   call(error) { () throws(FFIError) in
-    let config = try linkConfiguration(settings.map { String(cString: $0) })
+    var (config, weights, table) = try linkSettings(settings.map { String(cString: $0) })
+    // A table decides as the command line's table route does: under
+    // `auto`, EM from ``Deduplicator/automaticEMMinimum`` rows.
+    if table { config.adapt(toTableOf: Int(count), titleColumn: false, weights: weights) }
     let em = Deduplicator(configuration: config).estimatesWeights(count: Int(count), withPhoneOrEmail: Int(withPhoneOrEmail))
     estimates?.pointee = em ? 1 : 0
     threshold?.pointee = config.threshold

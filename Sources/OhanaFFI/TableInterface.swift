@@ -62,7 +62,7 @@ public func ohana_table_match(
     }
     guard linking == (right != nil) else { throw FFIError(.argument, "mode dedupe takes one table, link two") }
     guard !mappingOnly || !linking else { throw FFIError(.argument, "mode mapping takes one table") }
-    var (config, weights) = try linkSettings(shared.joined(separator: ";"), defaultThreads: 0)
+    var (config, weights, _) = try linkSettings(shared.joined(separator: ";"), defaultThreads: 0)
 
     var sides: [ReadResult] = []
     for (data, length, mapping) in [(left, leftLength, leftMapping), (right, rightLength, rightMapping)] {

@@ -47,6 +47,43 @@ import Testing
     #expect(h.table.pool.string(h.table[.sourceProvider][0]) == "x.vcf")
   }
 
+  /// A piece of a table read with the driver's mapping: the columns take
+  /// the roles given, with detection off a column no line names stays an
+  /// unmodelled column (here `ort`, which detection would read as a
+  /// locality), and lines count from `first_line`. Without a mapping the
+  /// piece's own header is detected. A mapping that does not parse is an
+  /// argument error.
+  @Test func aTablePieceIsReadWithTheMappingGiven() throws {
+    func readTable(_ text: String, _ mapping: String?) -> (OpaquePointer?, Int32) {
+      var out: OpaquePointer? = nil
+      var error = ohana_error()
+      let bytes = Array(text.utf8)
+      let rc = bytes.withUnsafeBufferPointer { b in
+        guard let mapping else { return ohana_read_table_bytes(b.baseAddress, Int64(b.count), nil, 11, nil, &out, &error) }
+        return mapping.withCString { ohana_read_table_bytes(b.baseAddress, Int64(b.count), nil, 11, $0, &out, &error) }
+      }
+      return (out, rc)
+    }
+    let text = "nr,vn,nn,ort\n7,Anna,Berg,Bonn\n8,\"Jo, Jr\",Ost,Köln\n"
+    let (out, rc) = readTable(text, "given=nn\nfamily=vn\nid=nr\ndetect=off\n")
+    #expect(rc == 0)
+    defer { ohana_table_free(out) }
+    let t = Unmanaged<TableHandle>.fromOpaque(UnsafeRawPointer(try #require(out))).takeUnretainedValue().table
+    #expect(t.rowCount == 2)
+    #expect((0..<2).map { t.pool.string(t[.givenName][$0]) } == ["Berg", "Ost"])
+    #expect((0..<2).map { t.pool.string(t[.familyName][$0]) } == ["Anna", "Jo, Jr"])
+    #expect((0..<2).map { t.pool.string(t[.uid][$0]) } == ["7", "8"])
+    #expect((0..<2).allSatisfy { t.addressRange(of: $0).isEmpty })
+    #expect(t.sourceLine == [12, 13])
+    let (detected, rc2) = readTable(text, nil)
+    #expect(rc2 == 0)
+    defer { ohana_table_free(detected) }
+    let d = Unmanaged<TableHandle>.fromOpaque(UnsafeRawPointer(try #require(detected))).takeUnretainedValue().table
+    #expect((0..<2).allSatisfy { d.addressRange(of: $0).count == 1 })
+    let (_, bad) = readTable(text, "nonsense=vn\n")
+    #expect(bad == 5)
+  }
+
   /// Settings and arguments out of range are errors with a code, never a crash.
   @Test func badArgumentsAreErrorsNotCrashes() {
     let (_, rc, _) = read("{}\n", format: "ndjson", source: "x", firstLine: 0)
@@ -82,6 +119,13 @@ import Testing
     #expect(plan("weights=defaults", 1000, 0).0 == false)
     #expect(plan("threshold=7.5", 10, 10).1 == 7.5)
     #expect(plan("weights=em", 10, 10).2.allSatisfy { $0 == 0 })
+    // A table in its own columns (the job's dedupe_table): EM under auto
+    // from automaticEMMinimum rows whatever their phones and e-mails, as
+    // the command line decides for a table; never over `defaults`.
+    #expect(plan("weights=auto;table=1", 500, 500).0 == true)
+    #expect(plan("weights=auto;table=1", 499, 499).0 == false)
+    #expect(plan("weights=defaults;table=1", 5000, 0).0 == false)
+    #expect(plan("weights=auto;table=0", 1000, 1000).0 == false)
     // Built-in weights: a pair of which both sides have phones (class 1)
     // but share none cannot reach the default threshold; a pair where one
     // side has neither (class 0) is never skipped.

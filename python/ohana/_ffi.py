@@ -72,6 +72,7 @@ def _load() -> ctypes.CDLL:
         "ohana_dedupe_decisions": (i32, [p, s, ctypes.c_double, ctypes.c_char_p, i64, out, p, p, err]),
         "ohana_write": (i32, [p, s, s, err]),
         "ohana_read_bytes": (i32, [ctypes.c_char_p, i64, s, s, i64, i32, out, err]),
+        "ohana_read_table_bytes": (i32, [ctypes.c_char_p, i64, s, i64, s, out, err]),
         "ohana_link_prepare": (i32, [p, s, i64, i64, i32, p, p, err]),
         "ohana_link_plan": (i32, [s, i64, i64, ctypes.POINTER(i32), ctypes.POINTER(ctypes.c_double), p, err]),
         "ohana_link_model": (i32, [s, p, i64, ctypes.c_char_p, i64, p, ctypes.POINTER(i32), err]),

@@ -144,6 +144,10 @@ int32_t ohana_table_match(const uint8_t* left, int64_t left_length, const char* 
 // threshold, max_block, blocking, weights, threads.
 int32_t ohana_read_bytes(const uint8_t* data, int64_t length, const char* format, const char* source,
                          int64_t first_line, int32_t strict, ohana_table** out, ohana_error* error);
+// A piece of a table (CSV text, header first) read with the column roles
+// `mapping` (a --columns file's text; NULL: detected from the piece).
+int32_t ohana_read_table_bytes(const uint8_t* data, int64_t length, const char* source, int64_t first_line,
+                               const char* mapping, ohana_table** out, ohana_error* error);
 int32_t ohana_link_prepare(const ohana_table* table, const char* settings, int64_t start, int64_t count,
                            int32_t with_keys, struct ArrowSchema* schema, struct ArrowArray* array,
                            ohana_error* error);

@@ -16,9 +16,12 @@ merge. Stages, one module each:
 - `merge`: the chaining guard and the merge, per component;
 - `output`: part files in input order, put in place at the end;
 - `job`: the stages in order and the report;
-- `normalize`: phones, folded names and sort keys as DataFrame columns.
+- `normalize`: phones, folded names and sort keys as DataFrame columns;
+- `tables`: a DataFrame or table path in its own columns, deduped and
+  handed back as its rows with the cluster columns (`dedupe_table`).
 
     python -m ohana.spark dedupe INPUT... OUTPUT_DIR [--region US] [--ndjson]
+    python -m ohana.spark dedupe people.parquet OUTPUT_DIR [--map given=vn] [--id customer_id]
     python -m ohana.spark normalize INPUT... OUTPUT_DIR [--region US]
 """
 
@@ -32,7 +35,7 @@ from .. import ErrorCode, OhanaError
 from ._deps import message as _message
 from ._deps import missing as _missing
 
-__all__ = ["dedupe", "normalize", "read", "session", "list_inputs", "model", "SparkReport", "OhanaError", "ErrorCode"]
+__all__ = ["dedupe", "dedupe_table", "normalize", "read", "session", "list_inputs", "model", "SparkReport", "OhanaError", "ErrorCode"]
 
 _absent = _missing()
 if _absent:
@@ -46,6 +49,7 @@ else:
     from .engine import list_inputs, model  # noqa: F401
     from .job import SparkReport, dedupe  # noqa: F401
     from .normalize import normalize, read  # noqa: F401
+    from .tables import dedupe_table  # noqa: F401
 
 # Rows per Arrow batch between Spark and the tasks (normalize, read).
 BATCH_ROWS = 8192

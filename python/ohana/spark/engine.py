@@ -19,9 +19,14 @@ from .. import ContactTable, ErrorCode, OhanaError, _check, _ffi
 SPACE = 1 << 18
 
 
-def settings_text(region: str, threshold: Optional[float], weights: str, blocking: str, max_block: int, threads: int = 1) -> str:
-    """The engine's `key=value;...` settings (those of `ohana dedupe`)."""
+def settings_text(region: str, threshold: Optional[float], weights: str, blocking: str, max_block: int, threads: int = 1,
+                  table: bool = False) -> str:
+    """The engine's `key=value;...` settings (those of `ohana dedupe`);
+    `table`: the contacts are a table's rows (`tables.dedupe_table`), whose
+    `auto` weights are decided as the command line decides a table's."""
     parts = [f"region={region}", f"weights={weights}", f"blocking={blocking}", f"max_block={max_block}", f"threads={threads}"]
+    if table:
+        parts.append("table=1")
     if threshold is not None:
         parts.append(f"threshold={threshold!r}")
     return ";".join(parts)
@@ -51,6 +56,20 @@ def read_bytes(data: bytes, fmt: str, source: Optional[str], first_line: int) ->
     err = _ffi.new_error()
     rc = _ffi.lib.ohana_read_bytes(
         data, len(data), fmt.encode(), None if source is None else source.encode(), first_line, 0, ctypes.byref(out), ctypes.byref(err))
+    _check(rc, err)
+    if out.value is None:
+        raise OhanaError(ErrorCode.ARROW, None, "the engine returned no table")
+    return ContactTable(out.value)
+
+
+def read_table_bytes(data: bytes, first_line: int, mapping: Optional[str]) -> ContactTable:
+    """A piece of a table (CSV text, its header first) read with the column
+    roles `mapping` (a `--columns` file's text; None: detected from the
+    piece itself)."""
+    out = ctypes.c_void_p()
+    err = _ffi.new_error()
+    rc = _ffi.lib.ohana_read_table_bytes(
+        data, len(data), None, first_line, None if mapping is None else mapping.encode(), ctypes.byref(out), ctypes.byref(err))
     _check(rc, err)
     if out.value is None:
         raise OhanaError(ErrorCode.ARROW, None, "the engine returned no table")

@@ -78,9 +78,12 @@ def _reason(text: str, line: int) -> str:
     return parts[1] if len(parts) == 2 else text
 
 
-def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: str, source: Optional[str]) -> Home:
+def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: str, source: Optional[str],
+              mapping: Optional[str] = None) -> Home:
     """Reads `split` with the engine; an input it cannot read raises
-    OhanaError naming the path (`line N: path: reason`)."""
+    OhanaError naming the path (`line N: path: reason`). With `mapping`
+    (a `--columns` file's text), the split is a part of a table, CSV with
+    its header, read with those column roles."""
     import ohana
 
     # Every stage of the engine in this task uses the CPUs Spark gave it
@@ -88,7 +91,10 @@ def read_home(split: Split, first_lines: Dict[Tuple[int, int], int], settings: s
     ohana.set_threads(int(dict(kv.split("=", 1) for kv in settings.split(";")).get("threads", "1")))
     data, first = read_piece(split, first_lines)
     try:
-        table = engine.read_bytes(data, split.format, source, first)
+        if mapping is not None:
+            table = engine.read_table_bytes(data, first, mapping)
+        else:
+            table = engine.read_bytes(data, split.format, source, first)
     except OhanaError as e:
         raise engine.located(e, split.path) from None
     n = len(table)
@@ -147,15 +153,19 @@ def concat(parts: List[Home]) -> Home:
     return out
 
 
-def reader(splits: Sequence[Split], groups: Sequence[Sequence[int]], first_lines: Dict[Tuple[int, int], int], settings: str) -> Callable[[Iterable[Any]], Iterator[Tuple[int, Tuple[str, Home]]]]:
+def reader(splits: Sequence[Split], groups: Sequence[Sequence[int]], first_lines: Dict[Tuple[int, int], int], settings: str,
+           mapping: Optional[str] = None) -> Callable[[Iterable[Any]], Iterator[Tuple[int, Tuple[str, Home]]]]:
     """The read stage's function over the home partitions: home i reads the
-    consecutive splits `groups[i]` and keeps three views of its contacts."""
-    # As `ohana dedupe`: contacts name their input (`source`) when there are several.
-    several = len({s.file for s in splits}) > 1
+    consecutive splits `groups[i]` and keeps three views of its contacts.
+    `mapping`: the splits are the part files of one table (see
+    `tables.dedupe_table`), read with these column roles."""
+    # As `ohana dedupe`: contacts name their input (`source`) when there are
+    # several; a table's part files are one input.
+    several = len({s.file for s in splits}) > 1 and mapping is None
 
     def run(items: Iterable[Any]) -> Iterator[Tuple[int, Tuple[str, Home]]]:
         for i, _ in items:
-            parts = [read_home(splits[k], first_lines, settings, splits[k].path if several else None) for k in groups[i]]
+            parts = [read_home(splits[k], first_lines, settings, splits[k].path if several else None, mapping) for k in groups[i]]
             home = concat(parts)
             home.split = i
             for view, part in home.views():

@@ -40,6 +40,8 @@ class SparkReport:
     partitions: int = 0
     workers: List[Dict[str, Any]] = field(default_factory=list)  # the read tasks' processes: pid, ohana's path, engine threads
     driver: Dict[str, Any] = field(default_factory=dict)
+    mapping: List[Dict[str, Any]] = field(default_factory=list)  # a table's columns: column, role, how (tables.dedupe_table)
+    rows: str = ""  # where a table's rows went back, with the cluster columns (tables.dedupe_table)
     moved_after_guard: int = 0  # pieces of output rows placed in another home than their component's (the guard split it)
 
     def to_json(self) -> str:
@@ -86,6 +88,7 @@ def dedupe(
     spark, inputs: Sequence[str], output_dir: str, *, region: str = "US", threshold: Optional[float] = None,
     weights: str = "auto", blocking: str = "all", max_block: int = 50, ndjson: bool = False,
     split_bytes: int = 64 << 20, partitions: Optional[int] = None, homes: Optional[int] = None, max_problem_lines: int = 1000,
+    mapping: Optional[str] = None,
 ) -> SparkReport:
     """Dedupes the contact files `inputs` (files or directories) on `spark`
     and writes under `output_dir`: `merged/` (Parquet, one merged contact a
@@ -100,7 +103,9 @@ def dedupe(
     the home of its first contact, so a contact's comparison record
     travels to at most `homes - 1` others: fewer homes, less shuffle;
     more, more parallel tasks. `partitions`: block partitions (default the
-    parallelism, at least the homes)."""
+    parallelism, at least the homes). `mapping`: the inputs are the CSV
+    part files of one table, read with these column roles (a `--columns`
+    file's text; `tables.dedupe_table` writes them)."""
     import ohana
 
     report = SparkReport(driver={"pid": os.getpid(), "ohana": ohana.__file__})
@@ -118,7 +123,7 @@ def dedupe(
 
     sc.setJobGroup("ohana:read", "read")
     threads = task_cpus(spark)
-    settings = engine.settings_text(region, threshold, weights, blocking, max_block, threads)
+    settings = engine.settings_text(region, threshold, weights, blocking, max_block, threads, table=mapping is not None)
     files = list_inputs(inputs)
     if not files:
         raise OhanaError(ErrorCode.IO, None, "no contact files in the inputs")
@@ -132,7 +137,7 @@ def dedupe(
 
     # Read: the home RDD, partition i holding the contacts of its splits.
     seeds = route(sc.parallelize([(i, None) for i in range(homes_n)], homes_n), homes_n)
-    read = keep(seeds.mapPartitions(home.reader(splits, groups, first_lines, settings), preservesPartitioning=True))
+    read = keep(seeds.mapPartitions(home.reader(splits, groups, first_lines, settings, mapping), preservesPartitioning=True))
     # Each stage reads only the view of the homes it needs.
     key_homes = keep(read.filter(lambda kv: kv[1][0] == "home:keys"))
     scoring_homes = keep(read.filter(lambda kv: kv[1][0] == "home:score"))
