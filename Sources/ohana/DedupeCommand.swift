@@ -267,6 +267,13 @@ extension OhanaCommand {
               + "scored with their own share of matches (\(formatWeight(s.columnPairsShift)) against the candidates')\n")
         }
         if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
+        if s.pairsRefusedByGuard > 0 {
+          StandardError.write(
+            "chaining guard: \(s.pairsRefusedByGuard) accepted pairs refused: "
+              + "\(s.pairsRefusedByGuard - s.pairsRefusedForSize) by the cross pairs of the clusters they would join "
+              + "(their mean weight below the link threshold, or one kept apart), "
+              + "\(s.pairsRefusedForSize) for the cluster cap (--max-cluster)\n")
+        }
       }
       if let truth {
         let recall = s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs)
@@ -275,6 +282,17 @@ extension OhanaCommand {
           "truth: blocking recall \(formatRatio(recall)) (\(s.trueCandidatePairs) of \(s.truePairs) true pairs compared); "
             + "pairwise precision \(formatRatio(score.precision)), recall \(formatRatio(score.recall)), "
             + "F1 \(formatRatio(score.f1))\n")
+        if s.truePairs > 0 {
+          // Where the true pairs went: never compared (blocking), compared
+          // and below the threshold (scoring), accepted and refused by the
+          // guard; the rest were joined (pairwise recall counts more: the
+          // pairs that clusters join through others).
+          let lost = s.trueCandidatePairs - s.trueAccepted
+          StandardError.write(
+            "truth: of \(s.truePairs) true pairs, \(s.truePairs - s.trueCandidatePairs) never compared, "
+              + "\(lost) compared and below the threshold, \(s.trueRefusedByGuard) accepted and refused by the guard "
+              + "(\(s.trueRefusedForSize) for the cap), \(s.trueAccepted - s.trueRefusedByGuard) joined\n")
+        }
         if s.truePairsByRuleOf > 0 {
           let of = Double(s.truePairsByRuleOf)
           let rules = BlockingKey.allCases.compactMap { k in

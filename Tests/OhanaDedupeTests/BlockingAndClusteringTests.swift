@@ -207,6 +207,39 @@ import Testing
     let r = Deduplicator().findDuplicates(in: ContactTable(contacts: contacts))
     #expect(r.clusterOf == [0, 0, 2])
   }
+
+  /// The guard's refusals by reason, and with a truth file the true pairs
+  /// among them. Four records of one person under a cap of 2: whichever
+  /// pair joins first, the one disjoint from it joins too and the other
+  /// four are refused for the cap (a cluster of 3 or 4), all true pairs.
+  /// A third person's household record (another given name, the same
+  /// phone and address) is refused by nothing: it never reaches the
+  /// threshold, a true non-pair.
+  @Test func guardRefusalsAreCountedByReasonAndAgainstTheTruth() {
+    let phone = ContactField(kind: .phone, value: "(312) 644-3332")
+    let mail = ContactField(kind: .email, value: "ann@x.org")
+    let addr = PostalAddress(street: "49 Oak Avenue", postalCode: "78789")
+    var contacts = (0..<4).map { i in
+      Contact(uid: "ann\(i)", givenName: "Ann", familyName: "Miller", birthday: "1970-01-02",
+              fields: [phone, mail], addresses: [addr])
+    }
+    contacts.append(Contact(uid: "bob", givenName: "Robert", familyName: "Miller", birthday: "1968-05-06",
+                            fields: [phone], addresses: [addr]))
+    var config = DedupeConfiguration()
+    config.maxClusterSize = 2
+    var d = Deduplicator(configuration: config)
+    d.truth = [7, 7, 7, 7, 8]
+    let r = d.findDuplicates(in: ContactTable(contacts: contacts))
+    let s = r.statistics
+    #expect(s.pairsAccepted == 6)
+    #expect(s.pairsRefusedByGuard == 4)
+    #expect(s.pairsRefusedForSize == 4)
+    #expect(s.trueAccepted == 6)
+    #expect(s.trueRefusedByGuard == 4)
+    #expect(s.trueRefusedForSize == 4)
+    #expect(Set(r.clusterOf).count == 3)
+    #expect(r.pairs.count == 2)
+  }
 }
 
 @Suite struct SketchTests {

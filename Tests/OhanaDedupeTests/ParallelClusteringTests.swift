@@ -39,7 +39,7 @@ import _OhanaTestSupport
         continue
       }
       if members[ca].count + members[cb].count > cap {
-        outcomes.append(.refusedByGuard)
+        outcomes.append(.refusedForSize)
         continue
       }
       var byDecision = false, ok = true

@@ -98,10 +98,26 @@ final class GuardedClustering: @unchecked Sendable {
     _ a: Int, _ b: Int, maxClusterSize: Int, linkThreshold: Double, linkage: GuardLinkage = .average,
     score: (Int, Int) -> Double
   ) -> Bool {
+    attempt(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage, score: score)
+      == .joined
+  }
+
+  /// What a join came to: joined (or already one), refused because the
+  /// cluster would pass the cap, or refused by the cross pairs.
+  enum Attempt: Sendable, Equatable {
+    case joined, tooLarge, crossPairs
+  }
+
+  /// As ``join(_:_:maxClusterSize:linkThreshold:linkage:score:)``, saying
+  /// why a refused join was refused.
+  func attempt(
+    _ a: Int, _ b: Int, maxClusterSize: Int, linkThreshold: Double, linkage: GuardLinkage = .average,
+    score: (Int, Int) -> Double
+  ) -> Attempt {
     let ra = find(a), rb = find(b)
-    if ra == rb { return true }
+    if ra == rb { return .joined }
     let sa = Int(size[ra]), sb = Int(size[rb])
-    if sa + sb > maxClusterSize { return false }
+    if sa + sb > maxClusterSize { return .tooLarge }
     if sa > 1 || sb > 1 {
       if linkage == .average {
         // The candidate link scored against the cluster: the mean of every
@@ -113,19 +129,19 @@ final class GuardedClustering: @unchecked Sendable {
           var y = rb
           repeat {
             let w = score(min(x, y), max(x, y))
-            if w == -.infinity { return false }
+            if w == -.infinity { return .crossPairs }
             total += w
             y = Int(next[y])
           } while y != rb
           x = Int(next[x])
         } while x != ra
-        if total < linkThreshold * Double(sa * sb) { return false }
+        if total < linkThreshold * Double(sa * sb) { return .crossPairs }
       } else {
         var x = ra
         repeat {
           var y = rb
           repeat {
-            if !(x == a && y == b) && score(min(x, y), max(x, y)) < linkThreshold { return false }
+            if !(x == a && y == b) && score(min(x, y), max(x, y)) < linkThreshold { return .crossPairs }
             y = Int(next[y])
           } while y != rb
           x = Int(next[x])
@@ -134,7 +150,7 @@ final class GuardedClustering: @unchecked Sendable {
     }
     // Union by size; splice the rings.
     splice(ra, rb)
-    return true
+    return .joined
   }
 
   /// Joins the clusters of `a` and `b` without the guard (the entity
@@ -197,8 +213,11 @@ final class GuardedClustering: @unchecked Sendable {
   /// What became of one pair in ``joinAll(_:unions:threads:maxClusterSize:linkThreshold:decide:)``.
   enum Outcome: UInt8, Sendable {
     case joined = 1
+    /// The cross pairs said no (their mean, or one of them, below the bar).
     case refusedByGuard = 2
     case refusedByDecision = 3
+    /// Together the two clusters would pass the cap (`--max-cluster`).
+    case refusedForSize = 4
   }
 
   /// Unites `unions` (unguarded), then joins `pairs` (`a << 32 | b`,
@@ -264,14 +283,20 @@ final class GuardedClustering: @unchecked Sendable {
           continue
         }
         var byDecision = false
-        let ok = join(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage) { x, y in
+        let done = attempt(a, b, maxClusterSize: maxClusterSize, linkThreshold: linkThreshold, linkage: linkage) { x, y in
           if let apart, apart(x, y) {
             byDecision = true
             return -.infinity
           }
           return score(x, y)
         }
-        outcome[k] = UInt32((ok ? Outcome.joined : byDecision ? .refusedByDecision : .refusedByGuard).rawValue)
+        let o: Outcome =
+          switch done {
+          case .joined: .joined
+          case .tooLarge: .refusedForSize
+          case .crossPairs: byDecision ? .refusedByDecision : .refusedByGuard
+          }
+        outcome[k] = UInt32(o.rawValue)
       }
     }
     return outcome.array().map { Outcome(rawValue: UInt8(truncatingIfNeeded: $0)) ?? .refusedByGuard }

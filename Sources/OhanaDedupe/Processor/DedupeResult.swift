@@ -51,6 +51,17 @@ public struct DedupeResult: Sendable {
     /// Accepted pairs the chaining guard refused (cluster too big, or a
     /// cross pair below the link threshold).
     public var pairsRefusedByGuard = 0
+    /// Of ``pairsRefusedByGuard``, those refused because the cluster would
+    /// pass the cap (``DedupeConfiguration/maxClusterSize``); the rest the
+    /// cross pairs refused.
+    public var pairsRefusedForSize = 0
+    /// With a truth file (``Deduplicator/truth``): the true pairs among the
+    /// accepted pairs, and among those the guard refused (for the cap, and
+    /// in all). True pairs compared but not accepted are
+    /// ``trueCandidatePairs`` less ``trueAccepted``.
+    public var trueAccepted = 0
+    public var trueRefusedByGuard = 0
+    public var trueRefusedForSize = 0
     /// Accepted pairs a reviewer's `different` decision refused (the pair
     /// itself, or a cross pair of the clusters it would have joined).
     public var pairsRefusedByDecision = 0

@@ -257,6 +257,13 @@ public struct Deduplicator: Sendable {
     }
   }
 
+  /// The chaining guard's refusals of a piece of the accepted pairs, by
+  /// reason, and (with a truth file) the true pairs among them.
+  struct GuardRefusals {
+    var crossPairs = 0, size = 0, decisions = 0
+    var trueAccepted = 0, trueCrossPairs = 0, trueSize = 0
+  }
+
   /// The vector stored for a pair that stopped early (never a real vector,
   /// and out of the weight table: it is
   /// checked explicitly).
@@ -529,14 +536,29 @@ public struct Deduplicator: Sendable {
     // The pairs that joined, in their order, with their evidence (the
     // blocking keys each shares: a pure function of the keys), on all
     // cores; and the refusals counted.
+    // With a truth file, the true pairs among the accepted, the joined and
+    // the refused: where the true pairs compared were lost (`--truth`).
+    let truth = self.truth
+    @inline(__always) func isTrue(_ pair: UInt64) -> Bool {
+      guard let truth else { return false }
+      let a = Int(pair >> 32), b = Int(pair & 0xFFFF_FFFF)
+      return a < truth.count && b < truth.count && truth[a] >= 0 && truth[a] == truth[b]
+    }
     let evidence = Parallel.map(count: accepted.count, threads: configuration.threads, minimumChunk: Self.evidenceChunk) {
       range in
       var part: [MatchedPair] = []
-      var byGuard = 0, byDecision = 0
+      var refused = GuardRefusals()
       for i in range {
+        let real = isTrue(accepted[i].pair)
+        if real { refused.trueAccepted += 1 }
         switch outcomes[i] {
-        case .refusedByGuard: byGuard += 1
-        case .refusedByDecision: byDecision += 1
+        case .refusedByGuard:
+          refused.crossPairs += 1
+          if real { refused.trueCrossPairs += 1 }
+        case .refusedForSize:
+          refused.size += 1
+          if real { refused.trueSize += 1 }
+        case .refusedByDecision: refused.decisions += 1
         case .joined:
           let e = accepted[i]
           let a = Int(e.pair >> 32), b = Int(e.pair & 0xFFFF_FFFF)
@@ -545,14 +567,18 @@ public struct Deduplicator: Sendable {
           part.append(MatchedPair(first: a, second: b, weight: Double(e.weight), vector: v, sharedKeys: shared))
         }
       }
-      return (part, byGuard, byDecision)
+      return (part, refused)
     }
     var joined: [MatchedPair] = []
     joined.reserveCapacity(evidence.reduce(0) { $0 + $1.0.count })
-    for (part, byGuard, byDecision) in evidence {
+    for (part, refused) in evidence {
       joined.append(contentsOf: part)
-      stats.pairsRefusedByGuard += byGuard
-      stats.pairsRefusedByDecision += byDecision
+      stats.pairsRefusedByGuard += refused.crossPairs + refused.size
+      stats.pairsRefusedForSize += refused.size
+      stats.pairsRefusedByDecision += refused.decisions
+      stats.trueAccepted += refused.trueAccepted
+      stats.trueRefusedByGuard += refused.trueCrossPairs + refused.trueSize
+      stats.trueRefusedForSize += refused.trueSize
     }
     PhaseTrace.mark("cluster.evidence")
     lap("clustering")

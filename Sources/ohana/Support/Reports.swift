@@ -106,6 +106,8 @@ struct DedupeSummary: Encodable {
   var pairsPerRecord: Double
   var pairsAccepted: Int
   var pairsRefusedByGuard: Int
+  /// Of those, refused for the cluster cap (the rest by the cross pairs).
+  var pairsRefusedForSize: Int
   var blocksCapped: Int
   /// `estimated` (EM), `defaults`, or `defaults (EM's fit was not plausible)`.
   var weights: String
@@ -123,6 +125,11 @@ struct DedupeSummary: Encodable {
     /// Per rule: the share of the true pairs looked at that share a key of it.
     var blockingRecallByRule: [String: Double]
     var truePairsLookedAtByRule: Int
+    /// True pairs accepted (at or above the threshold), and of those the
+    /// ones the chaining guard refused (for the cap among them).
+    var trueAccepted: Int
+    var trueRefusedByGuard: Int
+    var trueRefusedForSize: Int
     var precision: Double
     var recall: Double
     var f1: Double
@@ -136,6 +143,7 @@ struct DedupeSummary: Encodable {
     pairsPerRecord = Double(s.pairsCompared) / Double(max(1, rows))
     pairsAccepted = s.pairsAccepted
     pairsRefusedByGuard = s.pairsRefusedByGuard
+    pairsRefusedForSize = s.pairsRefusedForSize
     blocksCapped = s.cappedBlocks
     weights = s.weightsEstimated ? "estimated" : s.estimateRejected ? "defaults (EM's fit was not plausible)" : "defaults"
     weightsPooled = s.weightsPooled
@@ -155,7 +163,8 @@ struct DedupeSummary: Encodable {
         truePairs: s.truePairs, trueCandidatePairs: s.trueCandidatePairs,
         blockingRecall: s.truePairs == 0 ? 1 : Double(s.trueCandidatePairs) / Double(s.truePairs),
         blockingRecallByRule: s.truePairsByRule.mapValues { Double($0) / of },
-        truePairsLookedAtByRule: s.truePairsByRuleOf, precision: score.precision, recall: score.recall, f1: score.f1)
+        truePairsLookedAtByRule: s.truePairsByRuleOf, trueAccepted: s.trueAccepted,
+        trueRefusedByGuard: s.trueRefusedByGuard, trueRefusedForSize: s.trueRefusedForSize, precision: score.precision, recall: score.recall, f1: score.f1)
     }
   }
 }
