@@ -121,17 +121,24 @@ public func ohana_read_table_bytes(
   _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
   call(error) { () throws(FFIError) in
-    var options = ReadOptions()
-    options.delimiter = 0x2C
-    if let mapping {
-      do throws(ColumnMapping.ParseError) {
-        options.columnMapping = try ColumnMapping(file: String(cString: mapping))
-      } catch {
-        throw FFIError(.argument, "columns: \(error.description)")
-      }
-    }
+    let options = try tableReadOptions(mapping: mapping)
     try readBytes(data, length, format: .csv, source: source, firstLine: firstLine, options: options, into: out)
   }
+}
+
+/// How the C interface reads a table's CSV text (`,` between cells) with
+/// the column roles `mapping` (a `--columns` file's text; NULL: detected).
+func tableReadOptions(mapping: UnsafePointer<CChar>?) throws(FFIError) -> ReadOptions {
+  var options = ReadOptions()
+  options.delimiter = 0x2C
+  if let mapping {
+    do throws(ColumnMapping.ParseError) {
+      options.columnMapping = try ColumnMapping(file: String(cString: mapping))
+    } catch {
+      throw FFIError(.argument, "columns: \(error.description)")
+    }
+  }
+  return options
 }
 
 /// The read behind both entries: `length` bytes as `format` (nil: sniffed),

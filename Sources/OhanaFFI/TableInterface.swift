@@ -68,15 +68,7 @@ public func ohana_table_match(
     for (data, length, mapping) in [(left, leftLength, leftMapping), (right, rightLength, rightMapping)] {
       if sides.count == 1 && !linking { break }
       guard length >= 0, length == 0 || data != nil else { throw FFIError(.argument, "no table") }
-      var options = ReadOptions()
-      options.delimiter = 0x2C
-      if let mapping {
-        do throws(ColumnMapping.ParseError) {
-          options.columnMapping = try ColumnMapping(file: String(cString: mapping))
-        } catch {
-          throw FFIError(.argument, "columns: \(error.description)")
-        }
-      }
+      let options = try tableReadOptions(mapping: mapping)
       let bytes = length == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: Int(length)))
       let read: ReadResult
       do throws(ContactIOError) { read = try ContactIO.read(bytes: bytes, format: .csv, options: options) } catch {

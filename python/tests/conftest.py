@@ -47,3 +47,16 @@ def cli_ndjson(cli: pathlib.Path, *args: str) -> list:
 @pytest.fixture(scope="session")
 def sample_ndjson(cli) -> list:
     return cli_ndjson(cli, "convert", str(SAMPLE))
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """A local[2] SparkSession for a module of the Spark job's tests
+    (test_spark.py, test_spark_tables.py; each imports PySpark itself at
+    the top, so that a missing PySpark fails loudly there)."""
+    from ohana import spark as ospark
+
+    s = ospark.session("local[2]", app="ohana-tests")
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()

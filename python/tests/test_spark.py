@@ -27,14 +27,6 @@ import pyspark  # noqa: E402,F401  (a missing PySpark fails here, loudly)
 from ohana import spark as ospark  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def spark():
-    s = ospark.session("local[2]", app="ohana-tests")
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
-
-
 def one_machine(cli, inputs, out_dir, *extra):
     """`ohana dedupe` of `inputs`: (clusters {uid: cluster_id}, merged NDJSON
     lines, explain lines, report, stderr summary)."""

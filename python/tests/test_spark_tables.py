@@ -32,14 +32,6 @@ from ohana import spark as ospark  # noqa: E402
 APPENDED = ["cluster_id", "cluster_size", "match_weight_min", "match_weight_max"]
 
 
-@pytest.fixture(scope="module")
-def spark():
-    s = ospark.session("local[2]", app="ohana-table-tests")
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
-
-
 def people(cli, tmp_path, contacts=1500, seed=41):
     """A customer table in the user's own column names, made from a
     generated book (the engine's CSV, columns renamed and picked as a CRM
