@@ -180,9 +180,15 @@ import Testing
     #expect(try CLI.run(["review", run.book, "-o", own, "-q"]).status == 0)
     let a = try Self.data(try String(contentsOfFile: fromFiles, encoding: .utf8))
     let b = try Self.data(try String(contentsOfFile: own, encoding: .utf8))
-    for key in ["members", "clusters", "pairs", "comparisons", "counts"] {
+    for key in ["members", "clusters", "pairs", "comparisons"] {
       #expect(NSDictionary(dictionary: ["v": a[key] as Any]) == NSDictionary(dictionary: ["v": b[key] as Any]), "\(key) differs")
     }
+    // The counts too, but for the guard's refusals, which only a run of
+    // the page's own knows (aPageOfItsOwnRunCountsTheGuardsRefusals).
+    var ownCounts = try #require(b["counts"] as? [String: Any])
+    #expect(ownCounts.removeValue(forKey: "refusedByCrossPairs") is Int)
+    #expect(ownCounts.removeValue(forKey: "refusedForSize") is Int)
+    #expect(NSDictionary(dictionary: ownCounts) == NSDictionary(dictionary: try #require(a["counts"] as? [String: Any])))
     // An earlier run where one cluster of three or more lacked a member and
     // two other clusters were one.
     let now = try Self.clusterFile(run.clusters)
@@ -263,6 +269,41 @@ import Testing
     let changedIDs = try #require((changedData["clusters"] as? [String: Any])?["id"] as? [String])
     #expect(Set(changedIDs) == named.intersection(expected.keys))
     #expect(!changedIDs.isEmpty && changedIDs.count < ids.count)
+  }
+
+  /// A page of its own run counts what the chaining guard refused. Forty
+  /// identical cards of one person under the cap of 32: every pair is
+  /// accepted, the cards end in clusters of at most 32, and every pair
+  /// across two of them was refused for the cap (never by the cross
+  /// pairs, which all agree), so the count is the sum of the products of
+  /// the clusters' sizes.
+  @Test func aPageOfItsOwnRunCountsTheGuardsRefusals() throws {
+    let dir = try TempDir()
+    let book = dir.path("one.vcf")
+    var text = ""
+    for i in 0..<40 {
+      text += "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:card-\(i)\r\nFN:Ann Miller\r\nN:Miller;Ann;;;\r\n"
+      text += "TEL:+1 312 644 3332\r\nEMAIL:ann@example.org\r\nBDAY:1970-01-02\r\nEND:VCARD\r\n"
+    }
+    try text.write(toFile: book, atomically: true, encoding: .utf8)
+    let page = dir.path("review.html")
+    let r = try CLI.run(["review", book, "-o", page])
+    #expect(r.status == 0, "\(r.stderr)")
+    let data = try Self.data(try String(contentsOfFile: page, encoding: .utf8))
+    let counts = try #require(data["counts"] as? [String: Any])
+    let sizes = try #require((data["clusters"] as? [String: Any])?["size"] as? [Int])
+    #expect(sizes.reduce(0, +) == 40 && sizes.allSatisfy { $0 <= 32 } && sizes.count >= 2)
+    var across = 0
+    for i in sizes.indices { for j in sizes.indices where j > i { across += sizes[i] * sizes[j] } }
+    #expect(counts["refusedForSize"] as? Int == across)
+    #expect(counts["refusedByCrossPairs"] as? Int == 0)
+    // A page made from files (clusters and --explain) knows no refusals.
+    let book2 = try Self.book()
+    let filesPage = book2.dir.path("files.html")
+    let f = try CLI.run(["review", book2.book, "--clusters", book2.clusters, "--explain", book2.explain, "-o", filesPage])
+    #expect(f.status == 0)
+    let filesCounts = try #require(try Self.data(try String(contentsOfFile: filesPage, encoding: .utf8))["counts"] as? [String: Any])
+    #expect(filesCounts["refusedForSize"] == nil)
   }
 
   @Test func badUsageIsRefused() throws {

@@ -547,3 +547,24 @@ def test_screenshot_of_a_cluster(browser, book, tmp_path):
     path.parent.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(path))
     assert path.stat().st_size > 0
+
+
+def test_the_summary_says_what_the_guard_refused(browser, tmp_path):
+    """A page of its own run shows the chaining guard's refusals: forty
+    identical cards of one person under the cap of 32 end in clusters of
+    at most 32, and every pair across two of them was refused for the cap
+    (the oracle: the clusters' sizes on the page, multiplied pairwise)."""
+    _need_browser()
+    cli = cli_path()
+    card = ("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:card-{i}\r\nFN:Ann Miller\r\nN:Miller;Ann;;;\r\n"
+            "TEL:+1 312 644 3332\r\nEMAIL:ann@example.org\r\nBDAY:1970-01-02\r\nEND:VCARD\r\n")
+    (tmp_path / "one.vcf").write_text("".join(card.format(i=i) for i in range(40)), encoding="utf-8")
+    page = tmp_path / "one.html"
+    _run(cli, "review", tmp_path / "one.vcf", "-o", page, "-q")
+    data = json.loads(re.search(r'<script type="application/json" id="ohana-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.S).group(1))
+    sizes = data["clusters"]["size"]
+    across = sum(sizes[i] * sizes[j] for i in range(len(sizes)) for j in range(i + 1, len(sizes)))
+    assert len(sizes) >= 2 and across > 0
+    open_page(browser, page)
+    summary = text_of(browser, "summary")
+    assert f"{across:,} accepted pairs refused by the chaining guard (0 by the cross pairs, {across:,} for the cluster cap)" in summary, summary

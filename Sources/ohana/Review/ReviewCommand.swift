@@ -163,6 +163,8 @@ extension OhanaCommand {
             table: table, clusterOf: result.clusterOf, clusterName: { uids.name(Int($0)) },
             comparisons: Comparison.allCases.map(\.description), pairs: pairs, prior: weights.prior, previous: nil,
             title: "", inputs: [])
+          let s = result.statistics
+          page.guardRefusals = (s.pairsRefusedByGuard - s.pairsRefusedForSize, s.pairsRefusedForSize)
         }
         if let since { page.previous = try ClusterFile.read(since, option: "--since", uids: uids).clusterOf }
         // The inputs by file name only: a page is shared, its reader need

@@ -62,6 +62,9 @@ struct ReviewPage {
   /// The contacts the page stands for, when more than the table holds
   /// (an entity store's page holds only clustered contacts).
   var contactCount: Int? = nil
+  /// The chaining guard's refusals, when the page's own dedupe ran: pairs
+  /// the cross pairs refused, and pairs refused for the cluster cap.
+  var guardRefusals: (crossPairs: Int, size: Int)? = nil
 
   /// What building the page found: pairs that do not fit the clusters.
   struct Counts {
@@ -203,7 +206,8 @@ struct ReviewPage {
     o.raw(",\"inputs\":")
     o.array(inputs) { o.string($0) }
     o.raw(
-      ",\"counts\":{\"contacts\":\(contactCount ?? table.rowCount),\"clusters\":\(counts.clusters),\"members\":\(counts.members),\"pairs\":\(counts.pairs)}"
+      ",\"counts\":{\"contacts\":\(contactCount ?? table.rowCount),\"clusters\":\(counts.clusters),\"members\":\(counts.members),\"pairs\":\(counts.pairs)"
+        + (guardRefusals.map { ",\"refusedByCrossPairs\":\($0.crossPairs),\"refusedForSize\":\($0.size)" } ?? "") + "}"
     )
     o.raw(",\"comparisons\":")
     o.array(comparisons) { o.string($0) }

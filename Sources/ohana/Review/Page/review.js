@@ -17,7 +17,8 @@
  * text is "".
  *
  *   format "ohana-review", version 1, title, inputs [file names],
- *   counts {contacts, clusters, members, pairs}   clusters of 2+ only
+ *   counts {contacts, clusters, members, pairs,   clusters of 2+ only; the last two
+ *           refusedByCrossPairs?, refusedForSize?}  when the page ran its own dedupe
  *   comparisons ["given", "family", ...]          order of levels and parts
  *   prior      log2 prior odds of a match, or null
  *   sinceKnown true when clusters.changed compares with an earlier run
@@ -1024,6 +1025,12 @@
     if (typeof counts.contacts === "number") facts.push(count(counts.contacts, "contact"));
     facts.push(`${count(N_CLUSTERS, "cluster")} of 2 or more`, count(M.uid.length, "member"), count(P.weight ? P.weight.length : 0, "accepted pair"));
     if (changed) facts.push(`${changed.toLocaleString("en")} changed since the last run`);
+    // What the chaining guard refused (a run of the page's own): by the
+    // cross pairs of the clusters a pair would join, or for the size cap.
+    if (typeof counts.refusedByCrossPairs === "number" && counts.refusedByCrossPairs + counts.refusedForSize > 0) {
+      facts.push(`${count(counts.refusedByCrossPairs + counts.refusedForSize, "accepted pair")} refused by the chaining guard ` +
+        `(${counts.refusedByCrossPairs.toLocaleString("en")} by the cross pairs, ${counts.refusedForSize.toLocaleString("en")} for the cluster cap)`);
+    }
     $("summary").textContent = facts.join(" · ");
 
     document.addEventListener("keydown", onKey);
