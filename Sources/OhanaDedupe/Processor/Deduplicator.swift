@@ -104,11 +104,15 @@ public struct Deduplicator: Sendable {
       total = sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
     }
     var compared = 0
-    for p in pairs {
-      let a = Int(p >> 32), b = Int(p & 0xFFFF_FFFF)
-      if a < truth.count && b < truth.count && truth[a] >= 0 && truth[a] == truth[b] { compared += 1 }
-    }
+    for p in pairs where isTruePair(truth, p) { compared += 1 }
     return (total, compared)
+  }
+
+  /// Whether the rows of `pair` (`a << 32 | b`) are one entity of `truth`.
+  @inline(__always)
+  static func isTruePair(_ truth: [Int32], _ pair: UInt64) -> Bool {
+    let a = Int(pair >> 32), b = Int(pair & 0xFFFF_FFFF)
+    return a < truth.count && b < truth.count && truth[a] >= 0 && truth[a] == truth[b]
   }
 
   /// True pairs ``ruleRecall(_:keys:configuration:)`` looks at, at most.
@@ -539,17 +543,12 @@ public struct Deduplicator: Sendable {
     // With a truth file, the true pairs among the accepted, the joined and
     // the refused: where the true pairs compared were lost (`--truth`).
     let truth = self.truth
-    @inline(__always) func isTrue(_ pair: UInt64) -> Bool {
-      guard let truth else { return false }
-      let a = Int(pair >> 32), b = Int(pair & 0xFFFF_FFFF)
-      return a < truth.count && b < truth.count && truth[a] >= 0 && truth[a] == truth[b]
-    }
     let evidence = Parallel.map(count: accepted.count, threads: configuration.threads, minimumChunk: Self.evidenceChunk) {
       range in
       var part: [MatchedPair] = []
       var refused = GuardRefusals()
       for i in range {
-        let real = isTrue(accepted[i].pair)
+        let real = truth.map { Self.isTruePair($0, accepted[i].pair) } ?? false
         if real { refused.trueAccepted += 1 }
         switch outcomes[i] {
         case .refusedByGuard:

@@ -38,6 +38,8 @@ import os
 import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import pyarrow.fs as pafs
+
 from .. import ErrorCode, OhanaError
 from .. import _tables
 from . import job, output
@@ -153,7 +155,7 @@ def _numbered(df):
     # row within it in the lower 33.
     local = F.col("_ohana_mid").bitwiseAND(F.lit((1 << 33) - 1))
     out = tagged.join(F.broadcast(offset_df), "_ohana_pid").withColumn(ROW, F.col("_ohana_off") + local)
-    return out.drop("_ohana_pid", "_ohana_mid", "_ohana_off"), running
+    return out.drop("_ohana_pid", "_ohana_mid", "_ohana_off")
 
 
 def _csv_text(names: List[str], rows: List[List[Optional[str]]]) -> bytes:
@@ -216,13 +218,11 @@ def dedupe_table(
     stops with OhanaError (exit 65 from the command line), naming its
     columns."""
     from pyspark import StorageLevel
-    from pyspark.sql import functions as F
 
     df = load_table(spark, table)
     if ROW in df.columns:
         raise OhanaError(ErrorCode.ARGUMENT, None, f"the table has a column named {ROW}, which the job uses for row numbers")
-    numbered, n = _numbered(df)
-    numbered = numbered.persist(StorageLevel.MEMORY_AND_DISK)
+    numbered = _numbered(df).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         texts = _text_view(numbered)
         mapping = table_mapping(texts, columns, id, columns_file)
@@ -240,20 +240,16 @@ def dedupe_table(
              .option("ignoreLeadingWhiteSpace", False).option("ignoreTrailingWhiteSpace", False)
              .option("lineSep", "\n").option("encoding", "UTF-8").csv(staging))
             fs, root = output.filesystem(staging)
-            from pyarrow import fs as pafs
-
             listed = fs.get_file_info(pafs.FileSelector(root))
             parts = sorted(i.path for i in listed if os.path.basename(i.path).startswith("part-") and i.size)
             if "://" in staging:
                 scheme = staging.split("://", 1)[0]
                 parts = [f"{scheme}://{p}" for p in parts]
-            report = job.dedupe(spark, parts or [], output_dir, region=region, threshold=threshold, weights=weights,
+            report = job.dedupe(spark, parts, output_dir, region=region, threshold=threshold, weights=weights,
                                 blocking=blocking, max_block=max_block, partitions=partitions, homes=homes,
                                 mapping=mapping_text(mapping)) if parts else None
         finally:
             fs, root = output.filesystem(staging)
-            from pyarrow import fs as pafs
-
             if fs.get_file_info(root).type != pafs.FileType.NotFound:
                 fs.delete_dir(root)
         if report is None:
@@ -263,7 +259,7 @@ def dedupe_table(
         rows.write.mode("overwrite").parquet(rows_dir)
     finally:
         numbered.unpersist()
-    report.inputs = [table if isinstance(table, str) else ("DataFrame" if not isinstance(table, (list, tuple)) else ",".join(map(str, table)))]
+    report.inputs = [table] if isinstance(table, str) else [str(p) for p in table] if isinstance(table, (list, tuple)) else ["DataFrame"]
     report.mapping = [{"column": c, "role": r, "how": h} for c, r, h in mapping]
     report.rows = rows_dir
     fs, root = output.filesystem(output_dir)
@@ -281,8 +277,6 @@ def _rows_back(spark, numbered, texts, id_column: Optional[str], output_dir: str
     clusters = spark.read.parquet(f"{base}/clusters").select(
         F.col("uid").cast("long").alias(ROW), F.col("cluster_id").cast("long").alias("_ohana_first"))
     fs, root = output.filesystem(f"{base}/pairs")
-    from pyarrow import fs as pafs
-
     info = fs.get_file_info(pafs.FileSelector(root, allow_not_found=True))
     if any(i.size for i in info):
         schema = T.StructType([T.StructField("cluster", T.StringType()), T.StructField("weight", T.DoubleType())])
