@@ -202,6 +202,20 @@ public struct StringBatch: Sendable {
     }
   }
 
+  /// Calls `body` with the bytes of provisional id `id` (empty for absent
+  /// or unknown ids), without copying them.
+  /// - Warning: the buffer is valid only inside `body`, and only until the
+  ///   batch is next changed.
+  public func withBytes<R>(of id: StringID, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let k = id.index
+    return try withExtendedLifetime(storage) { s in
+      let c = s.columns
+      guard k > 0, k < c.pointee.count else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+      let start = c.pointee.ends[k - 1]
+      return try body(UnsafeRawBufferPointer(start: c.pointee.bytes + start, count: c.pointee.ends[k] - start))
+    }
+  }
+
   /// Empties the batch, keeping its capacity.
   public mutating func removeAll() {
     let c = storage.columns.pointee

@@ -123,12 +123,14 @@ enum CSVReader {
     guard n <= 6 else { return false }
     var word: UInt64 = 0
     for i in lo..<hi { word = word << 8 | UInt64(ASCII.lower(bytes[i])) }
-    return missingWords.contains(word)
+    for w in missingWords where w == word { return true }
+    return false
   }
 
-  /// ``ColumnDetection/missingWords`` packed as the test above packs them.
-  static let missingWords: Set<UInt64> = Set(
-    ColumnDetection.missingWords.map { w in w.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } })
+  /// ``ColumnDetection/missingWords`` packed as the test above packs them
+  /// (a handful: compared in turn, cheaper than hashing a word per cell).
+  static let missingWords: [UInt64] =
+    ColumnDetection.missingWords.map { w in w.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }.sorted()
 
   /// What the mapped columns of a record become: a birthday read into ISO
   /// (`26/03/1964` → `1964-03-26`, in the column's order of day and
@@ -136,19 +138,34 @@ enum CSVReader {
   /// into its parts when no column gives given or family names
   /// (``NameParts``: `Smith, John` and `John Smith` alike; the full name
   /// of `Smith, John` then `John Smith`).
+  ///
+  /// `builder` and `strings` are a chunk's (ids are the batch's
+  /// provisional ids); `dates` caches a birthday's ISO form per provisional
+  /// id.
   static func normalizeMapped(
-    _ builder: inout ContactTableBuilder, header: CSVHeader, scratch: inout [UInt8], dates: inout [StringID: StringID]
+    _ builder: ChunkBuilder, strings: inout StringBatch, header: CSVHeader, dates: inout [StringID: StringID]
   ) {
     let bday = builder.value(.birthday)
     if bday.isPresent {
-      // Once per distinct date of the chunk.
+      // Once per distinct date of the chunk; ISO already (`1964-03-26`,
+      // which `DateText.parse` gives back as it is or refuses) on bytes.
       if let known = dates[bday] {
         builder.set(.birthday, known)
       } else {
-        let text = builder.pool.withBytes(of: bday) { String(decoding: $0, as: UTF8.self) }
+        // The ISO form when it differs from the text, else empty.
+        let iso = strings.withBytes(of: bday) { bytes -> [UInt8] in
+          if isISODate(bytes) { return [] }
+          // Bytes that are no UTF-8 are read as `String(decoding:)` reads them.
+          if !ByteScan.isASCII(bytes) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return DateText.parse(text, order: header.dateOrder).map { $0 == text ? [] : Array($0.utf8) } ?? []
+          }
+          guard let iso = DateText.parse(utf8: bytes, order: header.dateOrder), !iso.elementsEqual(bytes) else { return [] }
+          return iso
+        }
         var id = bday
-        if let iso = DateText.parse(text, order: header.dateOrder), iso != text {
-          id = Array(iso.utf8).withUnsafeBytes { builder.pool.intern($0) }
+        if !iso.isEmpty {
+          id = strings.add(bytes: iso)
           builder.set(.birthday, id)
         }
         dates[bday] = id
@@ -156,15 +173,23 @@ enum CSVReader {
     }
     let full = builder.value(.fullName)
     if full.isPresent && builder.value(.givenName).isAbsent && builder.value(.familyName).isAbsent {
-      let text = builder.pool.withBytes(of: full) { String(decoding: $0, as: UTF8.self) }
+      let text = strings.withBytes(of: full) { String(decoding: $0, as: UTF8.self) }
       guard let name = NameParts(text) else { return }
-      func id(_ s: String) -> StringID { Array(s.utf8).withUnsafeBytes { builder.pool.intern($0) } }
+      func id(_ s: String) -> StringID { strings.add(s) }
       builder.set(.familyName, id(name.family))
       if !name.given.isEmpty { builder.set(.givenName, id(name.given)) }
       if !name.middle.isEmpty && builder.value(.middleName).isAbsent { builder.set(.middleName, id(name.middle)) }
       if !name.prefix.isEmpty && builder.value(.prefix).isAbsent { builder.set(.prefix, id(name.prefix)) }
       if name.inverted { builder.set(.fullName, id(name.displayed)) }
     }
+  }
+
+  /// Whether `bytes` are exactly `dddd-dd-dd`: a date `DateText.parse`
+  /// either returns unchanged or refuses (kept as written either way).
+  static func isISODate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return false }
+    for i in [0, 1, 2, 3, 5, 6, 8, 9] where !(0x30...0x39).contains(bytes[i]) { return false }
+    return true
   }
 
   static func count(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int {
@@ -183,7 +208,12 @@ enum CSVReader {
   }
 
   static func parseChunk(_ chunk: InputChunk, header: CSVHeader, options: ReadOptions, cellCharset: String?) -> PartialResult {
-    var builder = ContactTableBuilder()
+    // Strings go into a batch of provisional ids, hashed here on the
+    // worker; the merge interns them into the table's pool (as the vCard
+    // reader does), and rows into raw columns encoded once per chunk.
+    let estimate = chunk.bytes.count / 100 + 16
+    var strings = StringBatch(capacity: estimate * 4, bytes: chunk.bytes.count / 2)
+    var builder = ChunkBuilder(contacts: estimate, fields: estimate * 2, addresses: estimate)
     var errors: [InputError] = []
     var read = 0
     var skipped = 0
@@ -201,12 +231,13 @@ enum CSVReader {
     // Extra-property parameter text per column.
     var extraParams: [StringID] = []
     let anyMapped = header.mapped.contains(true)
+    let mappedColumns = header.mapped, targets = header.targets
     var dates: [StringID: StringID] = [:]
 
     func intern<C: Collection>(_ b: C) -> StringID where C.Element == UInt8 {
       // In place when the bytes are contiguous (a cell of `text`): no copy.
-      if let id = b.withContiguousStorageIfAvailable({ builder.pool.intern(UnsafeRawBufferPointer($0)) }) { return id }
-      return Array(b).withUnsafeBytes { builder.pool.intern($0) }
+      if let id = b.withContiguousStorageIfAvailable({ strings.add(UnsafeRawBufferPointer($0)) }) { return id }
+      return Array(b).withUnsafeBytes { strings.add($0) }
     }
     for name in header.names {
       scratch.removeAll(keepingCapacity: true)
@@ -247,10 +278,11 @@ enum CSVReader {
       builder.beginContact(sourceLine: line)
       var extras: [(Int, Range<Int>)] = []
       for (c, r) in cells.enumerated() where !r.isEmpty {
-        let mapped = header.mapped[c]
+        let mapped = mappedColumns[c]
+        let target = targets[c]
         // A mapped column's `NULL`, `N/A`, `nan`... are missing values.
-        if mapped && header.targets[c] != .extra && Self.isMissingWord(text[r]) { continue }
-        switch header.targets[c] {
+        if mapped && target != .extra && Self.isMissingWord(text[r]) { continue }
+        switch target {
         case .attribute(let a):
           // Outlook writes "no date" as `0/0/00` (`0.0.00` in German).
           if a == .birthday && Self.isOutlookNoDate(text[r]) { continue }
@@ -260,7 +292,7 @@ enum CSVReader {
             // Several columns of one role: joined (`Straße` and
             // `Hausnummer`; a birthday's year, month and day).
             scratch.removeAll(keepingCapacity: true)
-            builder.pool.withBytes(of: builder.value(a)) { scratch.append(contentsOf: $0) }
+            strings.withBytes(of: builder.value(a)) { scratch.append(contentsOf: $0) }
             scratch.append(a == .birthday ? UInt8(ascii: "-") : 0x20)
             scratch.append(contentsOf: text[r])
             builder.set(a, intern(scratch))
@@ -282,13 +314,13 @@ enum CSVReader {
         case .ignored: break
         }
       }
-      if anyMapped { normalizeMapped(&builder, header: header, scratch: &scratch, dates: &dates) }
+      if anyMapped { normalizeMapped(builder, strings: &strings, header: header, dates: &dates) }
       for (s, slot) in header.slots.enumerated() {
         if slot.isAddress {
           let parts = slotParts[s]
           guard parts.contains(where: { $0 != nil }) else { continue }
           var ids = parts.map { $0.map { intern(text[$0]) } ?? .absent }
-          if ids[AddressAttribute.label.rawValue].isAbsent, let l = slot.fixedLabel { ids[0] = builder.pool.intern(l) }
+          if ids[AddressAttribute.label.rawValue].isAbsent, let l = slot.fixedLabel { ids[0] = strings.add(l) }
           builder.appendAddress(ids)
           continue
         }
@@ -297,14 +329,14 @@ enum CSVReader {
         if let l = slotLabel[s] {
           label = intern(text[l])
         } else if let l = slot.fixedLabel {
-          label = builder.pool.intern(l)
+          label = strings.add(l)
         }
         // Several e-mail addresses in one cell (`a@x.org, b@y.org`): a field each.
         if slot.kind == .email, Self.count(UInt8(ascii: "@"), in: text[v]) > 1,
           case let cell = String(decoding: text[v], as: UTF8.self), ColumnDetection.isEmail(cell)
         {
           for part in ColumnDetection.emails(in: cell) where !part.isEmpty {
-            builder.appendField(kind: slot.kind, label: label, value: intern(Array(part.utf8)))
+            builder.appendField(kind: slot.kind, label: label, value: intern(Array(part.utf8)), group: .absent, parameters: .absent)
           }
           continue
         }
@@ -316,7 +348,9 @@ enum CSVReader {
             var lo = part.lowerBound, hi = part.upperBound
             while lo < hi && (text[lo] == 0x20 || text[lo] == 0x09) { lo += 1 }
             while hi > lo && (text[hi - 1] == 0x20 || text[hi - 1] == 0x09) { hi -= 1 }
-            if lo < hi { builder.appendField(kind: slot.kind, label: label, value: intern(text[lo..<hi])) }
+            if lo < hi {
+              builder.appendField(kind: slot.kind, label: label, value: intern(text[lo..<hi]), group: .absent, parameters: .absent)
+            }
           }
           while k + sep.count <= v.upperBound {
             if text[k..<(k + sep.count)].elementsEqual(sep) {
@@ -335,14 +369,15 @@ enum CSVReader {
         var k = v.lowerBound
         while k + separator.count <= v.upperBound {
           if text[k..<(k + separator.count)].elementsEqual(separator) {
-            builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<k]))
+            builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<k]), group: .absent, parameters: .absent)
             k += separator.count
             start = k
           } else {
             k += 1
           }
         }
-        builder.appendField(kind: slot.kind, label: label, value: intern(text[start..<v.upperBound]))
+        builder.appendField(
+          kind: slot.kind, label: label, value: intern(text[start..<v.upperBound]), group: .absent, parameters: .absent)
       }
       // Google's and Outlook's exports have no full-name column: the name
       // is composed from its parts (prefix, given, middle, family, suffix),
@@ -353,7 +388,7 @@ enum CSVReader {
           let id = builder.value(a)
           guard id.isPresent else { continue }
           if !scratch.isEmpty { scratch.append(0x20) }
-          builder.pool.withBytes(of: id) { scratch.append(contentsOf: $0) }
+          strings.withBytes(of: id) { scratch.append(contentsOf: $0) }
         }
         if !scratch.isEmpty { builder.set(.fullName, intern(scratch)) }
       }
@@ -364,16 +399,16 @@ enum CSVReader {
           // A mapped column with a vCard property of its own (GENDER).
           if Self.isMissingWord(text[r]) { continue }
           let value = intern(scratch)
-          builder.appendExtra(name: intern(Array(named.utf8)), parameters: .absent, value: value)
+          builder.appendExtra(name: intern(Array(named.utf8)), group: .absent, parameters: .absent, value: value)
           continue
         }
-        builder.appendExtra(name: intern(extraName), parameters: extraParams[c], value: intern(scratch))
+        builder.appendExtra(name: intern(extraName), group: .absent, parameters: extraParams[c], value: intern(scratch))
       }
       builder.endContact()
       read += 1
     }
     var partial = PartialResult(
-      table: builder.build(), errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
+      table: builder.buildDeferred(idLimit: strings.count), strings: strings, errors: errors, recordsRead: read, recordsSkipped: skipped, byteCount: chunk.bytes.count)
     partial.undeclaredValues = undeclared
     return partial
   }

@@ -47,16 +47,29 @@ struct CSVTokenizer {
     cells.removeAll(keepingCapacity: true)
     if i >= end { return .end }
     recordLine = line
-    var cellStart = 0
-    while true {
-      // One cell.
-      if i < end && bytes[i] == ASCII.quote {
-        i += 1
-        var closed = false
-        while i < end {
-          let b = bytes[i]
-          if b == ASCII.quote {
-            if i + 1 < end && bytes[i + 1] == ASCII.quote {
+    // Runs of plain bytes are found word at a time (`ByteScan`) and
+    // appended at once; only quotes and line breaks are looked at one by one.
+    let bytes = self.bytes
+    return bytes.withUnsafeBytes { whole in
+      let raw = UnsafeRawBufferPointer(rebasing: whole[..<end])
+      var cellStart = 0
+      while true {
+        // One cell.
+        if i < end && raw[i] == ASCII.quote {
+          i += 1
+          var closed = false
+          while i < end {
+            let q = ByteScan.firstIndex(raw, ASCII.quote, or: ASCII.lf, from: i)
+            text.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i..<q]))
+            i = q
+            if i >= end { break }
+            if raw[i] == ASCII.lf {
+              line += 1
+              text.append(ASCII.lf)
+              i += 1
+              continue
+            }
+            if i + 1 < end && raw[i + 1] == ASCII.quote {
               text.append(ASCII.quote)
               i += 2
               continue
@@ -65,40 +78,33 @@ struct CSVTokenizer {
             closed = true
             break
           }
-          if b == ASCII.lf { line += 1 }
-          text.append(b)
-          i += 1
+          if !closed { return .unterminatedQuote }
+          // Text after the closing quote up to the separator is kept.
+          let stop = ByteScan.firstIndex(raw, delimiter, ASCII.lf, ASCII.cr, from: i)
+          text.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i..<stop]))
+          i = stop
+        } else {
+          let stop = ByteScan.firstIndex(raw, delimiter, ASCII.lf, ASCII.cr, from: i)
+          text.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i..<stop]))
+          i = stop
         }
-        if !closed { return .unterminatedQuote }
-        // Text after the closing quote up to the separator is kept.
-        while i < end && bytes[i] != delimiter && bytes[i] != ASCII.lf && bytes[i] != ASCII.cr {
-          text.append(bytes[i])
-          i += 1
-        }
-      } else {
-        while i < end {
-          let b = bytes[i]
-          if b == delimiter || b == ASCII.lf || b == ASCII.cr { break }
-          text.append(b)
-          i += 1
-        }
-      }
-      cells.append(cellStart..<text.count)
-      cellStart = text.count
-      if i >= end { return .record }
-      let b = bytes[i]
-      i += 1
-      if b == delimiter { continue }
-      // A lone CR ends the record but not the line: lines are counted by
-      // LF, as the chunk reader numbers them (else a record's line would
-      // depend on where the chunks were cut).
-      if b == ASCII.lf {
-        line += 1
-      } else if i < end && bytes[i] == ASCII.lf {
+        cells.append(cellStart..<text.count)
+        cellStart = text.count
+        if i >= end { return .record }
+        let b = raw[i]
         i += 1
-        line += 1
+        if b == delimiter { continue }
+        // A lone CR ends the record but not the line: lines are counted by
+        // LF, as the chunk reader numbers them (else a record's line would
+        // depend on where the chunks were cut).
+        if b == ASCII.lf {
+          line += 1
+        } else if i < end && raw[i] == ASCII.lf {
+          i += 1
+          line += 1
+        }
+        return .record
       }
-      return .record
     }
   }
 
@@ -111,31 +117,35 @@ struct CSVTokenizer {
   /// unquoted cell (`a"b`) invert the state for the rest of the buffer and
   /// cut a chunk inside a later quoted line break.
   static func lastRecordStart(in buf: UnsafeBufferPointer<UInt8>, delimiter: UInt8 = ASCII.comma) -> Int? {
-    var inQuotes = false
-    var atCellStart = true
+    // Outside quotes, the scan jumps from quote or line break to the next
+    // (`ByteScan`); a quote opens a quoted cell when the byte before it
+    // ends a cell (or it is the first byte): the state `next` is in there.
+    let raw = UnsafeRawBufferPointer(buf)
+    let n = raw.count
     var last: Int? = nil
     var i = 0
-    let n = buf.count
     while i < n {
-      let b = buf[i]
-      i += 1
-      if inQuotes {
-        if b == ASCII.quote {
-          if i < n && buf[i] == ASCII.quote {
-            i += 1  // an escaped quote
-          } else {
-            inQuotes = false
-          }
+      let k = ByteScan.firstIndex(raw, ASCII.quote, or: ASCII.lf, from: i)
+      if k >= n { break }
+      if raw[k] == ASCII.lf {
+        last = k + 1
+        i = k + 1
+        continue
+      }
+      let before = k == 0 ? ASCII.lf : raw[k - 1]
+      i = k + 1
+      guard before == delimiter || before == ASCII.lf || before == ASCII.cr else { continue }
+      // A quoted cell: up to its closing quote (`""` is a quote in it).
+      while true {
+        let q = ByteScan.firstIndex(raw, ASCII.quote, or: ASCII.quote, from: i)
+        if q >= n { return last }
+        if q + 1 < n && raw[q + 1] == ASCII.quote {
+          i = q + 2
+          continue
         }
-        continue
+        i = q + 1
+        break
       }
-      if b == ASCII.quote && atCellStart {
-        inQuotes = true
-        atCellStart = false
-        continue
-      }
-      if b == ASCII.lf { last = i }
-      atCellStart = b == delimiter || b == ASCII.lf || b == ASCII.cr
     }
     return last
   }

@@ -12,47 +12,71 @@ public enum DateText {
 
   /// The ISO form of `text`, nil when it is no date.
   public static func parse(_ text: String, order: Order) -> String? {
-    let t = text.trimmedBlanks
-    let scalars = Array(t.unicodeScalars)
-    guard !scalars.isEmpty, scalars.count <= 40 else { return nil }
+    var t = text
+    return t.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0), order: order) }.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// ``parse(_:order:)`` over UTF-8 bytes: the ISO form's bytes, nil when
+  /// they are no date. Blanks (space, tab) around the date are ignored,
+  /// and so is a time after it (`T` or a space); any other byte than a
+  /// digit, `-`, `/` or `.` makes it no date.
+  static func parse(utf8 bytes: UnsafeRawBufferPointer, order: Order) -> [UInt8]? {
+    var lo = 0, hi = bytes.count
+    while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
+    while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+    // At most 40 characters (every byte but a UTF-8 continuation starts one).
+    var characters = 0
+    for i in lo..<hi where bytes[i] & 0xC0 != 0x80 { characters += 1 }
+    guard characters > 0, characters <= 40 else { return nil }
     // Split into runs of digits and the separators between them.
     var parts: [Int] = []
     var widths: [Int] = []
+    parts.reserveCapacity(4)
+    widths.reserveCapacity(4)
     var current = 0, width = 0
-    var separators: [Character] = []
-    var i = 0
-    while i < scalars.count {
-      let c = scalars[i]
-      if ("0"..."9").contains(c) {
-        current = current * 10 + Int(c.value - 48)
+    for i in lo..<hi {
+      let c = bytes[i]
+      if c >= 0x30 && c <= 0x39 {
+        current = current * 10 + Int(c - 0x30)
         width += 1
         if width > 8 { return nil }
-      } else {
-        if width > 0 {
-          parts.append(current)
-          widths.append(width)
-        }
-        current = 0
-        width = 0
-        if c == "T" || c == " " { break }  // a time after the date
-        guard c == "-" || c == "/" || c == "." else { return nil }
-        separators.append(Character(c))
+        continue
       }
-      i += 1
+      if width > 0 {
+        parts.append(current)
+        widths.append(width)
+      }
+      current = 0
+      width = 0
+      if c == UInt8(ascii: "T") || c == 0x20 { break }  // a time after the date
+      guard c == UInt8(ascii: "-") || c == UInt8(ascii: "/") || c == UInt8(ascii: ".") else { return nil }
     }
     if width > 0 {
       parts.append(current)
       widths.append(width)
     }
-    func iso(_ y: Int, _ m: Int?, _ d: Int?) -> String? {
+    func iso(_ y: Int, _ m: Int?, _ d: Int?) -> [UInt8]? {
       guard (1000...2999).contains(y) else { return nil }
-      var s = String(y)
+      var s: [UInt8] = []
+      s.reserveCapacity(10)
+      func digits(_ v: Int, _ n: Int) {
+        var div = 1
+        for _ in 1..<n { div *= 10 }
+        while div > 0 {
+          s.append(UInt8(0x30 + v / div % 10))
+          div /= 10
+        }
+      }
+      digits(y, 4)
       guard let m else { return s }
       guard (1...12).contains(m) else { return nil }
-      s += "-" + (m < 10 ? "0" : "") + String(m)
+      s.append(UInt8(ascii: "-"))
+      digits(m, 2)
       guard let d else { return s }
       guard (1...daysIn(m, y)).contains(d) else { return nil }
-      return s + "-" + (d < 10 ? "0" : "") + String(d)
+      s.append(UInt8(ascii: "-"))
+      digits(d, 2)
+      return s
     }
     switch parts.count {
     case 1:
@@ -95,14 +119,5 @@ public enum DateText {
       if nums[1] > 12 && nums[0] <= 12 { monthFirst += 1 }
     }
     return monthFirst > dayFirst ? .monthFirst : .dayFirst
-  }
-}
-
-extension String {
-  fileprivate var trimmedBlanks: String {
-    var s = Substring(self)
-    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-    return String(s)
   }
 }

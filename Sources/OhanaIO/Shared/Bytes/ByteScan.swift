@@ -64,6 +64,30 @@ enum ByteScan {
     return n
   }
 
+  /// The offset of the first byte at or after `start` that equals `a`, `b`
+  /// or `c` (`bytes.count` if none, also when `start` is past the end).
+  @inline(__always)
+  static func firstIndex(_ bytes: UnsafeRawBufferPointer, _ a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int) -> Int {
+    let n = bytes.count
+    guard let p = bytes.baseAddress, start < n else { return n }
+    let pa = ones &* UInt64(a)
+    let pb = ones &* UInt64(b)
+    let pc = ones &* UInt64(c)
+    var i = max(start, 0)
+    while i + 8 <= n {
+      let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let m = zeroBytes(w ^ pa) | zeroBytes(w ^ pb) | zeroBytes(w ^ pc)
+      if m != 0 { return i + m.trailingZeroBitCount / 8 }
+      i += 8
+    }
+    while i < n {
+      let x = p.load(fromByteOffset: i, as: UInt8.self)
+      if x == a || x == b || x == c { return i }
+      i += 1
+    }
+    return n
+  }
+
   /// True when some byte of `bytes` equals `a`.
   @inline(__always)
   static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8) -> Bool {

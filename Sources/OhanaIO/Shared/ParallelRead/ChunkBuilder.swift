@@ -196,6 +196,15 @@ struct ChunkBuilder {
     c.pointee.attributes.set(row + attribute.rawValue, id.rawValue)
   }
 
+  /// The open contact's current value of `attribute` (absent when no
+  /// contact is open).
+  @inline(__always)
+  func value(_ attribute: ContactAttribute) -> StringID {
+    guard c.pointee.inContact else { return .absent }
+    let row = c.pointee.attributes.count - Self.attributeCount
+    return StringID(rawValue: c.pointee.attributes.get(row + attribute.rawValue))
+  }
+
   /// Stores the open contact's uid as a UUID when `text` is one in a
   /// ``UUIDColumn/Form`` (16 bytes instead of an interned string); false,
   /// storing nothing, when it is not.
@@ -248,6 +257,15 @@ struct ChunkBuilder {
     a.set(base + AddressAttribute.extended.rawValue, extended.rawValue)
     a.set(base + AddressAttribute.group.rawValue, group.rawValue)
     a.set(base + AddressAttribute.parameters.rawValue, parameters.rawValue)
+  }
+
+  /// Appends an address; `values` are indexed by ``AddressAttribute/rawValue``
+  /// (missing ones at the end are absent).
+  func appendAddress(_ values: [StringID]) {
+    guard c.pointee.inContact else { return }
+    c.pointee.address.append(0, times: Self.addressWidth)
+    let base = c.pointee.address.count - Self.addressWidth
+    for (i, v) in values.prefix(Self.addressWidth).enumerated() { c.pointee.address.set(base + i, v.rawValue) }
   }
 
   @inline(__always)
