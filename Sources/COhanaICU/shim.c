@@ -12,6 +12,7 @@
 #include <unicode/unorm2.h>
 #include <unicode/ucasemap.h>
 #include <unicode/utrans.h>
+#include <unicode/uidna.h>
 
 // The header mirrors ICU constants so that it need not include ICU headers.
 _Static_assert(OHANA_ICU_ZERO_ERROR == U_ZERO_ERROR, "UErrorCode");
@@ -53,6 +54,11 @@ _Static_assert(OHANA_ICU_ACTUAL_LOCALE == ULOC_ACTUAL_LOCALE, "ULocDataLocaleTyp
 _Static_assert(OHANA_ICU_VALID_LOCALE == ULOC_VALID_LOCALE, "ULocDataLocaleType");
 _Static_assert(OHANA_ICU_TRANS_FORWARD == UTRANS_FORWARD, "UTransDirection");
 _Static_assert(OHANA_ICU_TRANS_REVERSE == UTRANS_REVERSE, "UTransDirection");
+_Static_assert(OHANA_ICU_IDNA_USE_STD3_RULES == UIDNA_USE_STD3_RULES, "UIDNA options");
+_Static_assert(OHANA_ICU_IDNA_CHECK_BIDI == UIDNA_CHECK_BIDI, "UIDNA options");
+_Static_assert(OHANA_ICU_IDNA_CHECK_CONTEXTJ == UIDNA_CHECK_CONTEXTJ, "UIDNA options");
+_Static_assert(OHANA_ICU_IDNA_NONTRANSITIONAL_TO_ASCII == UIDNA_NONTRANSITIONAL_TO_ASCII, "UIDNA options");
+_Static_assert(OHANA_ICU_IDNA_NONTRANSITIONAL_TO_UNICODE == UIDNA_NONTRANSITIONAL_TO_UNICODE, "UIDNA options");
 _Static_assert(sizeof(UChar) == sizeof(uint16_t), "UChar");
 _Static_assert(sizeof(UErrorCode) == sizeof(int32_t), "UErrorCode");
 
@@ -287,4 +293,23 @@ int32_t ohana_icu_transliterator_transliterate(const ohana_icu_transliterator *t
   utrans_transUChars((const UTransliterator *)t, (UChar *)text, &text_length, capacity, 0, &limit,
                      STATUS(status));
   return text_length;
+}
+
+ohana_icu_idna *ohana_icu_idna_open_uts46(uint32_t options, int32_t *status) {
+  return (ohana_icu_idna *)uidna_openUTS46(options, STATUS(status));
+}
+
+void ohana_icu_idna_close(ohana_icu_idna *idna) { uidna_close((UIDNA *)idna); }
+
+int32_t ohana_icu_idna_name_utf8(const ohana_icu_idna *idna, int32_t to_ascii, const uint8_t *name,
+                                 int32_t length, uint8_t *dest, int32_t capacity,
+                                 uint32_t *errors, int32_t *status) {
+  UIDNAInfo info = UIDNA_INFO_INITIALIZER;
+  int32_t n = to_ascii
+      ? uidna_nameToASCII_UTF8((const UIDNA *)idna, (const char *)name, length, (char *)dest,
+                               capacity, &info, STATUS(status))
+      : uidna_nameToUnicodeUTF8((const UIDNA *)idna, (const char *)name, length, (char *)dest,
+                                capacity, &info, STATUS(status));
+  *errors = info.errors;
+  return n;
 }

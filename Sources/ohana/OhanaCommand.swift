@@ -15,6 +15,7 @@ struct OhanaCommand: ParsableCommand {
     subcommands: [
       Convert.self,
       Process.self,
+      Normalize.self,
       Stats.self,
       Phone.self,
       Generate.self,

@@ -19,6 +19,7 @@ typedef struct ohana_icu_collator ohana_icu_collator;         // UCollator
 typedef struct ohana_icu_normalizer ohana_icu_normalizer;     // UNormalizer2 (const singleton)
 typedef struct ohana_icu_casemap ohana_icu_casemap;           // UCaseMap
 typedef struct ohana_icu_transliterator ohana_icu_transliterator; // UTransliterator
+typedef struct ohana_icu_idna ohana_icu_idna;                 // UIDNA
 
 // MARK: Status codes (UErrorCode values used by the Swift side)
 #define OHANA_ICU_ZERO_ERROR 0                  // U_ZERO_ERROR
@@ -204,6 +205,25 @@ void ohana_icu_transliterator_close(ohana_icu_transliterator *t);
 int32_t ohana_icu_transliterator_transliterate(const ohana_icu_transliterator *t,
                                                uint16_t *text, int32_t length,
                                                int32_t capacity, int32_t *status);
+
+// MARK: IDNA (uidna.h, UTS #46)
+
+#define OHANA_ICU_IDNA_USE_STD3_RULES 2                // UIDNA_USE_STD3_RULES
+#define OHANA_ICU_IDNA_CHECK_BIDI 4                    // UIDNA_CHECK_BIDI
+#define OHANA_ICU_IDNA_CHECK_CONTEXTJ 8                // UIDNA_CHECK_CONTEXTJ
+#define OHANA_ICU_IDNA_NONTRANSITIONAL_TO_ASCII 0x10   // UIDNA_NONTRANSITIONAL_TO_ASCII
+#define OHANA_ICU_IDNA_NONTRANSITIONAL_TO_UNICODE 0x20 // UIDNA_NONTRANSITIONAL_TO_UNICODE
+
+/// uidna_openUTS46. The object is immutable and may be used from any thread.
+ohana_icu_idna *ohana_icu_idna_open_uts46(uint32_t options, int32_t *status);
+/// uidna_close.
+void ohana_icu_idna_close(ohana_icu_idna *idna);
+/// uidna_nameToUnicodeUTF8 (to_ascii 0) or uidna_nameToASCII_UTF8 (to_ascii 1):
+/// a domain name in UTF-8; `errors` gets UIDNAInfo.errors (0: none).
+/// Returns the full output length (preflight with capacity 0).
+int32_t ohana_icu_idna_name_utf8(const ohana_icu_idna *idna, int32_t to_ascii, const uint8_t *name,
+                                 int32_t length, uint8_t *dest, int32_t capacity,
+                                 uint32_t *errors, int32_t *status);
 
 #ifdef __cplusplus
 }

@@ -386,3 +386,28 @@ func icu_transliterate(_ t: ICUHandle, _ src: UnsafeBufferPointer<UInt16>)
   }
   return .failure(.bufferOverflowError)
 }
+
+// MARK: IDNA
+
+/// `uidna_openUTS46`.
+func icu_idnaOpen(options: UInt32) -> (ICUHandle?, ICUStatus) {
+  var status = ICUStatus.zeroError.rawValue
+  let raw = ohana_icu_idna_open_uts46(options, &status)
+  guard status <= 0, let raw else { return (nil, ICUStatus(rawValue: status)) }
+  return (ICUHandle(raw: raw), ICUStatus(rawValue: status))
+}
+
+/// `uidna_close`.
+func icu_idnaClose(_ idna: ICUHandle) { ohana_icu_idna_close(idna.raw) }
+
+/// `uidna_nameToUnicodeUTF8` or `uidna_nameToASCII_UTF8`: the name and
+/// `UIDNAInfo.errors`.
+func icu_idnaName(_ idna: ICUHandle, toASCII: Bool, _ src: UnsafeBufferPointer<UInt8>)
+  -> Result<(name: [UInt8], errors: UInt32), ICUStatus>
+{
+  var errors: UInt32 = 0
+  let result: Result<[UInt8], ICUStatus> = icu_fill(initialCapacity: src.count * 2 + 16) { dest, capacity, status in
+    ohana_icu_idna_name_utf8(idna.raw, toASCII ? 1 : 0, src.baseAddress, Int32(src.count), dest, capacity, &errors, &status)
+  }
+  return result.map { ($0, errors) }
+}

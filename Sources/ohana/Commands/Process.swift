@@ -34,6 +34,15 @@ extension OhanaCommand {
     }
 
     func run() throws {
+      try Self.run(input: input, output: output, processing: processing, report: report, global: global)
+    }
+
+    /// Reads, runs `processing`'s stages, writes, reports: `ohana process`
+    /// and `ohana normalize` (which is `process --normalize all`).
+    static func run(
+      input: InputOptions, output: OutputOptions, processing: ProcessingOptions, report: String?,
+      global: GlobalOptions
+    ) throws {
       try CLIError.reporting {
         let start = Clock.seconds()
         let format = try output.format()
@@ -78,6 +87,11 @@ extension OhanaCommand {
           try JSON.write(r, to: report)
         }
         if !global.quiet {
+          // What each normalizer did, by field (counts only, never values).
+          for s in run.stages where s.name.hasPrefix("normalize-") || s.name == "phone-values" {
+            let counts = s.counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            if !counts.isEmpty { StandardError.write("\(s.name): \(counts.joined(separator: ", "))\n") }
+          }
           for s in run.stages where s.status == .failed {
             StandardError.write("warning: optional stage \(s.name) failed and was switched off\n")
           }

@@ -12,6 +12,16 @@ struct ProcessingOptions: ParsableArguments {
   var require: [RequirementName] = []
 
   @Option(
+    name: .customLong("normalize"),
+    help: ArgumentHelp(
+      "Normalize these, written into the values (comma-separated): names, emails, phones (E.164 unless --format-phones names a format), or all (README \"Normalizing\").",
+      valueName: "list"))
+  var normalize: NormalizerList?
+
+  @Flag(name: .customLong("rebuild-full-name"), help: "With --normalize names: write the full name (FN) anew from the name parts.")
+  var rebuildFullName = false
+
+  @Option(
     name: .customLong("format-phones"),
     help: ArgumentHelp(
       "Parse phone fields and write each number in the first of these formats (comma-separated): e164, international, national, rfc3966. vCard and CSV outputs get it as the value (README \"Phones written as asked\"); NDJSON keeps the typed value with every format as a property.",
@@ -62,8 +72,15 @@ struct ProcessingOptions: ParsableArguments {
   func stages(provenance: Bool = true, output: ContactFormat = .ndjson) -> [any PostProcessor] {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
-    if let formatPhones {
-      if output == .ndjson || formatPhones.formats.isEmpty {
+    let normalizers = normalize?.kinds ?? []
+    if normalizers.contains(.names) { s.append(NameNormalization(rebuildFullName: rebuildFullName)) }
+    if normalizers.contains(.emails) { s.append(EmailNormalization()) }
+    // `--normalize phones` writes E.164 unless --format-phones names a format.
+    let phoneFormats = formatPhones ?? (normalizers.contains(.phones) ? PhoneFormatList(formats: [.e164]) : nil)
+    if let formatPhones = phoneFormats {
+      // NDJSON keeps the typed value for --format-phones alone; a
+      // normalization job writes the number into it in every format.
+      if (output == .ndjson && !normalizers.contains(.phones)) || formatPhones.formats.isEmpty {
         s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code, details: provenance))
       } else {
         let values = PhoneValues(
@@ -109,8 +126,31 @@ struct FieldKindName: ExpressibleByArgument, Sendable {
   static var defaultCompletionKind: CompletionKind { .list(["phone", "email", "url", "impp"]) }
 }
 
+/// `--normalize`: which normalizers run.
+struct NormalizerList: ExpressibleByArgument, Sendable {
+  enum Kind: String, CaseIterable, Sendable { case names, emails, phones }
+  var kinds: [Kind]
+  init(kinds: [Kind]) { self.kinds = kinds }
+  init?(argument: String) {
+    var out: [Kind] = []
+    for part in argument.split(separator: ",") {
+      let name = part.filter { $0 != " " && $0 != "\t" }.lowercased()
+      if name == "all" {
+        out = Kind.allCases
+        continue
+      }
+      guard let k = Kind(rawValue: name) else { return nil }
+      if !out.contains(k) { out.append(k) }
+    }
+    guard !out.isEmpty else { return nil }
+    kinds = out
+  }
+  static var defaultCompletionKind: CompletionKind { .list(["all"] + Kind.allCases.map(\.rawValue)) }
+}
+
 struct PhoneFormatList: ExpressibleByArgument, Sendable {
   var formats: [PhoneNumberFormat]
+  init(formats: [PhoneNumberFormat]) { self.formats = formats }
   init?(argument: String) {
     var out: [PhoneNumberFormat] = []
     for part in argument.split(separator: ",") {

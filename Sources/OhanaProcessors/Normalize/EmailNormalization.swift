@@ -1,0 +1,71 @@
+import OhanaCore
+
+/// Writes every e-mail field in its normalized form (``EmailText``): trimmed,
+/// NFC, the domain in UTS #46 Unicode form and lower case. An address
+/// whose syntax is refused keeps its typed text (trimmed), is counted
+/// (`emails.invalid`, and `emails.invalid.<reason>`) and listed by its
+/// contact's line in the notes (never its value). Counters also:
+/// `emails.changed`, `emails.unchanged`. An enricher: keeps rows, order,
+/// parameters and every other column.
+public struct EmailNormalization: PostProcessor {
+  public let role: StageRole
+  /// At most this many refused addresses are listed by line (all are counted).
+  public static let listedLines = 1000
+
+  public init(role: StageRole = .core) { self.role = role }
+
+  public var name: String { "normalize-emails" }
+
+  public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
+    var table = frame.table
+    var values = Array(table.fields.value)
+    var memo: [StringID: (id: StringID, problem: EmailText.Problem?)] = [:]
+    var changed = 0, unchanged = 0, invalid = 0
+    var reasons: [EmailText.Problem: Int] = [:]
+    var lines: [String] = []
+    var pool = table.pool
+    for row in 0..<table.rowCount {
+      for f in table.fieldRange(of: row) where table.fields.kind[f] == .email {
+        let typed = values[f]
+        guard typed.isPresent else { continue }
+        let answer: (id: StringID, problem: EmailText.Problem?)
+        if let known = memo[typed] {
+          answer = known
+        } else {
+          let r = EmailText.normalized(pool.string(typed) ?? "")
+          let id = r.address == pool.string(typed) ? typed : (r.address.isEmpty ? StringID.absent : pool.intern(r.address))
+          answer = (id, r.problem)
+          memo[typed] = answer
+        }
+        if let p = answer.problem {
+          invalid += 1
+          reasons[p, default: 0] += 1
+          if lines.count < Self.listedLines {
+            let line = row < table.sourceLine.count ? Int(table.sourceLine[row]) : 0
+            let at = line > 0 ? "line \(line)" : "contact \(row + 1)"
+            lines.append("\(at): an e-mail address was refused (\(p.rawValue)); left as typed")
+          }
+        }
+        if answer.id != typed {
+          values[f] = answer.id
+          changed += 1
+        } else {
+          unchanged += 1
+        }
+      }
+    }
+    table.pool = pool
+    table.fields.value = StringColumn(values)
+    context.count("emails.changed", changed)
+    context.count("emails.unchanged", unchanged)
+    if invalid > 0 {
+      context.count("emails.invalid", invalid)
+      for (p, c) in reasons { context.count("emails.invalid.\(p.rawValue)", c) }
+    }
+    for l in lines { context.note(l) }
+    if invalid > lines.count { context.note("\(invalid - lines.count) more e-mail addresses were refused") }
+    var result = frame
+    result.table = table
+    return result
+  }
+}

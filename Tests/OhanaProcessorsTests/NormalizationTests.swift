@@ -1,0 +1,109 @@
+import OhanaCore
+import Testing
+
+@testable import OhanaProcessors
+
+/// The name and e-mail normalizers as stages: which columns they write,
+/// what they leave, what they count. Their answers over large corpora are
+/// checked against python-nameparser and email-validator in
+/// python/tests/test_normalize.py; here the expectations are written by
+/// hand from the rules in `NameText` and `EmailText`.
+@Suite struct NormalizationTests {
+  func run(_ stage: some PostProcessor, _ contacts: [Contact], context: ProcessingContext = ProcessingContext()) throws
+    -> [Contact]
+  {
+    let t = try stage.process(Frame(table: ContactTable(contacts: contacts)), context: context).table
+    return (0..<t.rowCount).map { t.contact(at: $0) }
+  }
+
+  @Test func titlesAndSuffixesLeaveTheNamePartsAndSingleCaseNamesAreRecased() throws {
+    let context = ProcessingContext()
+    let out = try run(
+      NameNormalization(),
+      [
+        Contact(uid: "a", fullName: "DR MARY O'BRIEN PHD", givenName: "DR MARY", familyName: "O'BRIEN, PHD"),
+        Contact(uid: "b", givenName: "DeShawn", familyName: "van Gogh", note: "KEEP ME"),
+        Contact(uid: "c", fullName: "smith,  john   a."),
+        Contact(uid: "d", fullName: "ACME Corp.", organization: "ACME Corp."),
+      ], context: context)
+    #expect(out[0].prefix == "Dr" && out[0].givenName == "Mary" && out[0].familyName == "O'Brien")
+    #expect(out[0].suffix == "PhD" && out[0].fullName == "Dr Mary O'Brien PhD")
+    // Mixed case is as its owner wrote it; other attributes untouched.
+    #expect(out[1].givenName == "DeShawn" && out[1].familyName == "van Gogh" && out[1].note == "KEEP ME")
+    // A full name alone is split ("Last, First Middle"); white space collapsed.
+    #expect(out[2].familyName == "Smith" && out[2].givenName == "John" && out[2].middleName == "A.")
+    #expect(out[2].fullName == "Smith, John A.")
+    #expect(out[3].fullName == "ACME Corp." && out[3].givenName == nil)  // a company's card is not split
+    #expect(context.counters["names.titles"] == 1 && context.counters["names.suffixes"] == 1)
+    #expect(context.counters["names.split"] == 1)
+    #expect(context.counters["names.recased.givenName"] == 2)
+  }
+
+  @Test func theFullNameIsRebuiltOnlyWhenAsked() throws {
+    let c = [Contact(uid: "a", fullName: "Bob", givenName: "JOHN", familyName: "SMITH", suffix: "JR.")]
+    #expect(try run(NameNormalization(), c)[0].fullName == "Bob")
+    #expect(try run(NameNormalization(rebuildFullName: true), c)[0].fullName == "John Smith Jr.")
+  }
+
+  @Test func caseRules() {
+    #expect(NameText.recased("JEAN-PIERRE DE LA FONTAINE") == "Jean-Pierre de la Fontaine")
+    #expect(NameText.recased("ludwig van beethoven") == "Ludwig van Beethoven")
+    #expect(NameText.recased("MCDONALD") == "McDonald")
+    #expect(NameText.recased("macleod") == "MacLeod")
+    #expect(NameText.recased("MACHIN") == "Machin")
+    #expect(NameText.recased("MACK") == "Mack")
+    #expect(NameText.recased("d'angelo") == "D'Angelo")
+    #expect(NameText.recased("DE") == "De")
+    #expect(NameText.recased("HENRY VIII") == "Henry VIII")
+    #expect(NameText.recased("ÉMILE ZOLA") == "Émile Zola")
+    #expect(NameText.recased("McDonald") == nil)
+    #expect(NameText.recased("1234") == nil)
+  }
+
+  @Test func fullNamesParsed() {
+    func p(_ s: String) -> String { NameText.parse(s).description }
+    #expect(p("Dr. John A. Smith Jr.") == "prefix=Dr.|given=John|middle=A.|family=Smith|suffix=Jr.")
+    #expect(p("Smith Jr., John") == "prefix=|given=John|middle=|family=Smith|suffix=Jr.")
+    #expect(p("John Smith, PhD") == "prefix=|given=John|middle=|family=Smith|suffix=PhD")
+    #expect(p("Ludwig van Beethoven") == "prefix=|given=Ludwig|middle=|family=van Beethoven|suffix=")
+    #expect(p("Cher") == "prefix=|given=Cher|middle=|family=|suffix=")
+    // "Do" and "Ma" are family names unless written as suffixes.
+    #expect(p("Anh Do") == "prefix=|given=Anh|middle=|family=Do|suffix=")
+  }
+
+  @Test func emailsWrittenNormalizedAndRefusedOnesLeftAndListed() throws {
+    let context = ProcessingContext()
+    let out = try run(
+      EmailNormalization(),
+      [
+        Contact(
+          uid: "a", sourceLine: 7,
+          fields: [
+            ContactField(kind: .email, value: "  John.Smith@Example.COM "),
+            ContactField(kind: .phone, value: "  +1 415 555 0100 "),
+            ContactField(kind: .email, value: "a..b@example.com"),
+          ]),
+        Contact(uid: "b", fields: [ContactField(kind: .email, value: "x@xn--bcher-kva.example")]),
+      ], context: context)
+    #expect(out[0].fields.map(\.value) == ["John.Smith@example.com", "  +1 415 555 0100 ", "a..b@example.com"])
+    #expect(out[1].fields[0].value == "x@bücher.example")
+    #expect(context.counters["emails.changed"] == 2 && context.counters["emails.unchanged"] == 1)
+    #expect(context.counters["emails.invalid"] == 1 && context.counters["emails.invalid.local-part"] == 1)
+    #expect(context.notes == ["line 7: an e-mail address was refused (local-part); left as typed"])
+  }
+
+  @Test func emailSyntax() {
+    func problem(_ s: String) -> EmailText.Problem? { EmailText.normalized(s).problem }
+    #expect(problem("o'connor+tag@example.org") == nil)
+    #expect(problem("jörg@münchen.de") == nil)
+    #expect(problem("\"john smith\"@example.com") == .quotedLocalPart)
+    #expect(problem("x@[192.0.2.1]") == .domainLiteral)
+    #expect(problem("x@example") == .domain)
+    #expect(problem("x@example.123") == .domain)
+    #expect(problem("x@-x.com") == .domain)
+    #expect(problem("x@printer.local") == .specialUseDomain)
+    #expect(problem(String(repeating: "y", count: 65) + "@example.com") == .localPartTooLong)
+    #expect(problem("nothing") == .noAt)
+    #expect(problem("") == .empty)
+  }
+}
