@@ -313,3 +313,12 @@ int32_t ohana_icu_idna_name_utf8(const ohana_icu_idna *idna, int32_t to_ascii, c
   *errors = info.errors;
   return n;
 }
+
+const char *const *ohana_icu_iso_countries(void) { return uloc_getISOCountries(); }
+
+const char *ohana_icu_iso3_country(const char *locale) { return uloc_getISO3Country(locale); }
+
+int32_t ohana_icu_display_country(const char *locale, const char *display_locale, uint16_t *dest,
+                                  int32_t capacity, int32_t *status) {
+  return uloc_getDisplayCountry(locale, display_locale, (UChar *)dest, capacity, STATUS(status));
+}

@@ -107,3 +107,41 @@ import Testing
     #expect(problem("") == .empty)
   }
 }
+
+/// Addresses and birthdays, by hand; the corpora (every country, every
+/// region of four countries, Google's example postcodes, every date of
+/// sixty years) are in python/tests/test_normalize.py.
+@Suite struct AddressAndDateNormalizationTests {
+  @Test func addressesWrittenInOneForm() throws {
+    let context = ProcessingContext()
+    let contacts = [
+      Contact(
+        uid: "a", sourceLine: 3,
+        addresses: [
+          PostalAddress(street: "1 Main St", locality: "Boston", region: "massachusetts", postalCode: "2134", country: "USA"),
+          PostalAddress(locality: "London", postalCode: "sw1a1aa", country: "Royaume-Uni"),
+          PostalAddress(locality: "Nowhere", postalCode: "123", country: "Narnia"),
+          PostalAddress(locality: "Toronto", region: "Ontario", postalCode: "m5v3l9"),
+        ])
+    ]
+    let t = try AddressNormalization(defaultCountry: "CA").process(Frame(table: ContactTable(contacts: contacts)), context: context).table
+    let out = t.contact(at: 0).addresses
+    #expect(out[0].country == "US" && out[0].region == "MA" && out[0].postalCode == "02134" && out[0].street == "1 Main St")
+    #expect(out[1].country == "GB" && out[1].postalCode == "SW1A 1AA")
+    #expect(out[2].country == "Narnia" && out[2].postalCode == "123")  // not known: left, region and postcode too
+    #expect(out[3].country == nil && out[3].region == "ON" && out[3].postalCode == "M5V 3L9")  // the default country's rules
+    #expect(context.counters["addresses.country.unrecognized"] == 1)
+    #expect(context.notes == ["line 3: a country not recognised; left as typed"])
+  }
+
+  @Test func birthdays() {
+    #expect(BirthdayText.normalized("19850412") == "1985-04-12")
+    #expect(BirthdayText.normalized("12.04.1985") == "1985-04-12")
+    #expect(BirthdayText.normalized("4/12/1985") == nil)
+    #expect(BirthdayText.normalized("4/12/1985", order: .mdy) == "1985-04-12")
+    #expect(BirthdayText.normalized("4/12/1985", order: .dmy) == "1985-12-04")
+    #expect(BirthdayText.normalized("--04-12") == "--0412")
+    #expect(BirthdayText.normalized("1985-02-29") == nil)
+    #expect(BirthdayText.normalized("99999999999999999999") == nil)
+  }
+}

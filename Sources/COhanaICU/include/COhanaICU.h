@@ -206,6 +206,17 @@ int32_t ohana_icu_transliterator_transliterate(const ohana_icu_transliterator *t
                                                uint16_t *text, int32_t length,
                                                int32_t capacity, int32_t *status);
 
+// MARK: Countries (uloc.h, CLDR's names)
+
+/// uloc_getISOCountries: the NULL-terminated list of ISO 3166-1 alpha-2 codes.
+const char *const *ohana_icu_iso_countries(void);
+/// uloc_getISO3Country: the alpha-3 code of a locale's country ("" when none).
+const char *ohana_icu_iso3_country(const char *locale);
+/// uloc_getDisplayCountry: the country of `locale` (e.g. "und_DE") named in
+/// `display_locale`, in UTF-16; returns the full length.
+int32_t ohana_icu_display_country(const char *locale, const char *display_locale, uint16_t *dest,
+                                  int32_t capacity, int32_t *status);
+
 // MARK: IDNA (uidna.h, UTS #46)
 
 #define OHANA_ICU_IDNA_USE_STD3_RULES 2                // UIDNA_USE_STD3_RULES

@@ -33,11 +33,15 @@ public struct NameNormalization: PostProcessor {
   static let partAttributes: [ContactAttribute] = [.prefix, .givenName, .middleName, .familyName, .suffix]
   static let cased: [ContactAttribute] = [.fullName, .prefix, .givenName, .middleName, .familyName, .suffix, .nickname]
 
+  /// A name compared without its case and white space (a full name
+  /// re-cased still names its organization).
+  static func folded(_ s: String) -> String { NameText.words(s).joined(separator: " ").lowercased() }
+
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     var table = frame.table
     let n = table.rowCount
-    var columns: [ContactAttribute: [StringID]] = [:]
-    for a in [ContactAttribute.fullName, .nickname] + Self.partAttributes { columns[a] = Array(table[a]) }
+    let touched = [ContactAttribute.fullName, .nickname] + Self.partAttributes
+    var columns = Columns(table, touched)
     let organization = table[.organization]
     let nfc = Normalizer(.nfc)
     var tidyMemo: [StringID: StringID] = [:]
@@ -69,72 +73,72 @@ public struct NameNormalization: PostProcessor {
     for row in 0..<n {
       var changed = false
       // Tidy every value first.
-      for a in columns.keys {
-        let before = columns[a]![row]
+      for a in touched {
+        let before = columns[a, row]
         let after = tidy(before)
         if after != before {
-          columns[a]![row] = after
+          columns[a, row] = after
           counts["names.whitespace", default: 0] += 1
           changed = true
         }
       }
-      let hasParts = Self.partAttributes.contains { columns[$0]![row].isPresent }
+      let hasParts = Self.partAttributes.contains { columns[$0, row].isPresent }
       // A full name that is the organization's (a company's card) is no
       // person's name: it is not split.
-      let isOrganization = columns[.fullName]![row].isPresent && organization[row].isPresent
-        && text(columns[.fullName]![row]) == text(organization[row]).map { NameText.words($0).joined(separator: " ") }
-      if !hasParts, !isOrganization, let full = text(columns[.fullName]![row]) {
+      let isOrganization = columns[.fullName, row].isPresent && organization[row].isPresent
+        && text(columns[.fullName, row]).map(Self.folded) == text(organization[row]).map(Self.folded)
+      if !hasParts, !isOrganization, let full = text(columns[.fullName, row]) {
         let parts = NameText.parse(full)
         if !parts.given.isEmpty || !parts.family.isEmpty {
-          columns[.prefix]![row] = intern(parts.prefix.joined(separator: " "))
-          columns[.givenName]![row] = intern(parts.given)
-          columns[.middleName]![row] = intern(parts.middle.joined(separator: " "))
-          columns[.familyName]![row] = intern(parts.family)
-          columns[.suffix]![row] = intern(parts.suffix.joined(separator: " "))
+          columns[.prefix, row] = intern(parts.prefix.joined(separator: " "))
+          columns[.givenName, row] = intern(parts.given)
+          columns[.middleName, row] = intern(parts.middle.joined(separator: " "))
+          columns[.familyName, row] = intern(parts.family)
+          columns[.suffix, row] = intern(parts.suffix.joined(separator: " "))
           counts["names.split", default: 0] += 1
           changed = true
         }
       } else if hasParts {
         // Titles out of the given name, suffixes out of the family name.
-        if let given = text(columns[.givenName]![row]) {
+        if let given = text(columns[.givenName, row]) {
           var words = NameText.words(given)
           let titles = NameText.takeTitles(&words)
           if !titles.isEmpty {
-            columns[.givenName]![row] = intern(words.joined(separator: " "))
-            let prefix = (text(columns[.prefix]![row]).map { [$0] } ?? []) + titles
-            columns[.prefix]![row] = intern(prefix.joined(separator: " "))
+            columns[.givenName, row] = intern(words.joined(separator: " "))
+            let prefix = (text(columns[.prefix, row]).map { [$0] } ?? []) + titles
+            columns[.prefix, row] = intern(prefix.joined(separator: " "))
             counts["names.titles", default: 0] += 1
             changed = true
           }
         }
-        if let family = text(columns[.familyName]![row]) {
+        if let family = text(columns[.familyName, row]) {
           var words = NameText.words(family.replacingOccurrencesOfComma)
           let hadComma = family.contains(",")
           let suffixes = NameText.takeSuffixes(&words, afterComma: hadComma)
           if !suffixes.isEmpty {
-            columns[.familyName]![row] = intern(words.joined(separator: " "))
-            let suffix = (text(columns[.suffix]![row]).map { [$0] } ?? []) + suffixes
-            columns[.suffix]![row] = intern(suffix.joined(separator: " "))
+            columns[.familyName, row] = intern(words.joined(separator: " "))
+            let suffix = (text(columns[.suffix, row]).map { [$0] } ?? []) + suffixes
+            columns[.suffix, row] = intern(suffix.joined(separator: " "))
             counts["names.suffixes", default: 0] += 1
             changed = true
           }
         }
       }
       for a in Self.cased {
-        let before = columns[a]![row]
+        let before = columns[a, row]
         let after = recased(before)
         if after != before {
-          columns[a]![row] = after
+          columns[a, row] = after
           counts["names.recased.\(a.name)", default: 0] += 1
           changed = true
         }
       }
       if rebuildFullName {
-        let parts = Self.partAttributes.compactMap { text(columns[$0]![row]) }
+        let parts = Self.partAttributes.compactMap { text(columns[$0, row]) }
         if !parts.isEmpty {
           let full = intern(parts.joined(separator: " "))
-          if full != columns[.fullName]![row] {
-            columns[.fullName]![row] = full
+          if full != columns[.fullName, row] {
+            columns[.fullName, row] = full
             counts["names.full-name-rebuilt", default: 0] += 1
             changed = true
           }
@@ -143,11 +147,24 @@ public struct NameNormalization: PostProcessor {
       if changed { counts["names.contacts-changed", default: 0] += 1 }
     }
     table.pool = pool
-    for (a, c) in columns { table.setAttribute(a, c) }
+    for a in touched { table.setAttribute(a, columns.ids[a.rawValue]) }
     for (k, v) in counts { context.count(k, v) }
     var result = frame
     result.table = table
     return result
+  }
+}
+
+/// The name columns being written, by attribute.
+private struct Columns {
+  var ids: [[StringID]]
+  init(_ table: ContactTable, _ attributes: [ContactAttribute]) {
+    ids = Array(repeating: [], count: ContactAttribute.allCases.count)
+    for a in attributes { ids[a.rawValue] = Array(table[a]) }
+  }
+  subscript(_ a: ContactAttribute, _ row: Int) -> StringID {
+    get { ids[a.rawValue][row] }
+    set { ids[a.rawValue][row] = newValue }
   }
 }
 

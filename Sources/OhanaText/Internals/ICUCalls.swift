@@ -411,3 +411,33 @@ func icu_idnaName(_ idna: ICUHandle, toASCII: Bool, _ src: UnsafeBufferPointer<U
   }
   return result.map { ($0, errors) }
 }
+
+// MARK: Countries
+
+/// `uloc_getISOCountries`.
+func icu_isoCountries() -> [String] {
+  guard let list = ohana_icu_iso_countries() else { return [] }
+  var out: [String] = []
+  var i = 0
+  while let code = list[i] {
+    out.append(String(cString: code))
+    i += 1
+  }
+  return out
+}
+
+/// `uloc_getISO3Country`.
+func icu_iso3Country(_ locale: String) -> String {
+  guard let code = ohana_icu_iso3_country(locale) else { return "" }
+  return String(cString: code)
+}
+
+/// `uloc_getDisplayCountry`: nil when ICU has no name (it then returns the
+/// code itself, with a fallback warning or none).
+func icu_displayCountry(_ locale: String, in displayLocale: String) -> String? {
+  let result: Result<[UInt16], ICUStatus> = icu_fill(initialCapacity: 64) { dest, capacity, status in
+    ohana_icu_display_country(locale, displayLocale, dest, capacity, &status)
+  }
+  guard case .success(let units) = result, !units.isEmpty else { return nil }
+  return String(decoding: units, as: UTF16.self)
+}

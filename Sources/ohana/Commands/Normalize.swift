@@ -12,18 +12,21 @@ extension OhanaCommand {
         names (case of all-capitals or all-lower-case names, titles and
         suffixes into their own parts, a full name split into parts, NFC and
         white space), emails (trimmed, NFC, the domain in IDNA 2008 Unicode
-        form and lower case, the syntax checked; a refused address is left
-        as typed and listed by line), phones (E.164 unless --phone-format
-        names another; a number that does not parse is left as typed and
-        listed by line). What each changed, left or refused is printed on
-        standard error by field, and written to --report.
+        form and lower case, the syntax checked), phones (E.164 unless
+        --phone-format names another), addresses (countries in any language
+        to ISO 3166-1 codes or --country-names; US, CA, AU and DE regions to
+        ISO 3166-2; postcodes in their country's format), dates (birthdays
+        in ISO 8601, partial ones in vCard 4.0's truncated forms). A value a
+        normalizer cannot read is left as typed and listed by line. What
+        each changed, left or refused is printed on standard error by
+        field, and written to --report.
         """
     )
 
     @OptionGroup var input: InputOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Only these normalizers (comma-separated): names, emails, phones.", valueName: "list"))
+    @Option(help: ArgumentHelp("Only these normalizers (comma-separated): names, emails, phones, addresses, dates.", valueName: "list"))
     var only: NormalizerList = NormalizerList(kinds: NormalizerList.Kind.allCases)
 
     @Option(name: .customLong("phone-format"), help: "The phone format written: e164, international, national or rfc3966.")
@@ -37,6 +40,15 @@ extension OhanaCommand {
 
     @Flag(name: .customLong("rebuild-full-name"), help: "Write the full name (FN) anew from the name parts.")
     var rebuildFullName = false
+
+    @Option(name: .customLong("country-names"), help: ArgumentHelp("Write countries as their names in this locale (en, de, fr...) instead of ISO 3166-1 codes.", valueName: "locale"))
+    var countryNames: String?
+
+    @Option(name: .customLong("address-country"), help: ArgumentHelp("The country of addresses that name none (ISO code), for their region and postcode; without it those are left as typed.", valueName: "code"))
+    var addressCountry: String?
+
+    @Option(name: .customLong("date-order"), help: ArgumentHelp("How to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
+    var dateOrder: DateOrderName?
 
     @Option(help: "Write a JSON report (counts by normalizer and field, every refused value's line) to this file (- for standard output).")
     var report: String?
@@ -58,6 +70,9 @@ extension OhanaCommand {
       }
       if keepOriginal { arguments.append("--keep-original") }
       if rebuildFullName { arguments.append("--rebuild-full-name") }
+      if let countryNames { arguments += ["--country-names", countryNames] }
+      if let addressCountry { arguments += ["--address-country", addressCountry] }
+      if let dateOrder { arguments += ["--date-order", dateOrder.order.rawValue] }
       let processing = try ProcessingOptions.parse(arguments)
       try Process.run(input: input, output: output, processing: processing, report: report, global: global)
     }

@@ -14,12 +14,21 @@ struct ProcessingOptions: ParsableArguments {
   @Option(
     name: .customLong("normalize"),
     help: ArgumentHelp(
-      "Normalize these, written into the values (comma-separated): names, emails, phones (E.164 unless --format-phones names a format), or all (README \"Normalizing\").",
+      "Normalize these, written into the values (comma-separated): names, emails, phones (E.164 unless --format-phones names a format), addresses, dates, or all (README \"Normalizing\").",
       valueName: "list"))
   var normalize: NormalizerList?
 
   @Flag(name: .customLong("rebuild-full-name"), help: "With --normalize names: write the full name (FN) anew from the name parts.")
   var rebuildFullName = false
+
+  @Option(name: .customLong("country-names"), help: ArgumentHelp("With --normalize addresses: write countries as their names in this locale (en, de, fr...) instead of ISO 3166-1 codes.", valueName: "locale"))
+  var countryNames: String?
+
+  @Option(name: .customLong("address-country"), help: ArgumentHelp("With --normalize addresses: the country of addresses that name none (ISO code), for their region and postcode; without it those are left as typed.", valueName: "code"))
+  var addressCountry: String?
+
+  @Option(name: .customLong("date-order"), help: ArgumentHelp("With --normalize dates: how to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
+  var dateOrder: DateOrderName?
 
   @Option(
     name: .customLong("format-phones"),
@@ -75,20 +84,33 @@ struct ProcessingOptions: ParsableArguments {
     let normalizers = normalize?.kinds ?? []
     if normalizers.contains(.names) { s.append(NameNormalization(rebuildFullName: rebuildFullName)) }
     if normalizers.contains(.emails) { s.append(EmailNormalization()) }
+    if normalizers.contains(.addresses) {
+      s.append(AddressNormalization(countryLocale: countryNames, defaultCountry: addressCountry?.uppercased()))
+    }
+    if normalizers.contains(.dates) { s.append(BirthdayNormalization(order: dateOrder?.order)) }
     // `--normalize phones` writes E.164 unless --format-phones names a format.
     let phoneFormats = formatPhones ?? (normalizers.contains(.phones) ? PhoneFormatList(formats: [.e164]) : nil)
+    // A normalization job reads a national number in its contact's country
+    // (its first address that names one), else in --region.
+    let contactRegions = normalizers.contains(.phones)
+    if contactRegions && phoneFormats != nil { s.append(ContactCountry()) }
     if let formatPhones = phoneFormats {
       // NDJSON keeps the typed value for --format-phones alone; a
       // normalization job writes the number into it in every format.
       if (output == .ndjson && !normalizers.contains(.phones)) || formatPhones.formats.isEmpty {
-        s.append(PhoneNumberFormatting(formats: formatPhones.formats, defaultRegion: region.code, details: provenance))
+        s.append(PhoneNumberFormatting(
+          formats: formatPhones.formats, defaultRegion: region.code,
+          regionColumn: contactRegions ? ContactCountry.column : nil, details: provenance))
       } else {
         let values = PhoneValues(
           format: formatPhones.formats[0], keepOriginal: keepOriginal,
           extensions: output == .csv ? .value : .parameter, uriValue: output == .vcard4 && formatPhones.formats[0] == .rfc3966)
         var formats = formatPhones.formats
         for f in values.neededFormats where !formats.contains(f) { formats.append(f) }
-        s.append(PhoneNumberFormatting(formats: formats, defaultRegion: region.code, details: provenance))
+        s.append(
+          PhoneNumberFormatting(
+            formats: formats, defaultRegion: region.code, regionColumn: contactRegions ? ContactCountry.column : nil,
+            details: provenance))
         s.append(values)
       }
     }
@@ -128,7 +150,7 @@ struct FieldKindName: ExpressibleByArgument, Sendable {
 
 /// `--normalize`: which normalizers run.
 struct NormalizerList: ExpressibleByArgument, Sendable {
-  enum Kind: String, CaseIterable, Sendable { case names, emails, phones }
+  enum Kind: String, CaseIterable, Sendable { case names, emails, phones, addresses, dates }
   var kinds: [Kind]
   init(kinds: [Kind]) { self.kinds = kinds }
   init?(argument: String) {
@@ -146,6 +168,15 @@ struct NormalizerList: ExpressibleByArgument, Sendable {
     kinds = out
   }
   static var defaultCompletionKind: CompletionKind { .list(["all"] + Kind.allCases.map(\.rawValue)) }
+}
+
+struct DateOrderName: ExpressibleByArgument, Sendable {
+  var order: BirthdayText.Order
+  init?(argument: String) {
+    guard let o = BirthdayText.Order(rawValue: argument.lowercased()) else { return nil }
+    order = o
+  }
+  static var defaultCompletionKind: CompletionKind { .list(BirthdayText.Order.allCases.map(\.rawValue)) }
 }
 
 struct PhoneFormatList: ExpressibleByArgument, Sendable {
