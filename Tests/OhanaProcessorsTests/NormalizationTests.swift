@@ -145,3 +145,40 @@ import Testing
     #expect(BirthdayText.normalized("99999999999999999999") == nil)
   }
 }
+
+/// `EmailText.isNormalASCII`, the byte test that lets most addresses skip
+/// the full path, against that full path (`normalized(_:)`, which the
+/// Python tests hold to email-validator): on random addresses built from
+/// the characters where the rules turn, a yes of the byte test is always
+/// the full path's answer, and on printable ASCII the two agree.
+@Suite struct EmailFastPathTests {
+  @Test func theByteTestAgreesWithTheFullPath() {
+    var state: UInt64 = 46
+    func next(_ n: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(n))
+    }
+    let alphabet = Array("aZ9.-_+@ \"x".unicodeScalars) + ["é", "\t"]
+    let tails = ["", ".com", ".COM", ".test", ".123", ".xn--bcher-kva", "--x.org", ".a-", ".example.org"]
+    var agreed = 0, fast = 0
+    for _ in 0..<50_000 {
+      var s = ""
+      for _ in 0..<(1 + next(14)) { s.unicodeScalars.append(alphabet[next(alphabet.count)]) }
+      if next(2) == 0 { s += "@" + String(repeating: "b", count: 1 + next(3)) }
+      s += tails[next(tails.count)]
+      if next(50) == 0 { s = String(repeating: "l", count: 60 + next(10)) + "@x.com" }
+      let full = EmailText.normalized(s)
+      let kept = full.problem == nil && full.address == s
+      let byBytes = Array(s.utf8).withUnsafeBytes { EmailText.isNormalASCII($0) }
+      // Never a yes the full path would not give; and on printable ASCII
+      // (the addresses it is for) the same answer.
+      let printableASCII = s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+      let ok = byBytes ? kept : (!printableASCII || !kept)
+      #expect(ok, "\(s)")
+      if ok { agreed += 1 }
+      if byBytes { fast += 1 }
+    }
+    #expect(agreed == 50_000)
+    #expect(fast > 500)  // the test reaches both answers
+  }
+}

@@ -19,8 +19,13 @@ public enum TableRows {
   /// at all (a golden table writes one row per cluster). A record no row
   /// came from (one the reader skipped) is written with empty cells, unless
   /// `onlyRows`.
+  ///
+  /// `cellsOf`, when given, may write a row's own cells anew (a
+  /// normalization job): it gets row `k`'s cells as text and returns the
+  /// cells to write, as many (a record no row came from keeps its cells).
   public static func rewrite(
     _ input: [UInt8], delimiter: UInt8, appended: [String], lines: [UInt32], onlyRows: Bool = false,
+    cellsOf: ((_ row: Int, _ cells: [String]) -> [String])? = nil,
     appendRow: (_ row: Int, _ out: inout [UInt8]) -> Bool, to sink: ([UInt8]) throws -> Void
   ) rethrows {
     var tok = CSVTokenizer(input, range: 0..<input.count, firstLine: 1, delimiter: delimiter)
@@ -59,8 +64,17 @@ public enum TableRows {
       if ranges.allSatisfy(\.isEmpty) { continue }
       while row < lines.count && Int(lines[row]) < line { row += 1 }
       let mark = out.count
-      writeCells(text, ranges, delimiter: delimiter, into: &out)
-      if row < lines.count && Int(lines[row]) == line {
+      let matched = row < lines.count && Int(lines[row]) == line
+      if matched, let cellsOf {
+        let cells = cellsOf(row, ranges.map { String(decoding: text[$0], as: UTF8.self) })
+        for (k, c) in cells.enumerated() {
+          if k > 0 { out.append(delimiter) }
+          writeCell(c.utf8, delimiter: delimiter, into: &out)
+        }
+      } else {
+        writeCells(text, ranges, delimiter: delimiter, into: &out)
+      }
+      if matched {
         let keep = appendRow(row, &out)
         row += 1
         if !keep {

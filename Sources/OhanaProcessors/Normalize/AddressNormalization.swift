@@ -39,9 +39,12 @@ public struct AddressNormalization: PostProcessor {
     var region = Array(table.addresses[.region])
     var postcode = Array(table.addresses[.postalCode])
     var pool = table.pool
-    var counts: [String: Int] = [:]
+    // country, region, postcode: changed, unrecognized
+    var counts = [Int](repeating: 0, count: 6)
     var lines: [String] = []
     var codeMemo: [StringID: String?] = [:]
+    var regionMemo: [Pair: StringID?] = [:]
+    var postcodeMemo: [Pair: StringID?] = [:]
     var writtenMemo: [String: StringID] = [:]
     func text(_ id: StringID) -> String? { id.isPresent ? pool.string(id) : nil }
     func note(_ row: Int, _ what: String) {
@@ -69,34 +72,46 @@ public struct AddressNormalization: PostProcessor {
             }
             if written != country[a] {
               country[a] = written
-              counts["addresses.country.changed", default: 0] += 1
+              counts[0] += 1
             }
           } else {
             code = nil
-            counts["addresses.country.unrecognized", default: 0] += 1
+            counts[1] += 1
             note(row, "a country")
           }
         }
         guard let code else { continue }
-        if let typed = text(region[a]), RegionText.tables[code] != nil {
-          if let r = RegionText.code(typed, country: code) {
-            if r != typed {
-              region[a] = pool.intern(r)
-              counts["addresses.region.changed", default: 0] += 1
+        if region[a].isPresent, RegionText.tables[code] != nil {
+          let key = Pair(id: region[a], country: code)
+          let out: StringID?
+          if let known = regionMemo[key] { out = known } else {
+            out = text(region[a]).flatMap { RegionText.code($0, country: code) }.map { pool.intern($0) }
+            regionMemo[key] = out
+          }
+          if let out {
+            if out != region[a] {
+              region[a] = out
+              counts[2] += 1
             }
           } else {
-            counts["addresses.region.unrecognized", default: 0] += 1
+            counts[3] += 1
             note(row, "a region")
           }
         }
-        if let typed = text(postcode[a]), code == "GB" || PostcodeText.formats[code] != nil {
-          if let p = PostcodeText.normalized(typed, country: code) {
-            if p != typed {
-              postcode[a] = pool.intern(p)
-              counts["addresses.postcode.changed", default: 0] += 1
+        if postcode[a].isPresent, code == "GB" || PostcodeText.formats[code] != nil {
+          let key = Pair(id: postcode[a], country: code)
+          let out: StringID?
+          if let known = postcodeMemo[key] { out = known } else {
+            out = text(postcode[a]).flatMap { PostcodeText.normalized($0, country: code) }.map { pool.intern($0) }
+            postcodeMemo[key] = out
+          }
+          if let out {
+            if out != postcode[a] {
+              postcode[a] = out
+              counts[4] += 1
             }
           } else {
-            counts["addresses.postcode.unrecognized", default: 0] += 1
+            counts[5] += 1
             note(row, "a postcode")
           }
         }
@@ -106,10 +121,17 @@ public struct AddressNormalization: PostProcessor {
     table.addresses.columns[AddressAttribute.country.rawValue] = StringColumn(country)
     table.addresses.columns[AddressAttribute.region.rawValue] = StringColumn(region)
     table.addresses.columns[AddressAttribute.postalCode.rawValue] = StringColumn(postcode)
-    for (k, v) in counts { context.count(k, v) }
+    let names = ["country.changed", "country.unrecognized", "region.changed", "region.unrecognized", "postcode.changed", "postcode.unrecognized"]
+    for (k, v) in zip(names, counts) where v > 0 { context.count("addresses." + k, v) }
     for l in lines { context.note(l) }
     var result = frame
     result.table = table
     return result
   }
+}
+
+/// A value's id with the country it is read in.
+private struct Pair: Hashable {
+  var id: StringID
+  var country: String
 }

@@ -29,7 +29,9 @@ public struct EmailNormalization: PostProcessor {
         let typed = values[f]
         guard typed.isPresent else { continue }
         let answer: (id: StringID, problem: EmailText.Problem?)
-        if let known = memo[typed] {
+        if pool.withBytes(of: typed, EmailText.isNormalASCII) {
+          answer = (typed, nil)
+        } else if let known = memo[typed] {
           answer = known
         } else {
           let r = EmailText.normalized(pool.string(typed) ?? "")

@@ -52,7 +52,7 @@ public enum EmailText {
     let localTyped = String(trimmed[..<at])
     let domainTyped = String(trimmed[trimmed.index(after: at)...])
     if localTyped.hasPrefix("\"") { return refused(.quotedLocalPart) }
-    let local = (try? Normalizer(.nfc).normalize(localTyped)) ?? localTyped
+    let local = localTyped.utf8.allSatisfy({ $0 < 0x80 }) ? localTyped : (try? Normalizer.nfc.normalize(localTyped)) ?? localTyped
     if let p = localPartProblem(local) { return refused(p) }
     if domainTyped.hasPrefix("[") { return refused(.domainLiteral) }
     guard let domain = normalizedDomain(domainTyped) else { return refused(.domain) }
@@ -69,6 +69,69 @@ public enum EmailText {
 
   /// The characters of RFC 5322's `atext` besides letters and digits.
   static let atextSymbols: Set<UInt8> = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+
+  /// Per ASCII byte: 1 a letter or digit, 2 another `atext` character.
+  static let atextClass: [UInt8] = (0..<128).map { b -> UInt8 in
+    let c = UInt8(b)
+    if (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) { return 1 }
+    return atextSymbols.contains(c) ? 2 : 0
+  }
+
+  /// Whether `bytes` is an address that ``normalized(_:)`` would accept and
+  /// leave as it is, decided on its bytes without making a string: ASCII,
+  /// no white space, a dot-atom local part, a domain in lower case with
+  /// no `xn--` label and no special-use name. Most addresses are; the
+  /// others take the full path.
+  static func isNormalASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let n = bytes.count
+    guard n >= 3, n <= 254 else { return false }
+    var at = -1
+    for i in 0..<n {
+      let b = bytes[i]
+      if b >= 0x80 || b <= 0x20 { return false }
+      if b == 0x40 { at = i }
+    }
+    guard at > 0, at <= 64, at < n - 1 else { return false }
+    // The local part: atext runs joined by single dots.
+    var previousDot = true
+    for i in 0..<at {
+      let b = bytes[i]
+      if b == 0x2E {
+        if previousDot { return false }
+        previousDot = true
+      } else {
+        if atextClass[Int(b)] == 0 { return false }
+        previousDot = false
+      }
+    }
+    if previousDot { return false }
+    // The domain: lower-case LDH labels.
+    var labels = 0, start = at + 1, allDigits = true
+    var i = start
+    while i <= n {
+      if i == n || bytes[i] == 0x2E {
+        let length = i - start
+        guard length >= 1, length <= 63, bytes[start] != 0x2D, bytes[i - 1] != 0x2D else { return false }
+        if length >= 4 && bytes[start + 2] == 0x2D && bytes[start + 3] == 0x2D { return false }  // xn-- and the like
+        labels += 1
+        if i == n {
+          if allDigits { return false }
+          // Special-use top-level names take the full path.
+          let tld = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<n]), as: UTF8.self)
+          if specialUseNames.contains(tld) { return false }
+        }
+        start = i + 1
+        allDigits = true
+      } else {
+        let b = bytes[i]
+        let digit = b >= 0x30 && b <= 0x39
+        guard (b >= 0x61 && b <= 0x7A) || digit || b == 0x2D else { return false }
+        if !digit { allDigits = false }
+      }
+      i += 1
+    }
+    return labels >= 2
+  }
 
   /// Why `local` is not a dot-atom local part (RFC 5321 §4.1.2, RFC 6531
   /// §3.3 for UTF-8), or nil.
@@ -94,6 +157,30 @@ public enum EmailText {
     return previousDot ? .localPart : nil
   }
 
+  /// An ASCII domain without Punycode labels, checked and lower-cased
+  /// here as UTS #46 would (STD3: letters, digits and hyphens; no hyphen at
+  /// a label's ends or in its third and fourth places; labels of 1-63
+  /// bytes; at least two, the last not all digits; 253 bytes at most):
+  /// the name, "" when refused, nil when ICU is to decide (not ASCII, or
+  /// an `xn--` label).
+  static func asciiDomain(_ domain: String) -> String? {
+    var bytes = Array(domain.utf8)
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
+    guard bytes.count <= 253 else { return "" }
+    let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard labels.count >= 2 else { return "" }
+    for label in labels {
+      let l = Array(label)
+      if l.count >= 4 && l[0] == 0x78 && l[1] == 0x6E && l[2] == 0x2D && l[3] == 0x2D { return nil }  // xn--
+      guard !l.isEmpty, l.count <= 63, l.first != 0x2D, l.last != 0x2D else { return "" }
+      if l.count >= 4 && l[2] == 0x2D && l[3] == 0x2D { return "" }
+      for b in l where !((b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D) { return "" }
+    }
+    if let last = labels.last, last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return "" }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// Whether `s` (beyond ASCII) may not stand in an address (RFC 6531
   /// §3.3 allows UTF-8 letters, marks, digits, symbols and punctuation):
   /// controls, invisible format characters, white space and separators,
@@ -111,6 +198,7 @@ public enum EmailText {
   /// that is all digits, or too long.
   static func normalizedDomain(_ domain: String) -> (unicode: String, ascii: String)? {
     guard !domain.isEmpty, !domain.hasSuffix("."), !domain.hasPrefix(".") else { return nil }
+    if let plain = asciiDomain(domain) { return plain.isEmpty ? nil : (plain, plain) }
     // UTS #46 would drop a zero-width or other invisible character; in an
     // address book one is a pasting accident to be seen, not hidden.
     guard !domain.unicodeScalars.contains(where: { !$0.isASCII && isUnsafe($0) }) else { return nil }

@@ -44,30 +44,33 @@ public struct NameNormalization: PostProcessor {
     var columns = Columns(table, touched)
     let organization = table[.organization]
     let nfc = Normalizer(.nfc)
-    var tidyMemo: [StringID: StringID] = [:]
-    var recaseMemo: [StringID: StringID] = [:]
-    var counts: [String: Int] = [:]
     var pool = table.pool
+    // Names repeat: each distinct value is worked out once (by its id).
+    var tidyMemo = IDMemo<StringID>(count: pool.count)
+    var recaseMemo = IDMemo<StringID>(count: pool.count)
+    var titleMemo = IDMemo<(rest: StringID, titles: [String])>(count: pool.count)
+    var suffixMemo = IDMemo<(rest: StringID, suffixes: [String])>(count: pool.count)
+    var whitespace = 0, split = 0, titled = 0, suffixed = 0, rebuilt = 0, changedContacts = 0
+    var recasedCount = [Int](repeating: 0, count: ContactAttribute.allCases.count)
 
     func text(_ id: StringID) -> String? { id.isPresent ? pool.string(id) : nil }
     func intern(_ s: String) -> StringID { s.isEmpty ? .absent : pool.intern(s) }
     /// White space collapsed and NFC.
     func tidy(_ id: StringID) -> StringID {
       guard id.isPresent else { return id }
-      if let t = tidyMemo[id] { return t }
-      let s = text(id) ?? ""
-      let collapsed = NameText.words(s).joined(separator: " ")
-      let normal = (try? nfc.normalize(collapsed)) ?? collapsed
-      let out = normal == s ? id : intern(normal)
-      tidyMemo[id] = out
-      return out
+      return tidyMemo.value(id) {
+        let s = text(id) ?? ""
+        let collapsed = NameText.words(s).joined(separator: " ")
+        let normal = (try? nfc.normalize(collapsed)) ?? collapsed
+        return normal == s ? id : intern(normal)
+      }
     }
     func recased(_ id: StringID) -> StringID {
       guard id.isPresent else { return id }
-      if let t = recaseMemo[id] { return t }
-      let out = text(id).flatMap(NameText.recased).map(intern) ?? id
-      recaseMemo[id] = out
-      return out
+      return recaseMemo.value(id) { text(id).flatMap(NameText.recased).map(intern) ?? id }
+    }
+    func joined(_ id: StringID, _ more: [String]) -> StringID {
+      intern(((text(id).map { [$0] } ?? []) + more).joined(separator: " "))
     }
 
     for row in 0..<n {
@@ -78,16 +81,18 @@ public struct NameNormalization: PostProcessor {
         let after = tidy(before)
         if after != before {
           columns[a, row] = after
-          counts["names.whitespace", default: 0] += 1
+          whitespace += 1
           changed = true
         }
       }
       let hasParts = Self.partAttributes.contains { columns[$0, row].isPresent }
-      // A full name that is the organization's (a company's card) is no
-      // person's name: it is not split.
-      let isOrganization = columns[.fullName, row].isPresent && organization[row].isPresent
-        && text(columns[.fullName, row]).map(Self.folded) == text(organization[row]).map(Self.folded)
-      if !hasParts, !isOrganization, let full = text(columns[.fullName, row]) {
+      if !hasParts, columns[.fullName, row].isPresent,
+        // A full name that is the organization's (a company's card) is no
+        // person's name: it is not split.
+        !(organization[row].isPresent
+          && text(columns[.fullName, row]).map(Self.folded) == text(organization[row]).map(Self.folded)),
+        let full = text(columns[.fullName, row])
+      {
         let parts = NameText.parse(full)
         if !parts.given.isEmpty || !parts.family.isEmpty {
           columns[.prefix, row] = intern(parts.prefix.joined(separator: " "))
@@ -95,31 +100,37 @@ public struct NameNormalization: PostProcessor {
           columns[.middleName, row] = intern(parts.middle.joined(separator: " "))
           columns[.familyName, row] = intern(parts.family)
           columns[.suffix, row] = intern(parts.suffix.joined(separator: " "))
-          counts["names.split", default: 0] += 1
+          split += 1
           changed = true
         }
       } else if hasParts {
         // Titles out of the given name, suffixes out of the family name.
-        if let given = text(columns[.givenName, row]) {
-          var words = NameText.words(given)
-          let titles = NameText.takeTitles(&words)
-          if !titles.isEmpty {
-            columns[.givenName, row] = intern(words.joined(separator: " "))
-            let prefix = (text(columns[.prefix, row]).map { [$0] } ?? []) + titles
-            columns[.prefix, row] = intern(prefix.joined(separator: " "))
-            counts["names.titles", default: 0] += 1
+        let given = columns[.givenName, row]
+        if given.isPresent {
+          let r = titleMemo.value(given) {
+            var words = NameText.words(text(given) ?? "")
+            let titles = NameText.takeTitles(&words)
+            return titles.isEmpty ? (given, []) : (intern(words.joined(separator: " ")), titles)
+          }
+          if !r.titles.isEmpty {
+            columns[.givenName, row] = r.rest
+            columns[.prefix, row] = joined(columns[.prefix, row], r.titles)
+            titled += 1
             changed = true
           }
         }
-        if let family = text(columns[.familyName, row]) {
-          var words = NameText.words(family.replacingOccurrencesOfComma)
-          let hadComma = family.contains(",")
-          let suffixes = NameText.takeSuffixes(&words, afterComma: hadComma)
-          if !suffixes.isEmpty {
-            columns[.familyName, row] = intern(words.joined(separator: " "))
-            let suffix = (text(columns[.suffix, row]).map { [$0] } ?? []) + suffixes
-            columns[.suffix, row] = intern(suffix.joined(separator: " "))
-            counts["names.suffixes", default: 0] += 1
+        let family = columns[.familyName, row]
+        if family.isPresent {
+          let r = suffixMemo.value(family) {
+            let typed = text(family) ?? ""
+            var words = NameText.words(typed.replacingOccurrencesOfComma)
+            let suffixes = NameText.takeSuffixes(&words, afterComma: typed.contains(","))
+            return suffixes.isEmpty ? (family, []) : (intern(words.joined(separator: " ")), suffixes)
+          }
+          if !r.suffixes.isEmpty {
+            columns[.familyName, row] = r.rest
+            columns[.suffix, row] = joined(columns[.suffix, row], r.suffixes)
+            suffixed += 1
             changed = true
           }
         }
@@ -129,7 +140,7 @@ public struct NameNormalization: PostProcessor {
         let after = recased(before)
         if after != before {
           columns[a, row] = after
-          counts["names.recased.\(a.name)", default: 0] += 1
+          recasedCount[a.rawValue] += 1
           changed = true
         }
       }
@@ -139,19 +150,42 @@ public struct NameNormalization: PostProcessor {
           let full = intern(parts.joined(separator: " "))
           if full != columns[.fullName, row] {
             columns[.fullName, row] = full
-            counts["names.full-name-rebuilt", default: 0] += 1
+            rebuilt += 1
             changed = true
           }
         }
       }
-      if changed { counts["names.contacts-changed", default: 0] += 1 }
+      if changed { changedContacts += 1 }
     }
     table.pool = pool
     for a in touched { table.setAttribute(a, columns.ids[a.rawValue]) }
-    for (k, v) in counts { context.count(k, v) }
+    let counts: [(String, Int)] =
+      [
+        ("names.whitespace", whitespace), ("names.split", split), ("names.titles", titled),
+        ("names.suffixes", suffixed), ("names.full-name-rebuilt", rebuilt), ("names.contacts-changed", changedContacts),
+      ] + Self.cased.map { ("names.recased.\($0.name)", recasedCount[$0.rawValue]) }
+    for (k, v) in counts where v > 0 { context.count(k, v) }
     var result = frame
     result.table = table
     return result
+  }
+}
+
+/// Values worked out once per string id: a slot per id of the pool as it
+/// was when the pass began (ids made during the pass are worked out each
+/// time; they are the pass's outputs, rarely read again).
+struct IDMemo<T> {
+  private var slot: [Int32]
+  private var values: [T] = []
+  init(count: Int) { slot = Array(repeating: -1, count: count) }
+  mutating func value(_ id: StringID, _ make: () -> T) -> T {
+    let i = id.index
+    guard i < slot.count else { return make() }
+    if slot[i] >= 0 { return values[Int(slot[i])] }
+    let v = make()
+    slot[i] = Int32(values.count)
+    values.append(v)
+    return v
   }
 }
 

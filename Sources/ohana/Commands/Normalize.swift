@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ohana
 
 extension OhanaCommand {
@@ -53,6 +54,9 @@ extension OhanaCommand {
     @Option(help: "Write a JSON report (counts by normalizer and field, every refused value's line) to this file (- for standard output).")
     var report: String?
 
+    @Flag(name: .customLong("as-contacts"), help: "A table's input written to CSV: write contacts in ohana's CSV header instead of the table's own rows with normalized cells.")
+    var asContacts = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -74,7 +78,60 @@ extension OhanaCommand {
       if let addressCountry { arguments += ["--address-country", addressCountry] }
       if let dateOrder { arguments += ["--date-order", dateOrder.order.rawValue] }
       let processing = try ProcessingOptions.parse(arguments)
-      try Process.run(input: input, output: output, processing: processing, report: report, global: global)
+      let start = Clock.seconds()
+      var tableDone = false
+      var read: ReadResult? = nil
+      try CLIError.reporting {
+        let result = try ContactFiles.read(input, quiet: global.quiet)
+        read = result
+        // A table of the user's written to CSV: its own rows, cells normalized.
+        let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
+        if !asContacts, let tablePath, let delimiter = result.tableDelimiter, TableOutput.isUserTable(result),
+          !RowsBack.isParquet(output: tablePath), try output.format() == .csv, !RowsBack.isParquet(output: output.output)
+        {
+          try tableRows(result, path: tablePath, delimiter: delimiter, start: start)
+          tableDone = true
+        }
+      }
+      guard !tableDone, let read else { return }
+      try Process.run(
+        input: input, output: output, processing: processing, report: report, global: global, read: read, start: start)
+    }
+
+    /// The table's rows with their mapped cells normalized (``TableNormalize``).
+    private func tableRows(_ read: ReadResult, path: String, delimiter: UInt8, start: Double) throws {
+      let roles: [ColumnRole?] = read.columns.map(\.role)
+      let table = read.table
+      let birthdays = (0..<table.rowCount).map { table.string(.birthday, at: $0) }
+      var work = TableNormalize(
+        kinds: Set(only.kinds), roles: roles, countryLocale: countryNames, addressCountry: addressCountry,
+        region: region.code, phoneFormat: phoneFormat?.formats.first ?? .e164, birthdays: birthdays)
+      guard let text = FileManagerBytes.contents(path) else {
+        throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
+      }
+      let out = try OutputFile(path: output.output)
+      let lines = table.sourceLine
+      try TableRows.rewrite(
+        text, delimiter: delimiter, appended: [], lines: lines,
+        cellsOf: { row, cells in work.cells(row: row, line: row < lines.count ? Int(lines[row]) : 0, cells) },
+        appendRow: { _, _ in true }
+      ) { try out.write($0) }
+      out.startFlush()
+      try out.commit()
+      let end = Clock.seconds()
+      if let report {
+        let r = TableNormalizeReport(
+          input: InputSummary(path: input.input, result: read), counts: work.counts, notes: work.notes,
+          output: output.output, rows: table.rowCount, seconds: end - start)
+        try JSON.write(r, to: report)
+      }
+      if !global.quiet {
+        let counts = work.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        if !counts.isEmpty { StandardError.write("normalize-table: \(counts.joined(separator: ", "))\n") }
+        StandardError.write(
+          "normalized \(table.rowCount) rows of \(path) (\(ProblemCounts(read.errors).summary)), "
+            + "their own columns written, in \(formatSeconds(end - start)) s\n")
+      }
     }
   }
 }
@@ -88,5 +145,22 @@ extension PhoneNumberFormat {
     case .national: "national"
     case .rfc3966: "rfc3966"
     }
+  }
+}
+
+/// `normalize --report` for a table's rows.
+struct TableNormalizeReport: Encodable {
+  var input: InputSummary
+  var counts: [String: Int]
+  var notes: [String]
+  var output: String
+  var rows: Int
+  var seconds: Double
+}
+
+/// A file's bytes, nil when it cannot be read.
+enum FileManagerBytes {
+  static func contents(_ path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: path).map { Array($0) }
   }
 }

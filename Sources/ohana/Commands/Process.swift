@@ -41,12 +41,12 @@ extension OhanaCommand {
     /// and `ohana normalize` (which is `process --normalize all`).
     static func run(
       input: InputOptions, output: OutputOptions, processing: ProcessingOptions, report: String?,
-      global: GlobalOptions
+      global: GlobalOptions, read: ReadResult? = nil, start: Double? = nil
     ) throws {
       try CLIError.reporting {
-        let start = Clock.seconds()
+        let start = start ?? Clock.seconds()
         let format = try output.format()
-        var result = try ContactFiles.read(input, quiet: global.quiet)
+        var result = try read ?? ContactFiles.read(input, quiet: global.quiet)
         let readDone = Clock.seconds()
         // The read table goes into the pipeline and is not kept here, so
         // each stage's input is freed once the next stage has its output
