@@ -86,6 +86,12 @@ extension OhanaCommand {
     @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
     var golden: String?
 
+    @Option(help: ArgumentHelp("Which member gives each attribute of a merged contact: a file of FIELD=RULE lines (default=most-recent, name=source:crm,phonebook, birthday=most-frequent; README \"Golden records\").", valueName: "rules.txt"))
+    var survivorship: String?
+
+    @Option(help: ArgumentHelp("Take every attribute of a merged contact from the first of these sources that has it (--source NAME=PATH names them); the same as a survivorship file's default=source:A,B.", valueName: "A,B"))
+    var prefer: String?
+
     @Flag(help: "Also print the time of every stage.")
     var verbose = false
 
@@ -108,7 +114,26 @@ extension OhanaCommand {
     }
 
     /// The configuration the options ask for.
-    func configuration() throws -> DedupeConfiguration { try matching.configuration() }
+    func configuration() throws -> DedupeConfiguration {
+      var config = try matching.configuration()
+      if let survivorship {
+        guard let data = FileManagerBytes.contents(survivorship) else {
+          throw CLIError("cannot read \(survivorship)", exitCode: CLIError.noInput)
+        }
+        do {
+          config.survivorship = try Survivorship(text: String(decoding: data, as: UTF8.self))
+        } catch {
+          throw CLIError("\(survivorship): \(error)", exitCode: CLIError.usage)
+        }
+      }
+      if let prefer {
+        guard let rule = Survivorship.Rule(text: "source:" + prefer) else {
+          throw CLIError("--prefer: give the sources' names, comma-separated", exitCode: CLIError.usage)
+        }
+        config.survivorship.defaultRule = rule
+      }
+      return config
+    }
 
     func run() throws {
       if let apply { return try runApply(apply) }

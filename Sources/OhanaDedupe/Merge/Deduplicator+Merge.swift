@@ -17,7 +17,8 @@ extension Deduplicator {
   /// - the name comes from the member with the most complete name (most name
   ///   parts present, then the longest full name, then the first row); other
   ///   attributes from the most complete member, else the first member that
-  ///   has them;
+  ///   has them; ``DedupeConfiguration/survivorship`` sets other rules
+  ///   (``Survivorship``);
   /// - fields are the union of the members' fields, a value whose normalized
   ///   form (phone key, e-mail address) was already taken being dropped: the
   ///   first raw form is kept;
@@ -63,8 +64,11 @@ extension Deduplicator {
       return Self.gather(table, parts, count: reps.count, threads: threads)
     }
     guard withProvenance else {
-      let merged = planAndGather()
+      var merged = planAndGather()
       merged.checkInvariants()
+      if !configuration.survivorship.isDefault {
+        configuration.survivorship.apply(to: &merged, input: table, result: result, provenance: false, threads: threads)
+      }
       return merged
     }
     var (merged, provenance) = Parallel.both(threads: threads, planAndGather) {
@@ -79,6 +83,9 @@ extension Deduplicator {
     merged.setColumn(
       Self.mergedCountColumn,
       .int(provenance.mergedCounts, valid: Bitmap(count: provenance.mergedCounts.count, allSet: true)))
+    if !configuration.survivorship.isDefault {
+      configuration.survivorship.apply(to: &merged, input: table, result: result, provenance: true, threads: threads)
+    }
     return merged
   }
 

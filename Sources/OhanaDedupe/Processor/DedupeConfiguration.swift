@@ -74,6 +74,9 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// earlier one, is skipped and reported
   /// (``DedupeResult/Statistics/decisionsSkipped``).
   public var decisions: [DedupeDecision] = []
+  /// Which member gives each attribute of a merged contact
+  /// (``Survivorship``); by default the most complete member, as before.
+  public var survivorship = Survivorship()
 
   public init(
     defaultRegion: String = "US",
