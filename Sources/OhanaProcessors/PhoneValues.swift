@@ -90,6 +90,17 @@ public struct PhoneValues: PostProcessor {
           }
           continue
         }
+        // A number whose digits are all zeros past its country code
+        // (`+49000000`) is no number: libphonenumber parses it, but writes
+        // it shorter each time (`+4900000`, `+490000`). Left as typed.
+        if table.pool.withBytes(of: out, Self.isAllZeros) {
+          unparsed += 1
+          if lines.count < Self.listedLines {
+            let line = row < table.sourceLine.count ? Int(table.sourceLine[row]) : 0
+            lines.append(line > 0 ? "line \(line): a phone number of zeros; left as typed" : "contact \(row + 1): a phone number of zeros; left as typed")
+          }
+          continue
+        }
         var ext: String? = nil
         if let uri, uri[f].isPresent { ext = table.pool.withBytes(of: uri[f]) { Self.extensionOf(uri: $0) } }
         var value = out
@@ -163,6 +174,33 @@ public struct PhoneValues: PostProcessor {
     var parameters: StringID
     var label: StringID
   }
+
+  /// Whether a formatted number's digits are all zeros (a national
+  /// format), or all zeros after a country code of one to three digits (a
+  /// format with `+`); its extension (after `;` or ` ext`) not counted.
+  static func isAllZeros(_ text: UnsafeRawBufferPointer) -> Bool {
+    var digits: [UInt8] = []
+    var plus = false
+    for b in text {
+      if b == UInt8(ascii: ";") || b == UInt8(ascii: "x") { break }  // ";ext=", " ext. "
+      if b == UInt8(ascii: "+") { plus = true }
+      if b >= 0x30 && b <= 0x39 { digits.append(b) }
+    }
+    guard !digits.isEmpty else { return false }
+    guard plus else { return digits.allSatisfy { $0 == 0x30 } }
+    // The country calling code: the one prefix of one to three digits that
+    // is assigned (calling codes are prefix-free, ITU-T E.164).
+    var cc = 0
+    for k in 1...3 where digits.count > k {
+      cc = cc * 10 + Int(digits[k - 1] - 0x30)
+      if engine.regionCode(forCountryCode: cc) != nil {
+        return digits[k...].allSatisfy { $0 == 0x30 }
+      }
+    }
+    return false
+  }
+
+  private static let engine = PhoneNumberEngine()
 
   /// The `ext` parameter of an RFC 3966 `tel:` URI (libphonenumber writes
   /// it as `;ext=`, lower case), read from its bytes: most numbers have

@@ -86,4 +86,11 @@ import Testing
     #expect(values(out.table) == values(frame.table))
     #expect(context.notes.count == 1)
   }
+
+  @Test func numbersOfZerosAreToldApart() {
+    func zeros(_ s: String) -> Bool { Array(s.utf8).withUnsafeBytes { PhoneValues.isAllZeros($0) } }
+    #expect(zeros("+49000000") && zeros("+4900000") && zeros("tel:+1-000") && zeros("+1 000 ext. 12") && zeros("0000"))
+    // "+1400": 1 is the calling code, 400 is a number; "+80000" is 800 and 00.
+    #expect(!zeros("+1400") && !zeros("+49301234567") && !zeros("0301234") && zeros("+80000"))
+  }
 }

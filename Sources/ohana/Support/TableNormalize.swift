@@ -176,7 +176,7 @@ struct TableNormalize {
   /// follows it as `;ext=N` (a table has no parameters).
   private mutating func phone(_ cell: String, country: String?, line: Int) -> String {
     let r = country.flatMap { RegionCode($0) }.flatMap { engine.isSupportedRegion($0) ? $0 : nil } ?? region
-    guard let number = try? engine.parse(cell, defaultRegion: r) else {
+    guard let number = try? engine.parse(cell, defaultRegion: r), number.nationalNumber != 0 else {
       count("phones.unparsed")
       refused(line, "a phone number")
       return cell
