@@ -436,3 +436,21 @@ def test_a_table_comes_back_in_its_own_columns_with_its_cells_normalized(cli, tm
         except phonenumbers.NumberParseException:
             want = r["mobile"]
         assert b["mobile"] == want, (r["mobile"], r["country"], b["mobile"])
+
+
+def test_every_real_card_of_the_corpus_normalizes_and_stays_normalized(cli, tmp_path):
+    """The 182 real vCard files of ../shared/corpus/vcard (12 projects'
+    exporters): each normalizes without error, keeps every card, and a
+    second pass changes nothing."""
+    corpus = pathlib.Path(__file__).resolve().parents[3] / "shared" / "corpus" / "vcard"
+    files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in (".vcf", ".vcard"))
+    if len(files) < 150:
+        pytest.fail(f"the vCard corpus is missing from {corpus} (found {len(files)} files): this test reads it")
+    for f in files:
+        once, twice, report = tmp_path / "once.vcf", tmp_path / "twice.vcf", tmp_path / "r.json"
+        subprocess.run([str(cli), "normalize", str(f), "-o", str(once), "-q", "--report", str(report)], check=True)
+        subprocess.run([str(cli), "normalize", str(once), "-o", str(twice), "-q"], check=True)
+        r = json.loads(report.read_text())
+        assert r["output"]["contacts"] == r["input"]["records"], f  # every card read (a skipped one is reported)
+        assert once.read_text(encoding="utf-8").count("BEGIN:VCARD") == r["output"]["contacts"], f
+        assert once.read_bytes() == twice.read_bytes(), f
