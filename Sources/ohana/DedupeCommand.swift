@@ -83,7 +83,7 @@ extension OhanaCommand {
     @Flag(help: "A table's input (CSV with its own columns): write the merged contacts in ohana's CSV header instead of the table's rows with their cluster columns.")
     var merged = false
 
-    @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
+    @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, or with --survivorship each ruled field's from the member its rule chose; with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
     var golden: String?
 
     @Option(help: ArgumentHelp("Which member gives each attribute of a merged contact: a file of FIELD=RULE lines (default=most-recent, name=source:crm,phonebook, birthday=most-frequent; README \"Golden records\").", valueName: "rules.txt"))
@@ -215,7 +215,9 @@ extension OhanaCommand {
         PhaseTrace.mark("write.clusters")
         if let golden, let tablePath, let delimiter = read.tableDelimiter {
           let out = try OutputFile(path: golden)
-          try TableOutput.write(path: tablePath, delimiter: delimiter, table: table, result: result, golden: true, to: out)
+          try TableOutput.write(
+            path: tablePath, delimiter: delimiter, table: table, result: result, golden: true, to: out,
+            roles: read.columns.map(\.role), survivorship: config.survivorship, threads: config.threads)
           outputs.append(out)
         }
         if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, model: result.model, to: explain)) }

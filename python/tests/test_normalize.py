@@ -454,3 +454,36 @@ def test_every_real_card_of_the_corpus_normalizes_and_stays_normalized(cli, tmp_
         assert r["output"]["contacts"] == r["input"]["records"], f  # every card read (a skipped one is reported)
         assert once.read_text(encoding="utf-8").count("BEGIN:VCARD") == r["output"]["contacts"], f
         assert once.read_bytes() == twice.read_bytes(), f
+
+
+def test_golden_rows_take_each_field_from_the_member_the_rules_choose(cli, tmp_path):
+    """`dedupe --golden` with survivorship rules, read back with Python's csv
+    module: each column of a ruled field comes from the member the rule
+    picks (worked out here from the rule's definition), every other cell
+    from the cluster's first row."""
+    src = tmp_path / "people.csv"
+    rows = [
+        {"id": "1", "first_name": "Kate", "surname": "Smith", "email": "kate@x.org", "dob": "1980-02-03", "company": "Acme", "note": "a"},
+        {"id": "2", "first_name": "Katherine", "surname": "Smith", "email": "kate@x.org", "dob": "1980-03-02", "company": "Acme Corporation", "note": ""},
+        {"id": "3", "first_name": "Kathy", "surname": "Smith", "email": "kate@x.org", "dob": "1980-02-03", "company": "", "note": ""},
+        {"id": "4", "first_name": "Bob", "surname": "Jones", "email": "bob@y.org", "dob": "1970-01-01", "company": "Zed", "note": "b"},
+    ]
+    with open(src, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    rules = tmp_path / "rules.txt"
+    rules.write_text("name=longest\norganization=longest\nbirthday=most-frequent\n")
+    gold = tmp_path / "golden.csv"
+    subprocess.run([str(cli), "dedupe", str(src), "-o", str(tmp_path / "out.csv"), "--golden", str(gold),
+                    "--survivorship", str(rules), "--map", "organization=company", "-q"], check=True)
+    with open(gold, newline="", encoding="utf-8") as f:
+        back = list(csv.DictReader(f))
+    assert [r["id"] for r in back] == ["1", "4"]
+    kate = back[0]
+    # The longest first name's member gives the whole name; the longest company; the dob two members share.
+    assert (kate["first_name"], kate["surname"]) == ("Katherine", "Smith")
+    assert kate["company"] == "Acme Corporation"
+    assert kate["dob"] == "1980-02-03"
+    assert kate["email"] == "kate@x.org" and kate["note"] == "a" and kate["cluster_size"] == "3"
+    assert back[1]["first_name"] == "Bob" and back[1]["cluster_size"] == "1"

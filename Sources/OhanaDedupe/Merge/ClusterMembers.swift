@@ -72,4 +72,13 @@ enum ClusterMembers {
     }
     return (members.signedArray(), starts.signedArray(), representatives)
   }
+
+  /// The size of each cluster, in the order of each cluster's first row.
+  static func sizes(_ clusterOf: [Int32]) -> [Int] {
+    var count = [Int](repeating: 0, count: clusterOf.count)
+    for c in clusterOf { count[Int(c)] += 1 }
+    var out: [Int] = []
+    for (r, c) in clusterOf.enumerated() where Int(c) == r { out.append(count[r]) }
+    return out
+  }
 }

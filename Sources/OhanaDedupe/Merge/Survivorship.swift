@@ -123,6 +123,51 @@ public struct Survivorship: Sendable, Hashable {
     }
   }
 
+  /// The member each field is taken from, per cluster of `result` (in the
+  /// order of each cluster's first row, as the merged table's rows): nil
+  /// where no member has the field. Clusters of one row take theirs.
+  public func choices(input: ContactTable, result: DedupeResult, threads: Int) -> [[Field: Int]] {
+    let (members, starts, reps) = ClusterMembers.lists(result.clusterOf, threads: threads)
+    let inputColumns = ContactAttribute.allCases.map { input[$0] }
+    let needsRecency = Field.allCases.contains { rule(for: $0) == .mostRecent }
+    let recency = needsRecency ? Self.recency(input) : []
+    let source = input[.sourceProvider]
+    return reps.map { c in
+      let group = members[Int(starts[Int(c)])..<Int(starts[Int(c) + 1])].map(Int.init)
+      let order = group.count > 1 ? Self.completenessOrder(input, group, inputColumns) : group
+      var out: [Field: Int] = [:]
+      for field in Field.allCases {
+        let attrs = field.attributes
+        let having = order.filter { m in attrs.contains { inputColumns[$0.rawValue][m].isPresent } }
+        guard let first = having.first else { continue }
+        switch rule(for: field) {
+        case .mostComplete:
+          out[field] = field == .name ? Self.nameBest(input, having, inputColumns) : first
+        case .sources(let list):
+          func rank(_ m: Int) -> Int {
+            guard let s = input.pool.string(source[m]) else { return list.count }
+            return list.firstIndex(of: s) ?? list.count
+          }
+          out[field] = having.min { rank($0) < rank($1) } ?? first
+        case .mostRecent:
+          let top = having.map { recency[$0] }.max() ?? 0
+          out[field] = having.first { recency[$0] == top } ?? first
+        case .mostFrequent:
+          let key = attrs[0]
+          var tally: [StringID: Int] = [:]
+          for m in having { tally[inputColumns[key.rawValue][m], default: 0] += 1 }
+          let top = tally.values.max() ?? 0
+          out[field] = having.first { tally[inputColumns[key.rawValue][$0]] == top } ?? first
+        case .longest:
+          let key = attrs[0]
+          let top = having.map { input.pool.length(of: inputColumns[key.rawValue][$0]) }.max() ?? 0
+          out[field] = having.first { input.pool.length(of: inputColumns[key.rawValue][$0]) == top } ?? first
+        }
+      }
+      return out
+    }
+  }
+
   /// Sets, in `merged` (``Deduplicator/merge(_:_:)``'s table of `input`
   /// under `result`), each merged contact's attributes by these rules, and
   /// with `provenance` its ``fieldSourcesColumn``. Returns how many merged
@@ -132,60 +177,30 @@ public struct Survivorship: Sendable, Hashable {
   func apply(to merged: inout ContactTable, input: ContactTable, result: DedupeResult, provenance: Bool, threads: Int)
     -> Int
   {
-    let (members, starts, reps) = ClusterMembers.lists(result.clusterOf, threads: threads)
-    guard reps.count == merged.rowCount else { return 0 }
+    let chosen = choices(input: input, result: result, threads: threads)
+    guard chosen.count == merged.rowCount else { return 0 }
+    let sizes = ClusterMembers.sizes(result.clusterOf)
     var columns = ContactAttribute.allCases.map { Array(merged[$0]) }
     let inputColumns = ContactAttribute.allCases.map { input[$0] }
-    let needsRecency = Field.allCases.contains { rule(for: $0) == .mostRecent }
-    let recency = needsRecency ? Self.recency(input) : []
     let source = input[.sourceProvider]
-    var provenanceText = [StringID](repeating: .absent, count: reps.count)
+    var provenanceText = [StringID](repeating: .absent, count: chosen.count)
     var pool = merged.pool
     var moved = 0
-    for (k, c) in reps.enumerated() {
-      let group = members[Int(starts[Int(c)])..<Int(starts[Int(c) + 1])].map(Int.init)
-      guard group.count > 1 else { continue }
-      let order = Self.completenessOrder(input, group, inputColumns)
+    for (k, picks) in chosen.enumerated() where sizes[k] > 1 {
       var parts: [String] = []
       var changed = false
       for field in Field.allCases {
-        let attrs = field.attributes
-        let having = order.filter { m in attrs.contains { inputColumns[$0.rawValue][m].isPresent } }
-        guard let first = having.first else { continue }
-        let chosen: Int
-        switch rule(for: field) {
-        case .mostComplete:
-          chosen = field == .name ? Self.nameBest(input, having, inputColumns) : first
-        case .sources(let list):
-          func rank(_ m: Int) -> Int {
-            guard let s = input.pool.string(source[m]) else { return list.count }
-            return list.firstIndex(of: s) ?? list.count
-          }
-          chosen = having.min { rank($0) < rank($1) } ?? first
-        case .mostRecent:
-          let top = having.map { recency[$0] }.max() ?? 0
-          chosen = having.first { recency[$0] == top } ?? first
-        case .mostFrequent:
-          let key = attrs[0] == .fullName ? ContactAttribute.fullName : attrs[0]
-          var tally: [StringID: Int] = [:]
-          for m in having { tally[inputColumns[key.rawValue][m], default: 0] += 1 }
-          let top = tally.values.max() ?? 0
-          chosen = having.first { tally[inputColumns[key.rawValue][$0]] == top } ?? first
-        case .longest:
-          let key = attrs[0]
-          let top = having.map { input.pool.length(of: inputColumns[key.rawValue][$0]) }.max() ?? 0
-          chosen = having.first { input.pool.length(of: inputColumns[key.rawValue][$0]) == top } ?? first
-        }
-        for a in attrs {
-          let v = inputColumns[a.rawValue][chosen]
+        guard let m = picks[field] else { continue }
+        for a in field.attributes {
+          let v = inputColumns[a.rawValue][m]
           if columns[a.rawValue][k] != v {
             columns[a.rawValue][k] = v
             changed = true
           }
         }
         if provenance {
-          var who = input.uid(at: chosen) ?? "row-\(chosen + 1)"
-          if let s = input.pool.string(source[chosen]) { who = s + ":" + who }
+          var who = input.uid(at: m) ?? "row-\(m + 1)"
+          if let s = input.pool.string(source[m]) { who = s + ":" + who }
           parts.append(field.rawValue + "=" + who)
         }
       }

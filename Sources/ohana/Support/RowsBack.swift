@@ -35,6 +35,9 @@ struct RowsBack {
   let values: (Int) -> [Value]
   /// Golden rows: only the rows for which this is true are written.
   var keep: ((Int) -> Bool)? = nil
+  /// A row's own cells written anew (golden rows by survivorship rules;
+  /// CSV output only: a Parquet output keeps the row's cells).
+  var cellsOf: ((Int, [String]) -> [String])? = nil
 
   var inputIsParquet: Bool { ParquetTable.isParquet(path: path) }
 
@@ -63,7 +66,7 @@ struct RowsBack {
     let text = try inputText()
     let count = columns.count
     try TableRows.rewrite(
-      text, delimiter: delimiter, appended: columns.map(\.name), lines: lines, onlyRows: keep != nil,
+      text, delimiter: delimiter, appended: columns.map(\.name), lines: lines, onlyRows: keep != nil, cellsOf: cellsOf,
       appendRow: { row, bytes in
         if let keep, !keep(row) { return false }
         let v = values(row)

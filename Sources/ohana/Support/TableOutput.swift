@@ -8,8 +8,8 @@ import Ohana
 /// weight of the pairs that joined the cluster (`match_weight_min`,
 /// `match_weight_max`; empty for a row alone); `--golden`, one row per
 /// cluster: its first row's cells, with `cluster_id` and `cluster_size`.
-/// (Which member's value a golden row takes field by field is the subject
-/// of survivorship rules; until then it is the cluster's first row.)
+/// With survivorship rules (``Survivorship``), a golden row's ruled fields
+/// come from the member each rule chose (``goldenCells``).
 enum TableOutput {
   static let appended = ["cluster_id", "cluster_size", "match_weight_min", "match_weight_max"]
 
@@ -36,7 +36,8 @@ enum TableOutput {
   /// the appended columns to `out` (CSV in the input's delimiter, or
   /// Parquet when `out` is named `*.parquet`; ``RowsBack``).
   static func write(
-    path: String, delimiter: UInt8, table: ContactTable, result: DedupeResult, golden: Bool, to out: OutputFile
+    path: String, delimiter: UInt8, table: ContactTable, result: DedupeResult, golden: Bool, to out: OutputFile,
+    roles: [ColumnRole?] = [], survivorship: Survivorship = Survivorship(), threads: Int = 0
   ) throws {
     let n = min(table.rowCount, result.clusterOf.count)
     let (size, low, high) = result.clusterFigures(rows: n)
@@ -56,6 +57,55 @@ enum TableOutput {
         return head + [low[c].isNaN ? .empty : .double(low[c]), high[c].isNaN ? .empty : .double(high[c])]
       })
     if golden { rows.keep = { $0 < n && Int(clusterOf[$0]) == $0 } }
+    if golden && !survivorship.isDefault && !RowsBack.isParquet(output: out.path) {
+      rows.cellsOf = try goldenCells(
+        rows, table: table, result: result, roles: roles, survivorship: survivorship, threads: threads)
+    }
     try rows.write(to: out)
+  }
+
+  /// The field of the golden record a column of `role` shows.
+  static func field(of role: ColumnRole?) -> Survivorship.Field? {
+    switch role {
+    case .name?, .given?, .middle?, .family?, .prefix?, .suffix?: .name
+    case .nickname?: .nickname
+    case .organization?: .organization
+    case .department?: .department
+    case .title?: .jobTitle
+    case .birthday?: .birthday
+    case .note?: .note
+    default: nil
+    }
+  }
+
+  /// A golden row's cells by `survivorship`: each column of a field the
+  /// rules decide takes the cell of the member the rules chose for that
+  /// field (``Survivorship/choices(input:result:threads:)``); every other
+  /// column keeps the cluster's first row's cell.
+  static func goldenCells(
+    _ rows: RowsBack, table: ContactTable, result: DedupeResult, roles: [ColumnRole?], survivorship: Survivorship,
+    threads: Int
+  ) throws -> (Int, [String]) -> [String] {
+    let records = TableRows.records(try rows.inputText(), delimiter: rows.delimiter, lines: rows.lines, cells: true, keepBlank: false)
+    var recordOf = [Int](repeating: -1, count: table.rowCount)
+    for (i, r) in records.rows.enumerated() where r >= 0 && Int(r) < recordOf.count { recordOf[Int(r)] = i }
+    let chosen = survivorship.choices(input: table, result: result, threads: threads)
+    var clusterIndex = [Int](repeating: -1, count: table.rowCount)
+    var k = 0
+    for (r, c) in result.clusterOf.enumerated() where Int(c) == r && r < clusterIndex.count {
+      clusterIndex[r] = k
+      k += 1
+    }
+    let fields = roles.map(field(of:))
+    return { row, cells in
+      guard row < clusterIndex.count, clusterIndex[row] >= 0, clusterIndex[row] < chosen.count else { return cells }
+      let picks = chosen[clusterIndex[row]]
+      var out = cells
+      for (c, f) in fields.enumerated() where c < out.count && c < records.columns.count {
+        guard let f, let m = picks[f], m != row, m < recordOf.count, recordOf[m] >= 0 else { continue }
+        out[c] = records.columns[c][recordOf[m]] ?? ""
+      }
+      return out
+    }
   }
 }
