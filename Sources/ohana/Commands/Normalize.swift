@@ -39,17 +39,7 @@ extension OhanaCommand {
     @Flag(help: "Keep a rewritten phone number's typed text in the parameter X-OHANA-ORIGINAL (vCard).")
     var keepOriginal = false
 
-    @Flag(name: .customLong("rebuild-full-name"), help: "Write the full name (FN) anew from the name parts.")
-    var rebuildFullName = false
-
-    @Option(name: .customLong("country-names"), help: ArgumentHelp("Write countries as their names in this locale (en, de, fr...) instead of ISO 3166-1 codes.", valueName: "locale"))
-    var countryNames: String?
-
-    @Option(name: .customLong("address-country"), help: ArgumentHelp("The country of addresses that name none (ISO code), for their region and postcode; without it those are left as typed.", valueName: "code"))
-    var addressCountry: String?
-
-    @Option(name: .customLong("date-order"), help: ArgumentHelp("How to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
-    var dateOrder: DateOrderName?
+    @OptionGroup var normalizers: NormalizerOptions
 
     @Option(help: "Write a JSON report (counts by normalizer and field, every refused value's line) to this file (- for standard output).")
     var report: String?
@@ -73,10 +63,7 @@ extension OhanaCommand {
         arguments += ["--format-phones", phoneFormat.formats.map(\.argument).joined(separator: ",")]
       }
       if keepOriginal { arguments.append("--keep-original") }
-      if rebuildFullName { arguments.append("--rebuild-full-name") }
-      if let countryNames { arguments += ["--country-names", countryNames] }
-      if let addressCountry { arguments += ["--address-country", addressCountry] }
-      if let dateOrder { arguments += ["--date-order", dateOrder.order.rawValue] }
+      arguments += normalizers.arguments
       let processing = try ProcessingOptions.parse(arguments)
       let start = Clock.seconds()
       var tableDone = false
@@ -104,7 +91,8 @@ extension OhanaCommand {
       let table = read.table
       let birthdays = (0..<table.rowCount).map { table.string(.birthday, at: $0) }
       var work = TableNormalize(
-        kinds: Set(only.kinds), roles: roles, countryLocale: countryNames, addressCountry: addressCountry,
+        kinds: Set(only.kinds), roles: roles, countryLocale: normalizers.countryNames,
+        addressCountry: normalizers.addressCountry,
         region: region.code, phoneFormat: phoneFormat?.formats.first ?? .e164, birthdays: birthdays)
       guard let text = FileManagerBytes.contents(path) else {
         throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)

@@ -18,17 +18,7 @@ struct ProcessingOptions: ParsableArguments {
       valueName: "list"))
   var normalize: NormalizerList?
 
-  @Flag(name: .customLong("rebuild-full-name"), help: "With --normalize names: write the full name (FN) anew from the name parts.")
-  var rebuildFullName = false
-
-  @Option(name: .customLong("country-names"), help: ArgumentHelp("With --normalize addresses: write countries as their names in this locale (en, de, fr...) instead of ISO 3166-1 codes.", valueName: "locale"))
-  var countryNames: String?
-
-  @Option(name: .customLong("address-country"), help: ArgumentHelp("With --normalize addresses: the country of addresses that name none (ISO code), for their region and postcode; without it those are left as typed.", valueName: "code"))
-  var addressCountry: String?
-
-  @Option(name: .customLong("date-order"), help: ArgumentHelp("With --normalize dates: how to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
-  var dateOrder: DateOrderName?
+  @OptionGroup var normalizers: NormalizerOptions
 
   @Option(
     name: .customLong("format-phones"),
@@ -82,12 +72,14 @@ struct ProcessingOptions: ParsableArguments {
     var s: [any PostProcessor] = []
     for r in require { s.append(RequiredField(r.requirement)) }
     let normalizers = normalize?.kinds ?? []
-    if normalizers.contains(.names) { s.append(NameNormalization(rebuildFullName: rebuildFullName)) }
+    if normalizers.contains(.names) { s.append(NameNormalization(rebuildFullName: self.normalizers.rebuildFullName)) }
     if normalizers.contains(.emails) { s.append(EmailNormalization()) }
     if normalizers.contains(.addresses) {
-      s.append(AddressNormalization(countryLocale: countryNames, defaultCountry: addressCountry?.uppercased()))
+      s.append(
+        AddressNormalization(
+          countryLocale: self.normalizers.countryNames, defaultCountry: self.normalizers.addressCountry?.uppercased()))
     }
-    if normalizers.contains(.dates) { s.append(BirthdayNormalization(order: dateOrder?.order)) }
+    if normalizers.contains(.dates) { s.append(BirthdayNormalization(order: self.normalizers.dateOrder?.order)) }
     // `--normalize phones` writes E.164 unless --format-phones names a format.
     let phoneFormats = formatPhones ?? (normalizers.contains(.phones) ? PhoneFormatList(formats: [.e164]) : nil)
     // A normalization job reads a national number in its contact's country
@@ -146,6 +138,31 @@ struct FieldKindName: ExpressibleByArgument, Sendable {
     kind = k
   }
   static var defaultCompletionKind: CompletionKind { .list(["phone", "email", "url", "impp"]) }
+}
+
+/// How the normalizers write (`normalize`, and `process --normalize`).
+struct NormalizerOptions: ParsableArguments {
+  @Flag(name: .customLong("rebuild-full-name"), help: "Names: write the full name (FN) anew from the name parts.")
+  var rebuildFullName = false
+
+  @Option(name: .customLong("country-names"), help: ArgumentHelp("Addresses: write countries as their names in this locale (en, de, fr...) instead of ISO 3166-1 codes.", valueName: "locale"))
+  var countryNames: String?
+
+  @Option(name: .customLong("address-country"), help: ArgumentHelp("Addresses: the country of addresses that name none (ISO code), for their region and postcode; without it those are left as typed.", valueName: "code"))
+  var addressCountry: String?
+
+  @Option(name: .customLong("date-order"), help: ArgumentHelp("Dates: how to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
+  var dateOrder: DateOrderName?
+
+  /// The options as arguments again (for `normalize`, which runs `process`'s stages).
+  var arguments: [String] {
+    var out: [String] = []
+    if rebuildFullName { out.append("--rebuild-full-name") }
+    if let countryNames { out += ["--country-names", countryNames] }
+    if let addressCountry { out += ["--address-country", addressCountry] }
+    if let dateOrder { out += ["--date-order", dateOrder.order.rawValue] }
+    return out
+  }
 }
 
 /// `--normalize`: which normalizers run.
