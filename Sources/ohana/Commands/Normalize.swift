@@ -7,7 +7,7 @@ extension OhanaCommand {
   /// item 2). The same stages run in `process --normalize LIST`.
   struct Normalize: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Write contacts with names, e-mails and phones in one consistent form.",
+      abstract: "Write contacts with names, e-mails, phones, addresses and birthdays in one consistent form.",
       discussion: """
         Every normalizer runs unless --only names some (README "Normalizing"):
         names (case of all-capitals or all-lower-case names, titles and
