@@ -146,6 +146,72 @@ import Testing
   }
 }
 
+/// Street types and comparison keys (issue 46). The USPS forms are checked
+/// against the Python library `usaddress-scourgify` in
+/// python/tests/test_normalize.py; these are the rules of position, case
+/// and language that a table of forms does not show.
+@Suite struct StreetAndKeyTests {
+  @Test func theTypeIsFoundWhereEachLanguagePutsIt() {
+    #expect(StreetText.rewritten("12 Main St.", country: "US", style: .expand) == "12 Main Street")
+    #expect(StreetText.rewritten("12 MAIN STREET", country: nil, style: .abbreviate) == "12 MAIN ST")
+    #expect(StreetText.rewritten("12 main street apt 4", country: "US", style: .abbreviate) == "12 main st apt 4")
+    // English: the street's first word is its name, never its type.
+    #expect(StreetText.rewritten("St Johns Rd", country: "GB", style: .expand) == "St Johns Road")
+    #expect(StreetText.rewritten("12 Broadway", country: "US", style: .expand) == nil)
+    // French, Spanish, Italian, Portuguese: the type leads.
+    #expect(StreetText.rewritten("12 av. des Champs-Élysées", country: "FR", style: .expand) == "12 avenue des Champs-Élysées")
+    #expect(StreetText.rewritten("Avenida de la Constitución 5", country: "ES", style: .abbreviate) == "Av. de la Constitución 5")
+    #expect(StreetText.rewritten("P.za Navona 1", country: "IT", style: .expand) == nil)  // "P" then "za": no form
+    #expect(StreetText.rewritten("Piazza Navona 1", country: "IT", style: .abbreviate) == "P.za Navona 1")
+    #expect(StreetText.rewritten("Rua Augusta 100", country: "PT", style: .abbreviate) == "R. Augusta 100")
+    // German and Dutch: the end of a word or a word.
+    #expect(StreetText.rewritten("Hauptstr. 5", country: "DE", style: .expand) == "Hauptstraße 5")
+    #expect(StreetText.rewritten("Hauptstraße 5", country: "AT", style: .abbreviate) == "Hauptstr. 5")
+    #expect(StreetText.rewritten("Berliner Straße 5", country: "DE", style: .abbreviate) == "Berliner Str. 5")
+    #expect(StreetText.rewritten("Am Weg. 3", country: "DE", style: .expand) == "Am Weg 3")  // no Gasse ("g.")
+    #expect(StreetText.rewritten("Kalverstraat 1", country: "NL", style: .abbreviate) == "Kalverstr. 1")
+    // A country whose language has no table: left.
+    #expect(StreetText.rewritten("12 Main St", country: "JP", style: .expand) == nil)
+  }
+
+  @Test func oneKeyForEveryFormOfAStreet() {
+    let forms = ["12 Main St.", "12 MAIN STREET", "12 main str", " 12  Main   Street "]
+    #expect(Set(forms.map { StreetText.key($0, country: "US") }) == ["12 main street"])
+    #expect(StreetText.key("Hauptstr. 5", country: "DE") == StreetText.key("HAUPTSTRASSE 5", country: "DE"))
+    #expect(StreetText.key("12 rue de la Paix", country: "FR") == StreetText.key("12 R. de la Paix", country: "FR"))
+    #expect(StreetText.key("12 Main St", country: "US") != StreetText.key("12 Main Ave", country: "US"))
+  }
+
+  @Test func emailKeysNameTheMailbox() {
+    #expect(EmailText.comparisonKey("J.O.Hn.Smith+x@GoogleMail.com") == "johnsmith@gmail.com")
+    #expect(EmailText.comparisonKey("john.smith+news@outlook.com") == "john.smith@outlook.com")
+    #expect(EmailText.comparisonKey("nobody") == nil)
+    #expect(EmailText.comparisonKey("+tag@x.org") == nil)
+  }
+
+  @Test func keysWrittenAsParametersAndReplacedOnASecondPass() throws {
+    let contacts = [
+      Contact(
+        uid: "a", fields: [ContactField(kind: .email, label: "work", value: "Ann.Lee+x@gmail.com")],
+        addresses: [PostalAddress(street: "1 Main St.", locality: "Boston", country: "US")])
+    ]
+    var table = ContactTable(contacts: contacts)
+    for _ in 0..<2 {
+      let context = ProcessingContext()
+      table = try EmailNormalization(comparisonKeys: true).process(Frame(table: table), context: context).table
+      table = try AddressNormalization(streetStyle: .expand, comparisonKeys: true).process(Frame(table: table), context: context).table
+      #expect(context.counters["emails.keys"] == 1 && context.counters["addresses.keys"] == 1)
+    }
+    let f = table.fieldRange(of: 0).first { table.fields.kind[$0] == .email }!
+    let params = ParameterList(encoded: table.pool.string(table.fields.parameters[f]) ?? "")
+    #expect(params.values("X-OHANA-KEY") == ["annlee@gmail.com"] && params.values("TYPE") == ["work"])
+    let a = table.addressRange(of: 0).first!
+    let adr = ParameterList(encoded: table.pool.string(table.addresses[.parameters][a]) ?? "")
+    #expect(adr.values("X-OHANA-KEY") == ["1 main street"])
+    #expect(table.contact(at: 0).addresses[0].street == "1 Main Street")
+  }
+}
+
 /// `EmailText.isNormalASCII`, the byte test that lets most addresses skip
 /// the full path, against that full path (`normalized(_:)`, which the
 /// Python tests hold to email-validator): on random addresses built from

@@ -1,5 +1,6 @@
 import OhanaPhone
 import OhanaText
+import OhanaProcessors
 
 /// The per-value key functions. Each depends only on the value (and, for
 /// phones, a region), so passes run them once per distinct string id or
@@ -205,40 +206,10 @@ enum KeyFunctions {
 
   // MARK: E-mails
 
-  /// The normalized e-mail address: NFKC case-folded (domain and local
-  /// part; ASCII is simply lower-cased), surrounding spaces and a `mailto:`
-  /// prefix dropped. Sub-addresses are dropped for every domain
-  /// (`ann+news@x.org` = `ann@x.org`): the major providers treat `+tag` as
-  /// the same mailbox. Dots in the local part are dropped only for Gmail
-  /// (`gmail.com`, `googlemail.com`, which are one domain), where they are
-  /// ignored by the provider; elsewhere `a.b` and `ab` are different people.
-  /// Returns an empty array for a value without `@`.
+  /// The e-mail comparison key (``EmailText/comparisonKey(utf8:)``):
+  /// one implementation for dedupe and for the key `normalize` writes.
   static func normalizeEmail(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-    var folded: [UInt8]
-    var ascii = true
-    for b in bytes where b >= 0x80 { ascii = false; break }
-    if ascii {
-      folded = bytes.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
-    } else {
-      folded = (try? Normalizer.nfkcCasefold.normalize(utf8: bytes)) ?? Array(bytes)
-    }
-    // Trim spaces and mailto:.
-    while let f = folded.first, f == 0x20 || f == 0x09 || f == 0x3C { folded.removeFirst() }
-    while let l = folded.last, l == 0x20 || l == 0x09 || l == 0x3E { folded.removeLast() }
-    if folded.starts(with: Array("mailto:".utf8)) { folded.removeFirst(7) }
-    guard let at = folded.lastIndex(of: 0x40), at > 0, at < folded.count - 1 else { return [] }
-    var domain = Array(folded[(at + 1)...])
-    if domain == Array("googlemail.com".utf8) { domain = Array("gmail.com".utf8) }
-    let gmail = domain == Array("gmail.com".utf8)
-    var local: [UInt8] = []
-    local.reserveCapacity(at)
-    for b in folded[..<at] {
-      if b == 0x2B { break }  // '+': sub-address
-      if gmail && b == 0x2E { continue }
-      local.append(b)
-    }
-    if local.isEmpty { return [] }
-    return local + [0x40] + domain
+    EmailText.comparisonKey(utf8: bytes)
   }
 
   static func emailKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

@@ -11,21 +11,31 @@ import OhanaCore
 ///
 /// The country of an address is its own, or ``defaultCountry`` when it
 /// names none (nil: such an address's region and postcode are left).
-/// Streets are not rewritten. A value that is not recognised is left as
+/// Streets are rewritten only with ``streetStyle``: their type in full or
+/// abbreviated (``StreetText``, `addresses.street.changed`). With
+/// ``comparisonKeys`` each address gets its street's comparison key in the
+/// parameter `X-OHANA-KEY` (`addresses.keys`). A value that is not recognised is left as
 /// typed and counted (`addresses.<part>.unrecognized`, listed by line);
 /// `addresses.<part>.changed` counts the rewritten ones. An enricher:
 /// keeps rows, order and every other column.
 public struct AddressNormalization: PostProcessor {
   public let countryLocale: String?
   public let defaultCountry: String?
+  public let streetStyle: StreetText.Style?
+  public let comparisonKeys: Bool
   public let role: StageRole
   public static let listedLines = 1000
 
   /// `countryLocale`: nil writes ISO codes; a locale (`en`, `de`) writes
   /// CLDR's names in it.
-  public init(countryLocale: String? = nil, defaultCountry: String? = nil, role: StageRole = .core) {
+  public init(
+    countryLocale: String? = nil, defaultCountry: String? = nil, streetStyle: StreetText.Style? = nil,
+    comparisonKeys: Bool = false, role: StageRole = .core
+  ) {
     self.countryLocale = countryLocale
     self.defaultCountry = defaultCountry
+    self.streetStyle = streetStyle
+    self.comparisonKeys = comparisonKeys
     self.role = role
   }
 
@@ -38,6 +48,12 @@ public struct AddressNormalization: PostProcessor {
     var country = Array(table.addresses[.country])
     var region = Array(table.addresses[.region])
     var postcode = Array(table.addresses[.postalCode])
+    var street = Array(table.addresses[.street])
+    var parameters = comparisonKeys ? Array(table.addresses[.parameters]) : []
+    let labels = table.addresses[.label]
+    var streetMemo: [Pair: StringID] = [:]
+    var keyMemo: [Pair: String] = [:]
+    var streetsChanged = 0, keys = 0
     var pool = table.pool
     // country, region, postcode: changed, unrecognized
     var counts = [Int](repeating: 0, count: 6)
@@ -80,6 +96,32 @@ public struct AddressNormalization: PostProcessor {
             note(row, "a country")
           }
         }
+        if street[a].isPresent, streetStyle != nil || comparisonKeys {
+          let key = Pair(id: street[a], country: code ?? "")
+          if let streetStyle {
+            let out: StringID
+            if let known = streetMemo[key] { out = known } else {
+              out = text(street[a]).flatMap { StreetText.rewritten($0, country: code, style: streetStyle) }
+                .map { pool.intern($0) } ?? street[a]
+              streetMemo[key] = out
+            }
+            if out != street[a] {
+              street[a] = out
+              streetsChanged += 1
+            }
+          }
+          if comparisonKeys {
+            let k: String
+            if let known = keyMemo[Pair(id: street[a], country: code ?? "")] { k = known } else {
+              k = text(street[a]).map { StreetText.key($0, country: code) } ?? ""
+              keyMemo[Pair(id: street[a], country: code ?? "")] = k
+            }
+            if !k.isEmpty { keys += 1 }
+            parameters[a] = ComparisonKeys.set(k, parameters: parameters[a], label: labels[a], pool: &pool)
+          }
+        } else if comparisonKeys {
+          parameters[a] = ComparisonKeys.set(nil, parameters: parameters[a], label: labels[a], pool: &pool)
+        }
         guard let code else { continue }
         if region[a].isPresent, RegionText.tables[code] != nil {
           let key = Pair(id: region[a], country: code)
@@ -121,6 +163,14 @@ public struct AddressNormalization: PostProcessor {
     table.addresses.columns[AddressAttribute.country.rawValue] = StringColumn(country)
     table.addresses.columns[AddressAttribute.region.rawValue] = StringColumn(region)
     table.addresses.columns[AddressAttribute.postalCode.rawValue] = StringColumn(postcode)
+    if streetStyle != nil {
+      table.addresses.columns[AddressAttribute.street.rawValue] = StringColumn(street)
+      if streetsChanged > 0 { context.count("addresses.street.changed", streetsChanged) }
+    }
+    if comparisonKeys {
+      table.addresses.columns[AddressAttribute.parameters.rawValue] = StringColumn(parameters)
+      context.count("addresses.keys", keys)
+    }
     let names = ["country.changed", "country.unrecognized", "region.changed", "region.unrecognized", "postcode.changed", "postcode.unrecognized"]
     for (k, v) in zip(names, counts) where v > 0 { context.count("addresses." + k, v) }
     for l in lines { context.note(l) }

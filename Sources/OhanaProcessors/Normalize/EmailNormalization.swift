@@ -5,20 +5,29 @@ import OhanaCore
 /// whose syntax is refused keeps its typed text (trimmed), is counted
 /// (`emails.invalid`, and `emails.invalid.<reason>`) and listed by its
 /// contact's line in the notes (never its value). Counters also:
-/// `emails.changed`, `emails.unchanged`. An enricher: keeps rows, order,
-/// parameters and every other column.
+/// `emails.changed`, `emails.unchanged`. With ``comparisonKeys`` each
+/// address also gets its mailbox key (``EmailText/comparisonKey(_:)``) in
+/// the parameter `X-OHANA-KEY` (`emails.keys` counts them). An enricher:
+/// keeps rows, order, other parameters and every other column.
 public struct EmailNormalization: PostProcessor {
   public let role: StageRole
+  public let comparisonKeys: Bool
   /// At most this many refused addresses are listed by line (all are counted).
   public static let listedLines = 1000
 
-  public init(role: StageRole = .core) { self.role = role }
+  public init(comparisonKeys: Bool = false, role: StageRole = .core) {
+    self.comparisonKeys = comparisonKeys
+    self.role = role
+  }
 
   public var name: String { "normalize-emails" }
 
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     var table = frame.table
     var values = Array(table.fields.value)
+    var parameters = comparisonKeys ? Array(table.fields.parameters) : []
+    var keyMemo: [StringID: String?] = [:]
+    var keys = 0
     var memo: [StringID: (id: StringID, problem: EmailText.Problem?)] = [:]
     var changed = 0, unchanged = 0, invalid = 0
     var reasons: [EmailText.Problem: Int] = [:]
@@ -54,10 +63,23 @@ public struct EmailNormalization: PostProcessor {
         } else {
           unchanged += 1
         }
+        if comparisonKeys {
+          let key: String?
+          if let k = keyMemo[answer.id] { key = k } else {
+            key = pool.string(answer.id).flatMap(EmailText.comparisonKey)
+            keyMemo[answer.id] = key
+          }
+          if key != nil { keys += 1 }
+          parameters[f] = ComparisonKeys.set(key, parameters: parameters[f], label: table.fields.label[f], pool: &pool)
+        }
       }
     }
     table.pool = pool
     table.fields.value = StringColumn(values)
+    if comparisonKeys {
+      table.fields.parameters = StringColumn(parameters)
+      context.count("emails.keys", keys)
+    }
     context.count("emails.changed", changed)
     context.count("emails.unchanged", unchanged)
     if invalid > 0 {

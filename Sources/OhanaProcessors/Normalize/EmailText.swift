@@ -63,6 +63,52 @@ public enum EmailText {
     return Result(address: local + "@" + domain.unicode, problem: nil)
   }
 
+  /// The mailbox an address reaches, as a comparison key (issue 46: used
+  /// by dedupe, written by `normalize --comparison-keys`); nil for a value
+  /// without a local part and a domain around its last `@`.
+  ///
+  /// Decided, as the providers deliver mail:
+  /// - the whole address NFKC case-folded (ASCII: lower case), white
+  ///   space, `<` `>` and a `mailto:` prefix taken off;
+  /// - a sub-address is dropped for every domain (`ann+news@x.org` is
+  ///   `ann@x.org`): the major providers deliver `+tag` to the mailbox;
+  /// - dots in the local part are dropped only for Gmail, and
+  ///   `googlemail.com` is `gmail.com` (one domain, where dots are
+  ///   ignored); elsewhere `a.b` and `ab` are different people.
+  public static func comparisonKey(_ text: String) -> String? {
+    var s = text
+    let key = s.withUTF8 { comparisonKey(utf8: UnsafeRawBufferPointer($0)) }
+    return key.isEmpty ? nil : String(decoding: key, as: UTF8.self)
+  }
+
+  /// ``comparisonKey(_:)`` on UTF-8 bytes; empty for none.
+  public static func comparisonKey(utf8 bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var folded: [UInt8]
+    var ascii = true
+    for b in bytes where b >= 0x80 { ascii = false; break }
+    if ascii {
+      folded = bytes.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
+    } else {
+      folded = (try? Normalizer.nfkcCasefold.normalize(utf8: bytes)) ?? Array(bytes)
+    }
+    while let f = folded.first, f == 0x20 || f == 0x09 || f == 0x3C { folded.removeFirst() }
+    while let l = folded.last, l == 0x20 || l == 0x09 || l == 0x3E { folded.removeLast() }
+    if folded.starts(with: Array("mailto:".utf8)) { folded.removeFirst(7) }
+    guard let at = folded.lastIndex(of: 0x40), at > 0, at < folded.count - 1 else { return [] }
+    var domain = Array(folded[(at + 1)...])
+    if domain == Array("googlemail.com".utf8) { domain = Array("gmail.com".utf8) }
+    let gmail = domain == Array("gmail.com".utf8)
+    var local: [UInt8] = []
+    local.reserveCapacity(at)
+    for b in folded[..<at] {
+      if b == 0x2B { break }  // '+': sub-address
+      if gmail && b == 0x2E { continue }
+      local.append(b)
+    }
+    if local.isEmpty { return [] }
+    return local + [0x40] + domain
+  }
+
   /// Top-level names reserved for special use (RFC 6761 §6, RFC 6762,
   /// RFC 7686, RFC 3172): no mail is delivered to them on the Internet.
   static let specialUseNames: Set<String> = ["arpa", "invalid", "local", "localhost", "onion", "test"]

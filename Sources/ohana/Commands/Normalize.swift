@@ -93,16 +93,24 @@ extension OhanaCommand {
       var work = TableNormalize(
         kinds: Set(only.kinds), roles: roles, countryLocale: normalizers.countryNames,
         addressCountry: normalizers.addressCountry,
-        region: region.code, phoneFormat: phoneFormat?.formats.first ?? .e164, birthdays: birthdays)
+        region: region.code, phoneFormat: phoneFormat?.formats.first ?? .e164, birthdays: birthdays,
+        streetStyle: normalizers.streetTypes?.style, comparisonKeys: normalizers.comparisonKeys)
       guard let text = FileManagerBytes.contents(path) else {
         throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
       }
       let out = try OutputFile(path: output.output)
       let lines = table.sourceLine
+      let keyNames = work.keyColumns.map { read.columns[$0].column + "_key" }
       try TableRows.rewrite(
-        text, delimiter: delimiter, appended: [], lines: lines,
+        text, delimiter: delimiter, appended: keyNames, lines: lines,
         cellsOf: { row, cells in work.cells(row: row, line: row < lines.count ? Int(lines[row]) : 0, cells) },
-        appendRow: { _, _ in true }
+        appendRow: { _, bytes in
+          for k in work.lastKeys {
+            bytes.append(delimiter)
+            TableRows.writeCell(k.utf8, delimiter: delimiter, into: &bytes)
+          }
+          return true
+        }
       ) { try out.write($0) }
       out.startFlush()
       try out.commit()

@@ -61,6 +61,13 @@ extension OhanaCommand {
           for name in unknown.sorted() {
             StandardError.write("warning: --disable \(name) matches no stage of this run\n")
           }
+          // Decided: ohana's CSV header has no parameter columns, so the
+          // keys cannot be written there; said, not dropped in silence.
+          if processing.normalizers.comparisonKeys && format == .csv {
+            StandardError.write(
+              "warning: --comparison-keys: ohana's CSV header has no parameters; the keys are written in vCard and NDJSON outputs and in a table's own rows\n"
+            )
+          }
         }
         let frame: Frame
         let run: RunReport

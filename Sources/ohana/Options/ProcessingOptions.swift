@@ -73,11 +73,12 @@ struct ProcessingOptions: ParsableArguments {
     for r in require { s.append(RequiredField(r.requirement)) }
     let normalizers = normalize?.kinds ?? []
     if normalizers.contains(.names) { s.append(NameNormalization(rebuildFullName: self.normalizers.rebuildFullName)) }
-    if normalizers.contains(.emails) { s.append(EmailNormalization()) }
+    if normalizers.contains(.emails) { s.append(EmailNormalization(comparisonKeys: self.normalizers.comparisonKeys)) }
     if normalizers.contains(.addresses) {
       s.append(
         AddressNormalization(
-          countryLocale: self.normalizers.countryNames, defaultCountry: self.normalizers.addressCountry?.uppercased()))
+          countryLocale: self.normalizers.countryNames, defaultCountry: self.normalizers.addressCountry?.uppercased(),
+          streetStyle: self.normalizers.streetTypes?.style, comparisonKeys: self.normalizers.comparisonKeys))
     }
     if normalizers.contains(.dates) { s.append(BirthdayNormalization(order: self.normalizers.dateOrder?.order)) }
     // `--normalize phones` writes E.164 unless --format-phones names a format.
@@ -154,6 +155,12 @@ struct NormalizerOptions: ParsableArguments {
   @Option(name: .customLong("date-order"), help: ArgumentHelp("Dates: how to read a date such as 4/12/1985 whose first two numbers could both be a month: mdy or dmy (without it such a date is left as typed and counted).", valueName: "order"))
   var dateOrder: DateOrderName?
 
+  @Option(name: .customLong("street-types"), help: ArgumentHelp("Addresses: rewrite each street's type (Street, St, Straße, rue...) in full (expand) or in its standard abbreviation (abbreviate); without it streets are left as typed.", valueName: "style"))
+  var streetTypes: StreetStyleName?
+
+  @Flag(name: .customLong("comparison-keys"), help: "Write comparison keys: each e-mail's mailbox key (Gmail dots, +tags, googlemail) and each address's street key (types in full, case-folded) in the parameter X-OHANA-KEY (vCard, NDJSON), or in columns <column>_key after a table's own.")
+  var comparisonKeys = false
+
   /// The options as arguments again (for `normalize`, which runs `process`'s stages).
   var arguments: [String] {
     var out: [String] = []
@@ -161,6 +168,8 @@ struct NormalizerOptions: ParsableArguments {
     if let countryNames { out += ["--country-names", countryNames] }
     if let addressCountry { out += ["--address-country", addressCountry] }
     if let dateOrder { out += ["--date-order", dateOrder.order.rawValue] }
+    if let streetTypes { out += ["--street-types", streetTypes.style.rawValue] }
+    if comparisonKeys { out.append("--comparison-keys") }
     return out
   }
 }
@@ -185,6 +194,15 @@ struct NormalizerList: ExpressibleByArgument, Sendable {
     kinds = out
   }
   static var defaultCompletionKind: CompletionKind { .list(["all"] + Kind.allCases.map(\.rawValue)) }
+}
+
+struct StreetStyleName: ExpressibleByArgument, Sendable {
+  var style: StreetText.Style
+  init?(argument: String) {
+    guard let s = StreetText.Style(rawValue: argument.lowercased()) else { return nil }
+    style = s
+  }
+  static var defaultCompletionKind: CompletionKind { .list(StreetText.Style.allCases.map(\.rawValue)) }
 }
 
 struct DateOrderName: ExpressibleByArgument, Sendable {

@@ -14,6 +14,10 @@ import Ohana
 /// several e-mail addresses keeps its separators. A row's region and
 /// postcode are read in the row's country (its country column), else in
 /// `--address-country`; its phones in that country, else in `--region`.
+/// With `--street-types` a street cell's type is rewritten in place. With
+/// `--comparison-keys` the keys go into columns of their own, one after
+/// the table's for each e-mail column (its mailbox key) and each street
+/// column (its street key), named `<column>_key` (``keyColumns``).
 struct TableNormalize {
   let kinds: Set<NormalizerList.Kind>
   let roles: [ColumnRole?]
@@ -24,14 +28,25 @@ struct TableNormalize {
   /// Each row's birthday as the table reader read it (ISO where it could:
   /// it knows the column's day and month order).
   let birthdays: [String?]
+  let streetStyle: StreetText.Style?
+  /// The columns a key is written for (with `--comparison-keys`), in order.
+  let keyColumns: [Int]
+  /// The keys of the row ``cells(row:line:_:)`` last wrote, one per
+  /// ``keyColumns``.
+  private(set) var lastKeys: [String] = []
   private(set) var counts: [String: Int] = [:]
   private(set) var notes: [String] = []
   private let engine = PhoneNumberEngine()
 
   init(
     kinds: Set<NormalizerList.Kind>, roles: [ColumnRole?], countryLocale: String?, addressCountry: String?,
-    region: RegionCode, phoneFormat: PhoneNumberFormat, birthdays: [String?]
+    region: RegionCode, phoneFormat: PhoneNumberFormat, birthdays: [String?], streetStyle: StreetText.Style? = nil,
+    comparisonKeys: Bool = false
   ) {
+    self.streetStyle = streetStyle
+    self.keyColumns =
+      comparisonKeys
+      ? roles.indices.filter { roles[$0] == .email || roles[$0] == .street } : []
     self.kinds = kinds
     self.roles = roles
     self.countryLocale = countryLocale
@@ -110,6 +125,12 @@ struct TableNormalize {
           count("addresses.postcode.unrecognized")
           refused(line, "a postcode")
         }
+      case .street:
+        guard kinds.contains(.addresses), let streetStyle else { continue }
+        if let r = StreetText.rewritten(typed, country: country, style: streetStyle) {
+          out[c] = r
+          count("addresses.street.changed")
+        }
       case .birthday:
         guard kinds.contains(.dates) else { continue }
         let read = row < birthdays.count ? birthdays[row] ?? typed : typed
@@ -124,6 +145,15 @@ struct TableNormalize {
         }
       default: continue
       }
+    }
+    lastKeys = keyColumns.map { c -> String in
+      guard c < out.count, !isBlank(out[c]) else { return "" }
+      if roles[c] == .street { return StreetText.key(out[c], country: country) }
+      // Each address of the cell, its key; the cell's separators between.
+      let keys = out[c].split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "|" }).compactMap {
+        EmailText.comparisonKey(String($0))
+      }
+      return keys.joined(separator: ";")
     }
     return out
   }

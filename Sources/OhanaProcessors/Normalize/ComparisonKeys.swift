@@ -1,0 +1,20 @@
+import OhanaCore
+
+/// The comparison keys `normalize --comparison-keys` writes (issue 46): a
+/// parameter `X-OHANA-KEY` on each e-mail (``EmailText/comparisonKey(_:)``)
+/// and each address (its street's ``StreetText/key(_:country:)``). A key
+/// already there is replaced, so a book normalizes to itself.
+enum ComparisonKeys {
+  static let parameter = "X-OHANA-KEY"
+
+  /// `parameters` (with `label` as `TYPE` when none are stored) with the
+  /// key set, or taken off for nil.
+  static func set(_ key: String?, parameters: StringID, label: StringID, pool: inout StringPool) -> StringID {
+    var list = PhoneValues.list(parameters, label: label, pool: pool)
+    let before = list
+    list.parameters.removeAll { $0.name.uppercased() == parameter }
+    if let key, !key.isEmpty { list.append(parameter, [key]) }
+    if list == before { return parameters }
+    return list.isEmpty ? .absent : pool.intern(list.encoded)
+  }
+}
