@@ -11,6 +11,7 @@ import Synchronization
 /// | `phone.valid` | bool | `is_valid_number` (with ``details``) |
 /// | `phone.type` | string | `FIXED_LINE`, `MOBILE`, ... (with ``details``) |
 /// | `phone.region` | string | region of the number (`US`, `001`...) (with ``details``) |
+/// | `phone.extension` | string | the number's extension, where it has one (with ``extensions``) |
 ///
 /// Fields that are not phones, and phones that do not parse, have no value
 /// in any column; the unparsable ones are counted (`phone.unparsable`). The
@@ -37,6 +38,7 @@ public struct PhoneNumberFormatting: PostProcessor {
   public static let valid = "phone.valid"
   public static let type = "phone.type"
   public static let region = "phone.region"
+  public static let extensionColumn = "phone.extension"
   /// Counter of phone fields that did not parse.
   public static let unparsableCounter = "phone.unparsable"
 
@@ -49,11 +51,16 @@ public struct PhoneNumberFormatting: PostProcessor {
   /// line's vCard and CSV outputs) turns them off: two string columns and
   /// two bitmaps over all fields that nothing would read.
   public let details: Bool
+  /// Whether the `phone.extension` column is made: ``PhoneValues`` writing
+  /// E.164 reads the extension there (E.164 has none), instead of from a
+  /// whole RFC 3966 column made for every number.
+  public let extensions: Bool
 
   public init(
     formats: [PhoneNumberFormat] = PhoneNumberFormat.allCases, defaultRegion: RegionCode = RegionCode.us,
-    regionColumn: String? = nil, role: StageRole = .core, details: Bool = true
+    regionColumn: String? = nil, role: StageRole = .core, details: Bool = true, extensions: Bool = false
   ) {
+    self.extensions = extensions
     self.formats = formats
     self.defaultRegion = defaultRegion
     self.regionColumn = regionColumn
@@ -98,16 +105,19 @@ public struct PhoneNumberFormatting: PostProcessor {
     // 2. Distinct parsed numbers, split by the number's hash; each part
     //    classifies and formats its numbers once, into a pool of its own.
     let numberOfKey = keyParts.map { SharedBuffer<UInt64>(repeating: PhonePass.unparsed, count: $0.count) }
+    // Each number's strings: its formats, then its extension when asked.
+    let slots = formats.count + (extensions ? 1 : 0)
     let numberParts = PhonePass.parallel(parts) { w in
       PhonePass.NumberPart(
-        part: w, parts: parts, keyParts: keyParts, numberOfKey: numberOfKey, formats: formats, engine: engine)
+        part: w, parts: parts, keyParts: keyParts, numberOfKey: numberOfKey, formats: formats, extensions: extensions,
+        engine: engine)
     }
     PhaseTrace.mark("phones.numbers")
 
     // 3. The parts' strings join the table's pool (hashed already),
     //    and every number's values are looked up once.
     var lookup = PhonePass.Lookup()
-    lookup.stride = formats.count + 2
+    lookup.stride = slots + 2
     var ids: [StringID] = []
     var typeIDs = [StringID](repeating: .absent, count: 32)
     var regionIDs: [UInt32: StringID] = [:]
@@ -126,7 +136,7 @@ public struct PhoneNumberFormatting: PostProcessor {
         return id
       }
       for n in 0..<part.types.count {
-        for f in 0..<formats.count { lookup.values.append(ids[n * formats.count + f]) }
+        for f in 0..<slots { lookup.values.append(ids[n * slots + f]) }
         lookup.values.append(typeIDs[Int(part.types[n] & 31)])
         lookup.values.append(regionOfSlot[Int(part.regionSlots[n])])
         lookup.valid.append(part.types[n] != PhoneNumberType.unknown.rawValue)
@@ -146,7 +156,7 @@ public struct PhoneNumberFormatting: PostProcessor {
     PhaseTrace.mark("phones.interned")
     let filled = lookup
     // 4. Every field takes its number's values, in parallel over field ranges.
-    let output = PhonePass.Output(fieldCount: fieldCount, formatCount: formats.count, details: details)
+    let output = PhonePass.Output(fieldCount: fieldCount, formatCount: slots, details: details)
     let unparsable = PhonePass.parallel(PhonePass.chunkCount(fieldCount)) { c in
       output.fill(PhonePass.chunkRange(c, fieldCount), partOfField: partOfField, keyOfField: keyOfField, lookup: filled)
     }.reduce(0, +)
@@ -158,11 +168,12 @@ public struct PhoneNumberFormatting: PostProcessor {
     for (f, format) in formats.enumerated() {
       table.setFieldColumn(Self.columnName(format), .string(strings[f]))
     }
-    if let knownWords = output.known, let validWords = output.valid, strings.count == formats.count + 2 {
+    if extensions { table.setFieldColumn(Self.extensionColumn, .string(strings[formats.count])) }
+    if let knownWords = output.known, let validWords = output.valid, strings.count == slots + 2 {
       let known = Bitmap(words: knownWords.array(), count: fieldCount)
       table.setFieldColumn(Self.valid, .bool(Bitmap(words: validWords.array(), count: fieldCount), valid: known))
-      table.setFieldColumn(Self.type, .string(strings[formats.count]))
-      table.setFieldColumn(Self.region, .string(strings[formats.count + 1]))
+      table.setFieldColumn(Self.type, .string(strings[slots]))
+      table.setFieldColumn(Self.region, .string(strings[slots + 1]))
     }
     if unparsable > 0 { context.count(Self.unparsableCounter, unparsable) }
     PhaseTrace.mark("phones.columns")

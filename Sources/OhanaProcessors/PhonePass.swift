@@ -215,7 +215,8 @@ enum PhonePass {
   /// Part `w` of the distinct parsed numbers: their formats as ids in the
   /// part's own pool, their type and region.
   struct NumberPart: Sendable {
-    /// Number `n`'s format `f` is string `n * formatCount + f`: the bytes
+    /// Number `n`'s format `f` is string `n * slots + f` (slots: the
+    /// formats, then with `extensions` the extension, empty for none): the bytes
     /// `text[ends[i - 1] ..< ends[i]]` (`ends[-1]` = 0), with their
     /// ``StringPool/hash(_:)`` in `hashes[i]`, computed here in parallel.
     var text: [UInt8] = []
@@ -231,7 +232,7 @@ enum PhonePass {
 
     init(
       part w: Int, parts: Int, keyParts: [KeyPart], numberOfKey: [SharedBuffer<UInt64>], formats: [PhoneNumberFormat],
-      engine: PhoneNumberEngine
+      extensions: Bool = false, engine: PhoneNumberEngine
     ) {
       let expected = keyParts.reduce(0) { $0 + $1.count } / (2 * parts)
       var index = PairIndex(capacity: expected)
@@ -259,6 +260,10 @@ enum PhonePass {
           var start = text.count
           let first = ends.count
           engine.appendFormats(number, formats, to: &text, ends: &ends)
+          if extensions {
+            if let e = number.numberExtension { text.append(contentsOf: e.utf8) }
+            ends.append(text.count)
+          }
           text.withUnsafeBytes { bytes in
             for i in first..<ends.count {
               hashes.append(StringPool.hash(UnsafeRawBufferPointer(rebasing: bytes[start..<ends[i]])))
@@ -362,7 +367,8 @@ extension PhonePass.NumberPart {
     text.withUnsafeBytes { bytes in
       var start = 0
       for (i, end) in ends.enumerated() {
-        ids.append(pool.intern(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), hash: hashes[i]))
+        // An empty string is no value (a number without an extension).
+        ids.append(end == start ? .absent : pool.intern(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), hash: hashes[i]))
         start = end
       }
     }

@@ -54,8 +54,13 @@ public struct PhoneValues: PostProcessor {
   public var name: String { "phone-values" }
 
   /// The formats ``PhoneNumberFormatting`` must make for this stage: the
-  /// one written, and RFC 3966 (the extension's source) for E.164.
-  public var neededFormats: [PhoneNumberFormat] { format == .e164 ? [.e164, .rfc3966] : [format] }
+  /// one written.
+  public var neededFormats: [PhoneNumberFormat] { [format] }
+
+  /// Whether ``PhoneNumberFormatting`` must make its extension column for
+  /// this stage: for E.164, which has no place for one. (Without that
+  /// column an RFC 3966 column, when made, gives the extension.)
+  public var neededExtensions: Bool { format == .e164 }
 
   public func process(_ frame: Frame, context: ProcessingContext) throws -> Frame {
     var table = frame.table
@@ -65,8 +70,15 @@ public struct PhoneValues: PostProcessor {
       context.note("no \(PhoneNumberFormatting.columnName(format)) column (phone-number-formatting did not run): phones left as typed")
       return frame
     }
+    var extensionIDs: [StringID]? = nil
     var uri: [StringID]? = nil
-    if format == .e164, case .string(let u)? = table.fields.annotations[column: PhoneNumberFormatting.rfc3966] { uri = u }
+    if format == .e164 {
+      if case .string(let e)? = table.fields.annotations[column: PhoneNumberFormatting.extensionColumn] {
+        extensionIDs = e
+      } else if case .string(let u)? = table.fields.annotations[column: PhoneNumberFormatting.rfc3966] {
+        uri = u
+      }
+    }
     let n = table.fields.count
     var values = (0..<n).map { table.fields.value[$0] }
     var parameters = (0..<n).map { table.fields.parameters[$0] }
@@ -102,7 +114,11 @@ public struct PhoneValues: PostProcessor {
           continue
         }
         var ext: String? = nil
-        if let uri, uri[f].isPresent { ext = table.pool.withBytes(of: uri[f]) { Self.extensionOf(uri: $0) } }
+        if let extensionIDs, extensionIDs[f].isPresent {
+          ext = table.pool.string(extensionIDs[f])
+        } else if let uri, uri[f].isPresent {
+          ext = table.pool.withBytes(of: uri[f]) { Self.extensionOf(uri: $0) }
+        }
         var value = out
         if let ext, extensions == .value {
           value = table.pool.intern((table.pool.string(out) ?? "") + ";ext=" + ext)
@@ -179,23 +195,32 @@ public struct PhoneValues: PostProcessor {
   /// format), or all zeros after a country code of one to three digits (a
   /// format with `+`); its extension (after `;` or ` ext`) not counted.
   static func isAllZeros(_ text: UnsafeRawBufferPointer) -> Bool {
-    var digits: [UInt8] = []
+    // No allocation: every phone field passes here. The digits' count, the
+    // first three, and where the last non-zero one is.
+    var count = 0, lastNonZero = -1
+    var first: (Int, Int, Int) = (0, 0, 0)
     var plus = false
     for b in text {
       if b == UInt8(ascii: ";") || b == UInt8(ascii: "x") { break }  // ";ext=", " ext. "
       if b == UInt8(ascii: "+") { plus = true }
-      if b >= 0x30 && b <= 0x39 { digits.append(b) }
+      guard b >= 0x30 && b <= 0x39 else { continue }
+      let d = Int(b - 0x30)
+      switch count {
+      case 0: first.0 = d
+      case 1: first.1 = d
+      case 2: first.2 = d
+      default: break
+      }
+      if d != 0 { lastNonZero = count }
+      count += 1
     }
-    guard !digits.isEmpty else { return false }
-    guard plus else { return digits.allSatisfy { $0 == 0x30 } }
+    guard count > 0 else { return false }
+    guard plus else { return lastNonZero < 0 }
     // The country calling code: the one prefix of one to three digits that
     // is assigned (calling codes are prefix-free, ITU-T E.164).
-    var cc = 0
-    for k in 1...3 where digits.count > k {
-      cc = cc * 10 + Int(digits[k - 1] - 0x30)
-      if engine.regionCode(forCountryCode: cc) != nil {
-        return digits[k...].allSatisfy { $0 == 0x30 }
-      }
+    for k in 1...3 where count > k {
+      let cc = k == 1 ? first.0 : k == 2 ? first.0 * 10 + first.1 : first.0 * 100 + first.1 * 10 + first.2
+      if engine.regionCode(forCountryCode: cc) != nil { return lastNonZero < k }
     }
     return false
   }

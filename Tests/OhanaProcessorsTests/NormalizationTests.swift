@@ -1,4 +1,5 @@
 import OhanaCore
+import OhanaText
 import Testing
 
 @testable import OhanaProcessors
@@ -246,5 +247,31 @@ import Testing
     }
     #expect(agreed == 50_000)
     #expect(fast > 500)  // the test reaches both answers
+  }
+}
+
+/// `NameText.isSettledASCII`, the byte test that lets most names skip
+/// tidying and re-casing, against those full paths: a yes is never given
+/// to a name that either would change.
+@Suite struct NameFastPathTests {
+  @Test func aSettledNameIsOneTheFullPathLeaves() {
+    var state: UInt64 = 7
+    func next(_ n: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(n))
+    }
+    let alphabet: [String] = ["a", "Z", "m", "Q", " ", ".", "-", "'", "é", "\t", "\u{00A0}", "e\u{0301}", "ß"]
+    let nfc = Normalizer(.nfc)
+    var settled = 0
+    for _ in 0..<50_000 {
+      var s = ""
+      for _ in 0..<(1 + next(12)) { s.unicodeScalars.append(contentsOf: alphabet[next(alphabet.count)].unicodeScalars) }
+      let byBytes = Array(s.utf8).withUnsafeBytes { NameText.isSettledASCII($0) }
+      guard byBytes else { continue }
+      settled += 1
+      let tidy = NameText.words(s).joined(separator: " ")
+      #expect(tidy == s && ((try? nfc.normalize(s)) ?? "") == s && NameText.recased(s) == nil, "\(s)")
+    }
+    #expect(settled > 1000)
   }
 }

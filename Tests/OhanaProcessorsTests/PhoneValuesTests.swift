@@ -21,9 +21,31 @@ import Testing
   ]
 
   func run(_ stage: PhoneValues, context: ProcessingContext = ProcessingContext()) throws -> ContactTable {
-    let formatted = try PhoneNumberFormatting(formats: stage.neededFormats, defaultRegion: .us, details: false)
-      .process(Frame(table: ContactTable(contacts: contacts)), context: context)
+    let formatted = try PhoneNumberFormatting(
+      formats: stage.neededFormats, defaultRegion: .us, details: false, extensions: stage.neededExtensions
+    ).process(Frame(table: ContactTable(contacts: contacts)), context: context)
     return try stage.process(formatted, context: context).table
+  }
+
+  /// The extension column (one string per number that has an extension)
+  /// and the RFC 3966 URI it replaced (`;ext=` of every number) give E.164
+  /// the same extensions.
+  @Test func theExtensionColumnAgreesWithTheURI() throws {
+    var cards = contacts
+    for (i, typed) in ["+1 650 253 0000 x 7", "(415) 555-0132 ext. 12", "+44 20 7946 0958 ext 3", "+1 650 253 0000"].enumerated() {
+      cards.append(Contact(uid: "x\(i)", fields: [ContactField(kind: .phone, value: typed)]))
+    }
+    func written(_ formats: [PhoneNumberFormat], extensions: Bool) throws -> ([String?], [String?]) {
+      let context = ProcessingContext()
+      let formatted = try PhoneNumberFormatting(formats: formats, defaultRegion: .us, details: false, extensions: extensions)
+        .process(Frame(table: ContactTable(contacts: cards)), context: context)
+      let t = try PhoneValues(format: .e164).process(formatted, context: context).table
+      return (values(t), parameters(t))
+    }
+    let byColumn = try written([.e164], extensions: true)
+    let byURI = try written([.e164, .rfc3966], extensions: false)
+    #expect(byColumn.0 == byURI.0 && byColumn.1 == byURI.1)
+    #expect(byColumn.1.compactMap { $0 }.filter { $0.contains("X-EXT=") }.count == 4)
   }
 
   func values(_ t: ContactTable) -> [String?] { (0..<t.fields.count).map { t.pool.string(t.fields.value[$0]) } }

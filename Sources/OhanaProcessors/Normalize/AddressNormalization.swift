@@ -51,17 +51,34 @@ public struct AddressNormalization: PostProcessor {
     var street = Array(table.addresses[.street])
     var parameters = comparisonKeys ? Array(table.addresses[.parameters]) : []
     let labels = table.addresses[.label]
-    var streetMemo: [Pair: StringID] = [:]
-    var keyMemo: [Pair: String] = [:]
-    var streetsChanged = 0, keys = 0
     var pool = table.pool
     // country, region, postcode: changed, unrecognized
     var counts = [Int](repeating: 0, count: 6)
+    var streetsChanged = 0, keys = 0
     var lines: [String] = []
-    var codeMemo: [StringID: String?] = [:]
+    // Values repeat: each is worked out once, by its id (and the country
+    // it is read in, by that country's index in `known`: no String is made
+    // or hashed per address).
+    var known: [Country] = []
+    var countryIndex: [String: Int32] = [:]
+    func index(of code: String?) -> Int32 {
+      guard let code else { return -1 }
+      if let i = countryIndex[code] { return i }
+      let i = Int32(known.count)
+      let written = countryLocale.flatMap { countries.name(code, locale: $0) } ?? code
+      known.append(
+        Country(
+          code: code, written: pool.intern(written), regions: RegionText.tables[code] != nil,
+          postcodes: code == "GB" || PostcodeText.formats[code] != nil))
+      countryIndex[code] = i
+      return i
+    }
+    let defaultIndex = index(of: defaultCountry)
+    var codeMemo = IDMemo<Int32?>(count: pool.count)  // nil: not recognised
     var regionMemo: [Pair: StringID?] = [:]
     var postcodeMemo: [Pair: StringID?] = [:]
-    var writtenMemo: [String: StringID] = [:]
+    var streetMemo: [Pair: StringID] = [:]
+    var keyMemo: [Pair: String] = [:]
     func text(_ id: StringID) -> String? { id.isPresent ? pool.string(id) : nil }
     func note(_ row: Int, _ what: String) {
       guard lines.count < Self.listedLines else { return }
@@ -71,36 +88,29 @@ public struct AddressNormalization: PostProcessor {
     for row in 0..<table.rowCount {
       for a in table.addressRange(of: row) {
         // The country.
-        var code: String? = defaultCountry
-        if let typed = text(country[a]) {
-          let found: String?
-          if let known = codeMemo[country[a]] { found = known } else {
-            found = countries.code(typed)
-            codeMemo[country[a]] = found
-          }
+        var c = defaultIndex
+        if country[a].isPresent {
+          let typed = country[a]
+          let found = codeMemo.value(typed) { text(typed).flatMap { countries.code($0) }.map { index(of: $0) } }
           if let found {
-            code = found
-            let written: StringID
-            if let w = writtenMemo[found] { written = w } else {
-              let name = countryLocale.flatMap { countries.name(found, locale: $0) } ?? found
-              written = pool.intern(name)
-              writtenMemo[found] = written
-            }
-            if written != country[a] {
+            c = found
+            let written = known[Int(found)].written
+            if written != typed {
               country[a] = written
               counts[0] += 1
             }
           } else {
-            code = nil
+            c = -1
             counts[1] += 1
             note(row, "a country")
           }
         }
+        let code = c >= 0 ? known[Int(c)].code : nil
         if street[a].isPresent, streetStyle != nil || comparisonKeys {
-          let key = Pair(id: street[a], country: code ?? "")
           if let streetStyle {
+            let key = Pair(id: street[a], country: c)
             let out: StringID
-            if let known = streetMemo[key] { out = known } else {
+            if let done = streetMemo[key] { out = done } else {
               out = text(street[a]).flatMap { StreetText.rewritten($0, country: code, style: streetStyle) }
                 .map { pool.intern($0) } ?? street[a]
               streetMemo[key] = out
@@ -111,10 +121,11 @@ public struct AddressNormalization: PostProcessor {
             }
           }
           if comparisonKeys {
+            let key = Pair(id: street[a], country: c)
             let k: String
-            if let known = keyMemo[Pair(id: street[a], country: code ?? "")] { k = known } else {
+            if let done = keyMemo[key] { k = done } else {
               k = text(street[a]).map { StreetText.key($0, country: code) } ?? ""
-              keyMemo[Pair(id: street[a], country: code ?? "")] = k
+              keyMemo[key] = k
             }
             if !k.isEmpty { keys += 1 }
             parameters[a] = ComparisonKeys.set(k, parameters: parameters[a], label: labels[a], pool: &pool)
@@ -123,10 +134,11 @@ public struct AddressNormalization: PostProcessor {
           parameters[a] = ComparisonKeys.set(nil, parameters: parameters[a], label: labels[a], pool: &pool)
         }
         guard let code else { continue }
-        if region[a].isPresent, RegionText.tables[code] != nil {
-          let key = Pair(id: region[a], country: code)
+        let rules = known[Int(c)]
+        if region[a].isPresent, rules.regions {
+          let key = Pair(id: region[a], country: c)
           let out: StringID?
-          if let known = regionMemo[key] { out = known } else {
+          if let done = regionMemo[key] { out = done } else {
             out = text(region[a]).flatMap { RegionText.code($0, country: code) }.map { pool.intern($0) }
             regionMemo[key] = out
           }
@@ -140,10 +152,10 @@ public struct AddressNormalization: PostProcessor {
             note(row, "a region")
           }
         }
-        if postcode[a].isPresent, code == "GB" || PostcodeText.formats[code] != nil {
-          let key = Pair(id: postcode[a], country: code)
+        if postcode[a].isPresent, rules.postcodes {
+          let key = Pair(id: postcode[a], country: c)
           let out: StringID?
-          if let known = postcodeMemo[key] { out = known } else {
+          if let done = postcodeMemo[key] { out = done } else {
             out = text(postcode[a]).flatMap { PostcodeText.normalized($0, country: code) }.map { pool.intern($0) }
             postcodeMemo[key] = out
           }
@@ -180,8 +192,18 @@ public struct AddressNormalization: PostProcessor {
   }
 }
 
-/// A value's id with the country it is read in.
+/// A country met in the pass: its code, the id it is written as, and
+/// whether its regions and postcodes have rules.
+private struct Country {
+  var code: String
+  var written: StringID
+  var regions: Bool
+  var postcodes: Bool
+}
+
+/// A value's id with the country it is read in (its index in the pass's
+/// countries, -1 for none).
 private struct Pair: Hashable {
   var id: StringID
-  var country: String
+  var country: Int32
 }

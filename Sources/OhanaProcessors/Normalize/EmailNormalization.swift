@@ -33,10 +33,35 @@ public struct EmailNormalization: PostProcessor {
     var reasons: [EmailText.Problem: Int] = [:]
     var lines: [String] = []
     var pool = table.pool
-    for row in 0..<table.rowCount {
-      for f in table.fieldRange(of: row) where table.fields.kind[f] == .email {
+    // Most addresses are normal already, known from their bytes: that test
+    // runs on every core, and only the others are worked on here (all of
+    // them with keys to write).
+    let frozen = table
+    let pending = Parallel.map(count: table.rowCount) { rows -> (fields: [(row: Int32, field: Int32)], present: Int) in
+      var out: [(row: Int32, field: Int32)] = []
+      var present = 0
+      for row in rows {
+        for f in frozen.fieldRange(of: row) where frozen.fields.kind[f] == .email {
+          let typed = frozen.fields.value[f]
+          guard typed.isPresent else { continue }
+          present += 1
+          if comparisonKeys || !frozen.pool.withBytes(of: typed, EmailText.isNormalASCII) {
+            out.append((Int32(row), Int32(f)))
+          }
+        }
+      }
+      return (out, present)
+    }
+    let present = pending.reduce(0) { $0 + $1.present }
+    if pending.allSatisfy(\.fields.isEmpty) {
+      context.count("emails.changed", 0)
+      context.count("emails.unchanged", present)
+      return frame
+    }
+    for piece in pending {
+      for (rowNumber, fieldNumber) in piece.fields {
+        let row = Int(rowNumber), f = Int(fieldNumber)
         let typed = values[f]
-        guard typed.isPresent else { continue }
         let answer: (id: StringID, problem: EmailText.Problem?)
         if pool.withBytes(of: typed, EmailText.isNormalASCII) {
           answer = (typed, nil)
@@ -75,6 +100,7 @@ public struct EmailNormalization: PostProcessor {
       }
     }
     table.pool = pool
+    unchanged = present - changed
     table.fields.value = StringColumn(values)
     if comparisonKeys {
       table.fields.parameters = StringColumn(parameters)

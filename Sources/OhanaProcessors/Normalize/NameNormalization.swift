@@ -59,6 +59,8 @@ public struct NameNormalization: PostProcessor {
     func tidy(_ id: StringID) -> StringID {
       guard id.isPresent else { return id }
       return tidyMemo.value(id) {
+        // Most names are settled already: known from their bytes, no String.
+        if pool.withBytes(of: id, NameText.isSettledASCII) { return id }
         let s = text(id) ?? ""
         let collapsed = NameText.words(s).joined(separator: " ")
         let normal = (try? nfc.normalize(collapsed)) ?? collapsed
@@ -67,7 +69,9 @@ public struct NameNormalization: PostProcessor {
     }
     func recased(_ id: StringID) -> StringID {
       guard id.isPresent else { return id }
-      return recaseMemo.value(id) { text(id).flatMap(NameText.recased).map(intern) ?? id }
+      return recaseMemo.value(id) {
+        if pool.withBytes(of: id, NameText.isSettledASCII) { return id }
+        return text(id).flatMap(NameText.recased).map(intern) ?? id }
     }
     func joined(_ id: StringID, _ more: [String]) -> StringID {
       intern(((text(id).map { [$0] } ?? []) + more).joined(separator: " "))

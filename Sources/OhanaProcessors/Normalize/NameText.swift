@@ -84,6 +84,27 @@ public enum NameText {
     return out.joined(separator: " ")
   }
 
+  /// Whether a name's UTF-8 bytes are settled: neither tidying nor
+  /// re-casing would change it. True for printable ASCII without white
+  /// space at its ends or two spaces in a row (its words joined by one
+  /// space are itself, and ASCII is NFC), with both a capital and a small
+  /// letter (mixed case: never re-cased). A no is only "not known here".
+  public static func isSettledASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+    var upper = false, lower = false, space = false
+    for b in bytes {
+      guard b >= 0x20 && b <= 0x7E else { return false }
+      if b == 0x20 {
+        if space { return false }
+        space = true
+        continue
+      }
+      space = false
+      if b >= 0x41 && b <= 0x5A { upper = true } else if b >= 0x61 && b <= 0x7A { lower = true }
+    }
+    return upper && lower
+  }
+
   /// The words of `text` (split on white space, empty ones dropped).
   public static func words(_ text: String) -> [String] {
     text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
