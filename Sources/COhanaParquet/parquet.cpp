@@ -222,9 +222,14 @@ arrow::Status WriteAppended(const char* input, int64_t count, const char* const*
   for (int64_t i = 0; i < count; i++) {
     ARROW_ASSIGN_OR_RAISE(auto column, Appended(kinds[i], data[i], offsets[i], rows));
     auto chunked = std::make_shared<arrow::ChunkedArray>(column);
+    const int existing = table->schema()->GetFieldIndex(names[i]);
     if (table->num_columns() == 0) {
       // A table with no columns yet (no base): the first column sets the rows.
       table = arrow::Table::Make(arrow::schema({arrow::field(names[i], column->type())}), {chunked}, rows);
+    } else if (existing >= 0) {
+      // A column of the base's name replaces it, in its place (a
+      // normalization job's rewritten column).
+      ARROW_ASSIGN_OR_RAISE(table, table->SetColumn(existing, arrow::field(names[i], column->type()), chunked));
     } else {
       ARROW_ASSIGN_OR_RAISE(table,
                             table->AddColumn(table->num_columns(), arrow::field(names[i], column->type()), chunked));

@@ -115,8 +115,10 @@ public enum ParquetTable {
   /// A Parquet file's bytes (Snappy-compressed, the Arrow schema stored):
   /// the rows of the Parquet file `base` (every column with its values and
   /// type; only the rows `take` names, in that order, when given), then
-  /// `columns`. Without a base, the table is `columns` alone. Every column
-  /// has as many values as the table has rows.
+  /// `columns`; a column named as one of the base's replaces it in its
+  /// place (a normalization job's rewritten column). Without a base, the
+  /// table is `columns` alone. Every column has as many values as the table
+  /// has rows.
   public static func write(base: String?, columns: [Column], take: [Int]? = nil) throws(ContactIOError) -> [UInt8] {
     let rows = columns.first?.count ?? take?.count ?? 0
     guard columns.allSatisfy({ $0.count == rows }) else {

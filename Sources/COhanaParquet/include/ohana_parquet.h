@@ -39,6 +39,7 @@ enum { OHANA_PARQUET_UTF8 = 0, OHANA_PARQUET_INT32 = 1, OHANA_PARQUET_FLOAT64 = 
    of `rows` values each, named `names[i]`, of kind `kinds[i]`: UTF8
    (`data[i]` the bytes, `offsets[i]` rows + 1 int32 offsets; an empty
    value is null), INT32 (int32 values; INT32_MIN is null) or FLOAT64 (doubles; NaN is null).
+   An appended column named as a column of the input replaces it, in its place.
    `take` non-NULL: only those `take_count` rows of the input, in that
    order. The appended columns must have as many rows as the (taken)
    table. Returns 0, or 1 with a message in `error`. */

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ohana
+import OhanaParquet
 
 extension OhanaCommand {
   /// `ohana normalize`: `process` with the normalizers only (issue 46,
@@ -73,11 +74,17 @@ extension OhanaCommand {
         read = result
         // A table of the user's written to CSV: its own rows, cells normalized.
         let tablePath = input.inputs.count == 1 && input.inputs[0] != "-" ? input.inputs[0] : nil
+        // Rows back in Parquet for `-o FILE.parquet` (RowsBack's rule).
+        let parquetOut = output.to == nil && RowsBack.isParquet(output: output.output)
         if !asContacts, let tablePath, let delimiter = result.tableDelimiter, TableOutput.isUserTable(result),
-          !RowsBack.isParquet(output: tablePath), try output.format() == .csv, !RowsBack.isParquet(output: output.output)
+          try parquetOut || output.format() == .csv
         {
-          try tableRows(result, path: tablePath, delimiter: delimiter, start: start)
+          try tableRows(result, path: tablePath, delimiter: delimiter, parquetOut: parquetOut, start: start)
           tableDone = true
+        } else if parquetOut {
+          throw CLIError(
+            "-o \(output.output): Parquet is written for a table's own rows: give one CSV, TSV or Parquet table as the input, or --to another format",
+            exitCode: CLIError.usage)
         }
       }
       guard !tableDone, let read else { return }
@@ -85,8 +92,16 @@ extension OhanaCommand {
         input: input, output: output, processing: processing, report: report, global: global, read: read, start: start)
     }
 
-    /// The table's rows with their mapped cells normalized (``TableNormalize``).
-    private func tableRows(_ read: ReadResult, path: String, delimiter: UInt8, start: Double) throws {
+    /// The table's rows with their mapped cells normalized (``TableNormalize``):
+    /// a CSV or TSV input's records again, or a Parquet input's rows (read
+    /// as the table route reads them); written as CSV, or as Parquet for
+    /// `-o FILE.parquet`.
+    ///
+    /// Decided for a Parquet output: from a Parquet input, the columns in
+    /// which normalization changed some value are written anew as text
+    /// (null where empty), in their place; every other column keeps its
+    /// values and Arrow type. From a CSV input every column is text.
+    private func tableRows(_ read: ReadResult, path: String, delimiter: UInt8, parquetOut: Bool, start: Double) throws {
       let roles: [ColumnRole?] = read.columns.map(\.role)
       let table = read.table
       let birthdays = (0..<table.rowCount).map { table.string(.birthday, at: $0) }
@@ -95,23 +110,36 @@ extension OhanaCommand {
         addressCountry: normalizers.addressCountry,
         region: region.code, phoneFormat: phoneFormat?.formats.first ?? .e164, birthdays: birthdays,
         streetStyle: normalizers.streetTypes?.style, comparisonKeys: normalizers.comparisonKeys)
-      guard let text = FileManagerBytes.contents(path) else {
-        throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
+      let parquetIn = ParquetTable.isParquet(path: path)
+      let text: [UInt8]
+      if parquetIn {
+        do { text = try ParquetTable.csvText(path: path).bytes } catch {
+          throw CLIError(error.message, exitCode: CLIError.dataError)
+        }
+      } else {
+        guard let bytes = FileManagerBytes.contents(path) else {
+          throw CLIError("cannot read \(path) again to write its rows", exitCode: CLIError.noInput)
+        }
+        text = bytes
       }
       let out = try OutputFile(path: output.output)
       let lines = table.sourceLine
       let keyNames = work.keyColumns.map { read.columns[$0].column + "_key" }
-      try TableRows.rewrite(
-        text, delimiter: delimiter, appended: keyNames, lines: lines,
-        cellsOf: { row, cells in work.cells(row: row, line: row < lines.count ? Int(lines[row]) : 0, cells) },
-        appendRow: { _, bytes in
-          for k in work.lastKeys {
-            bytes.append(delimiter)
-            TableRows.writeCell(k.utf8, delimiter: delimiter, into: &bytes)
+      if parquetOut {
+        try out.write(parquetRows(text, delimiter: delimiter, parquetIn: parquetIn, path: path, keyNames: keyNames, work: &work, lines: lines))
+      } else {
+        try TableRows.rewrite(
+          text, delimiter: delimiter, appended: keyNames, lines: lines,
+          cellsOf: { row, cells in work.cells(row: row, line: row < lines.count ? Int(lines[row]) : 0, cells) },
+          appendRow: { _, bytes in
+            for k in work.lastKeys {
+              bytes.append(delimiter)
+              TableRows.writeCell(k.utf8, delimiter: delimiter, into: &bytes)
+            }
+            return true
           }
-          return true
-        }
-      ) { try out.write($0) }
+        ) { try out.write($0) }
+      }
       out.startFlush()
       try out.commit()
       let end = Clock.seconds()
@@ -127,6 +155,47 @@ extension OhanaCommand {
         StandardError.write(
           "normalized \(table.rowCount) rows of \(path) (\(ProblemCounts(read.errors).summary)), "
             + "their own columns written, in \(formatSeconds(end - start)) s\n")
+      }
+    }
+
+    /// The Parquet file of a table's normalized rows (see ``tableRows``).
+    private func parquetRows(
+      _ text: [UInt8], delimiter: UInt8, parquetIn: Bool, path: String, keyNames: [String], work: inout TableNormalize,
+      lines: [UInt32]
+    ) throws -> [UInt8] {
+      let records = TableRows.records(text, delimiter: delimiter, lines: lines, cells: true, keepBlank: parquetIn)
+      let width = records.header.count
+      var columns = [[String?]](repeating: [], count: width)
+      var keys = [[String?]](repeating: [], count: keyNames.count)
+      var changed = [Bool](repeating: !parquetIn, count: width)
+      for i in records.rows.indices {
+        let typed = (0..<width).map { records.columns[$0][i] ?? "" }
+        var cells = typed
+        let row = Int(records.rows[i])
+        if row >= 0 {
+          cells = work.cells(row: row, line: row < lines.count ? Int(lines[row]) : 0, typed)
+          for (k, key) in work.lastKeys.enumerated() where k < keys.count { keys[k].append(key.isEmpty ? nil : key) }
+        } else {
+          for k in keys.indices { keys[k].append(nil) }
+        }
+        for c in 0..<width {
+          let v = c < cells.count ? cells[c] : ""
+          if v != typed[c] { changed[c] = true }
+          columns[c].append(v.isEmpty ? nil : v)
+        }
+      }
+      var parts: [ParquetTable.Column] = []
+      for c in 0..<width where changed[c] { parts.append(.text(name: records.header[c], values: columns[c])) }
+      let own = Set(records.header)
+      for (k, name) in keyNames.enumerated() {
+        parts.append(.text(name: own.contains(name) ? "ohana_" + name : name, values: keys[k]))
+      }
+      // Nothing changed and no keys asked: the Parquet input is the output.
+      if parts.isEmpty { return parquetIn ? (FileManagerBytes.contents(path) ?? []) : [] }
+      do {
+        return try ParquetTable.write(base: parquetIn ? path : nil, columns: parts)
+      } catch {
+        throw CLIError("cannot write \(output.output): \(error.message)", exitCode: CLIError.dataError)
       }
     }
   }
