@@ -312,6 +312,26 @@ extension EntityStore {
   }
 
   /// Parses stored cards back into a table, one row per card, in order.
+  /// The sources a merge's survivorship rules read (``Survivorship/readsSources``):
+  /// the first `stored.count` rows (read back from the store, whose vCard
+  /// text has no source) take the `source` the store kept for them; every
+  /// other row keeps its own, else takes the batch's `label`, as the store
+  /// records it.
+  static func setSources(_ table: inout ContactTable, stored: [String?], label: String) {
+    var column = Array(table[.sourceProvider])
+    var pool = table.pool
+    let labelID = pool.intern(label)
+    for r in 0..<table.rowCount {
+      if r < stored.count {
+        column[r] = stored[r].map { pool.intern($0) } ?? labelID
+      } else if column[r].isAbsent {
+        column[r] = labelID
+      }
+    }
+    table.pool = pool
+    table.setAttribute(.sourceProvider, column)
+  }
+
   static func table(of cards: [[UInt8]], extra: [UInt8] = [], extraCount: Int = 0) throws(StoreError) -> ContactTable {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(cards.reduce(extra.count) { $0 + $1.count })

@@ -288,6 +288,7 @@ enum StoredSettings {
       "block_names": c.blockOnNames ? "1" : "0", "block_addresses": c.blockOnAddresses ? "1" : "0",
       "block_phones": c.blockOnPhones ? "1" : "0", "block_emails": c.blockOnEmails ? "1" : "0",
       "rules": c.blockingRules.description, "guard_linkage": c.guardLinkage.rawValue,
+      "survivorship": c.survivorship.text,
     ]
   }
 
@@ -311,6 +312,12 @@ enum StoredSettings {
     // A store made before the guard had a choice used complete linkage.
     guard let linkage = GuardLinkage(rawValue: m["guard_linkage"] ?? "complete") else { return nil }
     c.guardLinkage = linkage
+    // The golden records' rules (a store made before them merged by the
+    // most complete member, the default).
+    if let text = m["survivorship"] {
+      guard let rules = try? Survivorship(text: text) else { return nil }
+      c.survivorship = rules
+    }
     // Term frequencies would change with every batch.
     c.termFrequencies = false
     return c

@@ -175,8 +175,12 @@ struct FirstRun {
     var oneThread = config
     oneThread.threads = 1
     let mergeAlone = Deduplicator(configuration: oneThread, model: fitted)
-    let table = self.table
-    let mergedLater = BackgroundTask { mergeAlone.merge(table, result, linkKeys: keys) }
+    var table = self.table
+    // A rule that names sources reads each member's source as the store
+    // keeps it: its own, else the batch's.
+    if config.survivorship.readsSources { EntityStore.setSources(&table, stored: [], label: source) }
+    let merging = table
+    let mergedLater = BackgroundTask { mergeAlone.merge(merging, result, linkKeys: keys) }
     let addBucket = try store.db.prepare("INSERT INTO block_keys(bucket, entries) VALUES(?, ?)")
     var entryCount = 0
     for (b, blob) in buckets {

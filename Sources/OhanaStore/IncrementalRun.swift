@@ -873,14 +873,16 @@ struct IncrementalRun {
       groups: wanted.count, group: changedRows.map { Int(wantedOf[Int(rep[Int($0)])]) }, ids: changedRows.map { age[Int($0)] })
     // Their stored contacts read back from their text, then the batch's
     // rows among them.
-    let cardOf = try store.db.prepare("SELECT vcard FROM contacts WHERE id = ?")
+    let cardOf = try store.db.prepare("SELECT vcard, source FROM contacts WHERE id = ?")
     var subCards: [[UInt8]] = []
+    var subSources: [String?] = []
     var subNew: [UInt32] = []
     for r in changedRows.map({ Int($0) }) {
       if r < base {
         cardOf.bind(1, age[r])
         guard try cardOf.step() else { throw StoreError("stored contact \(age[r]) is missing: the store is damaged") }
         subCards.append(cardOf.bytes(0))
+        subSources.append(cardOf.text(1))
         cardOf.reset()
       } else {
         subNew.append(UInt32(r - base))
@@ -902,9 +904,13 @@ struct IncrementalRun {
     let mergeAlone = Deduplicator(configuration: oneThread, model: model)
     let wantedRows = wanted.map(\.row)
     let (storedCards, newRows, mergeConfig, batch) = (subCards, subNew, oneThread, self.batch)
+    let (storedSources, label) = (subSources, source)
     let mergedLater = BackgroundTask { () -> Result<Cards, StoreError> in
       do throws(StoreError) {
-        let sub = ContactTable.concatenate([try EntityStore.table(of: storedCards), batch.gathering(rows: newRows)])
+        var sub = ContactTable.concatenate([try EntityStore.table(of: storedCards), batch.gathering(rows: newRows)])
+        if mergeConfig.survivorship.readsSources {
+          EntityStore.setSources(&sub, stored: storedSources, label: label)
+        }
         let merged = mergeAlone.merge(sub, result, linkKeys: LinkKeys(table: sub, configuration: mergeConfig))
         return .success(EntityStore.encode(merged, rows: wantedRows, threads: 1))
       } catch {

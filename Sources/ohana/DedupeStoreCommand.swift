@@ -29,6 +29,13 @@ extension OhanaCommand.Dedupe {
           "\(storePath) keeps the dedupe settings it was made with, and every run uses them: "
             + "drop --threshold, --weights, --em, --blocking, --max-block and --region, or make a new store")
       }
+      // The golden records' rules too: every run merges by the rules the
+      // store was made with, so that its records stay one kind of record.
+      if exists && (survivorship != nil || prefer != nil) {
+        throw CLIError(
+          "\(storePath) keeps the survivorship rules it was made with, and every run merges by them: "
+            + "drop --survivorship and --prefer, or make a new store")
+      }
       if !exists && !removing.isEmpty { throw CLIError("--remove: there is no store at \(storePath) yet") }
       // An address book: a later run reads only what changed since the
       // sync token the store kept (README "Live address books").

@@ -84,7 +84,26 @@ extension OhanaCommand.Dedupe {
           cardClusters.append(rows.map { book.cardOfRow[$0] })
         }
       }
-      var plan = WriteBackPlan.make(book: book, clusters: cardClusters, region: config.defaultRegion)
+      // Survivorship rules: which card gives each ruled field, per card.
+      var fieldChoices: [Int: [Survivorship.Field: Int]] = [:]
+      if !config.survivorship.isDefault {
+        let choices = config.survivorship.choices(input: table, result: result, threads: config.threads)
+        // `choices` is in the order of each cluster's first row.
+        var seen = Set<Int32>()
+        var k = 0
+        var rowsOfCluster: [Int32: [Int]] = [:]
+        for (row, c) in result.clusterOf.enumerated() { rowsOfCluster[c, default: []].append(row) }
+        for c in result.clusterOf where seen.insert(c).inserted {
+          defer { k += 1 }
+          guard k < choices.count, let rows = rowsOfCluster[c], rows.count >= 2,
+            rows.allSatisfy({ book.cardOfRow[$0] >= 0 })
+          else { continue }
+          let byCard = choices[k].mapValues { book.cardOfRow[$0] }
+          for r in rows { fieldChoices[book.cardOfRow[r]] = byCard }
+        }
+      }
+      var plan = WriteBackPlan.make(
+        book: book, clusters: cardClusters, region: config.defaultRegion, fieldChoices: fieldChoices)
       for rows in unplaced {
         let hrefs = Set(rows.compactMap { book.cardOfRow[$0] >= 0 ? book.cards[book.cardOfRow[$0]].url.absoluteString : nil })
         plan.skip(hrefs: hrefs.sorted(), reason: "a card of the cluster holds more than one contact")

@@ -1,4 +1,5 @@
 import Foundation
+import OhanaDedupe
 import OhanaCore
 import Testing
 
@@ -177,6 +178,36 @@ import Testing
     #expect(plan.groups[0].members == ["a3": "a2"])
     #expect(plan.groups[0].updated.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:a2\r\n"))
     #expect(!plan.groups[0].updated.contains("urn:uuid:a3"))
+  }
+
+  /// Survivorship rules in the write-back (issue 46): the field a rule
+  /// takes from another card comes from that card's lines; the survivor's
+  /// own value is kept beside it, as any other card's differing value is.
+  @Test func aRuledFieldComesFromTheCardItsRuleChose() throws {
+    let s = Server()
+    s.put("/ab/p1.vcf", Self.card("p1", ["FN:Robert Smith", "N:Smith;Robert;;;", "BDAY:1980-02-03", "ORG:Acme", "TEL:+1 312 644 3332", "EMAIL:bob@example.org", "NOTE:met at the fair"]))
+    s.put("/ab/p2.vcf", Self.card("p2", ["FN:Bob Smith", "N:Smith;Bob;;;", "BDAY:1980-03-02", "TEL:+1 312 644 3332"]))
+    let client = CardDAVClient(start: Self.base, transport: s, credentials: nil)
+    let book = try CardDAVReader.readBook(Self.base, client: client)
+    let index = Dictionary(uniqueKeysWithValues: book.cards.enumerated().map { ($1.url.lastPathComponent, $0) })
+    let (p1, p2) = (try #require(index["p1.vcf"]), try #require(index["p2.vcf"]))
+    // p1 has the more lines: the survivor. The rules choose p2's name and birthday.
+    let choices: [Survivorship.Field: Int] = [.name: p2, .birthday: p2, .organization: p1]
+    let plan = WriteBackPlan.make(book: book, clusters: [[p1, p2]], fieldChoices: [p1: choices, p2: choices])
+    let merged = try #require(plan.clusters.first).merged
+    let lines = merged.components(separatedBy: "\r\n")
+    #expect(lines.contains("FN:Bob Smith") && lines.contains("N:Smith;Bob;;;") && lines.contains("BDAY:1980-03-02"))
+    #expect(!lines.contains("FN:Robert Smith") && !lines.contains("BDAY:1980-02-03"))
+    // The survivor's own values are not lost: its birthday as an
+    // alternative, its other given name as a nickname.
+    #expect(lines.contains { $0.hasPrefix("X-OHANA-ALT-BDAY") && $0.hasSuffix(":1980-02-03") })
+    #expect(lines.contains { $0.hasPrefix("NICKNAME") && $0.contains("Robert") })
+    #expect(lines.contains("ORG:Acme") && lines.contains("UID:p1") && lines.contains("NOTE:met at the fair"))
+    // One of each single-valued property.
+    #expect(lines.filter { $0.hasPrefix("FN:") }.count == 1 && lines.filter { $0.hasPrefix("BDAY:") }.count == 1)
+    // Without rules: the survivor's.
+    let plain = try #require(WriteBackPlan.make(book: book, clusters: [[p1, p2]]).clusters.first).merged
+    #expect(plain.contains("FN:Robert Smith\r\n") && plain.contains("BDAY:1980-02-03\r\n"))
   }
 
   @Test func planAppliedThenUndoneRestoresEveryCardExactly() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import OhanaCore
+import OhanaDedupe
 import OhanaPhone
 
 /// What a write-back will do to one address book, decided before anything
@@ -121,7 +122,18 @@ public struct WriteBackPlan: Codable, Sendable {
   /// no UID while a group names members by UID, and when its merged card
   /// would break its version's cardinalities (``VCardCardinality``: a
   /// survivor that already repeats one), with the property named.
-  public static func make(book: CardDAVReader.Book, clusters: [[Int]], region: String = "US") -> WriteBackPlan {
+  ///
+  /// `fieldChoices` (survivorship rules, issue 46): per card index, the
+  /// card of its cluster each ruled field is taken from. The survivor's
+  /// text is still the one kept, but the properties of a field chosen from
+  /// another card are that card's (``Survivorship/Field``: `N` and `FN`
+  /// for the name, `NICKNAME`, `ORG`, `TITLE`, `BDAY`, `NOTE`); the
+  /// survivor's own values of it are then treated as another card's
+  /// (``CardMerge``: kept as `X-OHANA-ALT-<NAME>`, a different given name
+  /// joining NICKNAME), so that nothing is dropped.
+  public static func make(
+    book: CardDAVReader.Book, clusters: [[Int]], region: String = "US", fieldChoices: [Int: [Survivorship.Field: Int]] = [:]
+  ) -> WriteBackPlan {
     let merger = CardMerge(defaultRegion: RegionCode(region) ?? .us)
     let texts = book.cards.map { VCardText(String(decoding: $0.data, as: UTF8.self)) }
     var uidCount: [String: Int] = [:]
@@ -154,10 +166,14 @@ public struct WriteBackPlan: Codable, Sendable {
         })
       else { continue }
       let others = members.filter { $0 != survivorIndex }
-      guard let survivorText = texts[survivorIndex], let survivor = card(book.cards[survivorIndex], survivorText) else { continue }
-      let result = merger.merge(
-        survivor: survivorText,
-        others: others.compactMap { i in texts[i].map { (card: $0, from: book.cards[i].url.absoluteString) } })
+      guard var survivorText = texts[survivorIndex], let survivor = card(book.cards[survivorIndex], survivorText) else { continue }
+      var otherTexts = others.compactMap { i in texts[i].map { (card: $0, from: book.cards[i].url.absoluteString) } }
+      if let choices = fieldChoices[members[0]],
+        let displaced = Self.takeChosen(choices, into: &survivorText, survivor: survivorIndex, members: members, texts: texts)
+      {
+        otherTexts.insert((card: displaced, from: book.cards[survivorIndex].url.absoluteString), at: 0)
+      }
+      let result = merger.merge(survivor: survivorText, others: otherTexts)
       let problems = CardMerge.violations(result.card)
       if !problems.isEmpty {
         plan.skipped.append(
@@ -182,6 +198,60 @@ public struct WriteBackPlan: Codable, Sendable {
       if !members.isEmpty { plan.groups.append(GroupUpdate(group: card, updated: updated.text, members: members)) }
     }
     return plan
+  }
+
+  /// The properties of a survivorship field in a card (none for the
+  /// department, which is part of `ORG`: the organization's rule decides it).
+  static func properties(of field: Survivorship.Field) -> Set<String> {
+    switch field {
+    case .name: ["N", "FN"]
+    case .nickname: ["NICKNAME"]
+    case .organization: ["ORG"]
+    case .department: []
+    case .jobTitle: ["TITLE"]
+    case .birthday: ["BDAY"]
+    case .note: ["NOTE"]
+    }
+  }
+
+  /// `survivor` with each field chosen from another member of the cluster
+  /// given that member's lines of it (ungrouped), in the place of its own;
+  /// its own lines so replaced, as a card of their own (nil when none),
+  /// for the merge to treat as another card's.
+  static func takeChosen(
+    _ choices: [Survivorship.Field: Int], into survivor: inout VCardText, survivor index: Int, members: [Int],
+    texts: [VCardText?]
+  ) -> VCardText? {
+    var displaced: [VCardText.Line] = []
+    for field in Survivorship.Field.allCases {
+      guard let chosen = choices[field], chosen != index, members.contains(chosen), let from = texts[chosen] else {
+        continue
+      }
+      let names = properties(of: field)
+      let theirs = from.lines.filter { $0.group.isEmpty && names.contains($0.name) && $0.raw.unicodeScalars.last == "\n" }
+      guard !theirs.isEmpty else { continue }
+      var lines: [VCardText.Line] = []
+      var placed = false
+      for l in survivor.lines {
+        if l.group.isEmpty && names.contains(l.name) {
+          displaced.append(l)
+          if !placed {
+            lines += theirs
+            placed = true
+          }
+        } else {
+          if !placed && l.name == "END" {
+            lines += theirs
+            placed = true
+          }
+          lines.append(l)
+        }
+      }
+      survivor.lines = lines
+    }
+    guard !displaced.isEmpty else { return nil }
+    let text = "BEGIN:VCARD\r\nVERSION:\(survivor.version)\r\n" + displaced.map { l in l.raw.unicodeScalars.last == "\n" ? l.raw : l.raw + "\r\n" }.joined() + "END:VCARD\r\n"
+    return VCardText(text)
   }
 
   static let memberNames: Set<String> = ["MEMBER", "X-ADDRESSBOOKSERVER-MEMBER"]

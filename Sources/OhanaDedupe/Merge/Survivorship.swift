@@ -123,6 +123,20 @@ public struct Survivorship: Sendable, Hashable {
     }
   }
 
+  /// The rules as a survivorship file (``init(text:)`` reads it back):
+  /// `default=RULE`, then one `FIELD=RULE` line per field with a rule of
+  /// its own, in ``Field`` order. The entity store keeps its rules so.
+  public var text: String {
+    var lines = ["default=\(defaultRule)"]
+    for f in Field.allCases { if let r = rules[f] { lines.append("\(f.rawValue)=\(r)") } }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Whether a rule names sources (which members' sources it reads).
+  public var readsSources: Bool {
+    ([defaultRule] + Array(rules.values)).contains { if case .sources = $0 { true } else { false } }
+  }
+
   /// The member each field is taken from, per cluster of `result` (in the
   /// order of each cluster's first row, as the merged table's rows): nil
   /// where no member has the field. Clusters of one row take theirs.

@@ -103,7 +103,7 @@ struct ProcessingOptions: ParsableArguments {
         s.append(
           PhoneNumberFormatting(
             formats: formats, defaultRegion: region.code, regionColumn: contactRegions ? ContactCountry.column : nil,
-            details: provenance))
+            details: provenance, extensions: values.neededExtensions))
         s.append(values)
       }
     }
