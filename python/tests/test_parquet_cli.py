@@ -294,3 +294,38 @@ def test_normalize_parquet_in_and_out(tmp_path):
     back = list(csv.DictReader(io.StringIO(csv_out.read_text())))
     assert [r["surname"] for r in back] == table.column("surname").to_pylist()
     assert [r["phone"] for r in back] == table.column("phone").to_pylist()
+
+
+def test_golden_rows_in_parquet_follow_the_survivorship_rules(tmp_path):
+    """--golden to Parquet with --survivorship (README "Golden records"):
+    the ruled column takes the cell of the member its rule chose (here the
+    longest name, written by hand below); a column no rule changed keeps
+    its values and Arrow type."""
+    people = PEOPLE + [("c-9", "Aiko Mei", "Tanaka", None, "Osaka", "aiko.tanaka@example.jp", 19)]
+    cols = list(zip(*people))
+    original = pa.table({
+        "customer_id": pa.array(cols[0], pa.string()),
+        "first_name": pa.array(cols[1], pa.string()),
+        "surname": pa.array(cols[2], pa.string()),
+        "dob": pa.array(cols[3], pa.date32()),
+        "email": pa.array(cols[5], pa.string()),
+        "orders": pa.array(cols[6], pa.int64()),
+    })
+    src = tmp_path / "people.parquet"
+    pq.write_table(original, src)
+    rules = tmp_path / "rules.txt"
+    rules.write_text("name=longest\n")
+    golden = tmp_path / "golden.parquet"
+    ohana("dedupe", src, "-o", tmp_path / "rows.parquet", "--golden", golden, "--survivorship", rules)
+    table = pq.read_table(golden)
+    rows = {r["customer_id"]: r for r in table.to_pylist()}
+    clusters = dict(zip(pq.read_table(tmp_path / "rows.parquet").column("customer_id").to_pylist(),
+                        pq.read_table(tmp_path / "rows.parquet").column("cluster_id").to_pylist()))
+    assert clusters["c-9"] == clusters["c-8"], "the two Tanaka rows are one person (same e-mail and city)"
+    # "Aiko Tanaka" (c-8, the first row) against "Aiko Mei Tanaka" (c-9):
+    # the longer name wins.
+    assert rows["c-8"]["first_name"] == "Aiko Mei"
+    # Other clusters: their first row's cells (the names are as long).
+    assert rows["c-1"]["first_name"] == "Margaret" and rows["c-2"]["first_name"] == "Oskar"
+    assert table.schema.field("dob").type == pa.date32() and table.schema.field("orders").type == pa.int64()
+    assert rows["c-1"]["dob"] == datetime.date(1961, 3, 14) and rows["c-8"]["orders"] == 19

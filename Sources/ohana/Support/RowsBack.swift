@@ -35,8 +35,9 @@ struct RowsBack {
   let values: (Int) -> [Value]
   /// Golden rows: only the rows for which this is true are written.
   var keep: ((Int) -> Bool)? = nil
-  /// A row's own cells written anew (golden rows by survivorship rules;
-  /// CSV output only: a Parquet output keeps the row's cells).
+  /// A row's own cells written anew (golden rows by survivorship rules).
+  /// In a Parquet output from a Parquet input, a column in which some cell
+  /// changed is written as text in its place; the others keep their types.
   var cellsOf: ((Int, [String]) -> [String])? = nil
 
   var inputIsParquet: Bool { ParquetTable.isParquet(path: path) }
@@ -88,7 +89,7 @@ struct RowsBack {
   private func writeParquet(to out: OutputFile) throws {
     let parquetIn = inputIsParquet
     let records = TableRows.records(
-      try inputText(), delimiter: delimiter, lines: lines, cells: !parquetIn, keepBlank: parquetIn)
+      try inputText(), delimiter: delimiter, lines: lines, cells: !parquetIn || cellsOf != nil, keepBlank: parquetIn)
     if records.longRecords > 0 {
       StandardError.write(
         "\(path): \(records.longRecords) records have more cells than the header; "
@@ -106,10 +107,25 @@ struct RowsBack {
     }
     let own = Set(records.header)
     var parts: [ParquetTable.Column] = []
-    if !parquetIn {
-      for (c, name) in records.header.enumerated() {
-        parts.append(.text(name: name, values: written.map { records.columns[c][$0] }))
+    // The written records' own cells: as read, or as `cellsOf` writes
+    // them (golden rows by survivorship rules).
+    var cells = records.columns.map { column in written.map { column[$0] } }
+    var rewritten = [Bool](repeating: false, count: records.header.count)
+    if let cellsOf {
+      for (k, i) in written.enumerated() where records.rows[i] >= 0 {
+        let typed = records.columns.indices.map { records.columns[$0][i] ?? "" }
+        let out = cellsOf(Int(records.rows[i]), typed)
+        for c in records.columns.indices where c < out.count && out[c] != typed[c] {
+          cells[c][k] = out[c].isEmpty ? nil : out[c]
+          rewritten[c] = true
+        }
       }
+    }
+    for (c, name) in records.header.enumerated() {
+      // A CSV input's columns all as text; a Parquet input's keep their
+      // values and types, but for a column `cellsOf` rewrote, which is
+      // written anew as text in its place.
+      if !parquetIn || rewritten[c] { parts.append(.text(name: name, values: cells[c])) }
     }
     for (k, column) in columns.enumerated() {
       let name = own.contains(column.name) ? "ohana_" + column.name : column.name

@@ -57,7 +57,7 @@ enum TableOutput {
         return head + [low[c].isNaN ? .empty : .double(low[c]), high[c].isNaN ? .empty : .double(high[c])]
       })
     if golden { rows.keep = { $0 < n && Int(clusterOf[$0]) == $0 } }
-    if golden && !survivorship.isDefault && !RowsBack.isParquet(output: out.path) {
+    if golden && !survivorship.isDefault {
       rows.cellsOf = try goldenCells(
         rows, table: table, result: result, roles: roles, survivorship: survivorship, threads: threads)
     }
