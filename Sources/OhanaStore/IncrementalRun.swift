@@ -421,6 +421,8 @@ struct IncrementalRun {
           continue
         }
         let p = mine & 1 == 0 || cls & 1 == 0 ? 0 : (how & Met.phone != 0 ? 1 : 2)
+        // Not met on an address: none shared, or only a mailbox (the
+        // bound's level 2 counts both).
         let e = mine & 2 == 0 || cls & 2 == 0 ? 0 : (how & Met.email != 0 ? 1 : 2)
         if skip.cannotReach(phone: p, email: e) { continue }
         if how & Met.notRule == 0 && skip.skips(mine, Int(cls)) { continue }

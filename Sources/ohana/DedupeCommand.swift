@@ -293,6 +293,12 @@ extension OhanaCommand {
             "column+name: \(s.pairsByColumns) more pairs compared (sharing a column above and a name part), "
               + "scored with their own share of matches (\(formatWeight(s.columnPairsShift)) against the candidates')\n")
         }
+        if s.pairsByMailbox > 0 {
+          StandardError.write(
+            "mailbox: \(s.pairsByMailbox) pairs shared only a mailbox (left out of EM), "
+              + "scored with their own share of matches (\(formatWeight(s.mailboxPairsShift)) against the candidates', "
+              + "in place of the e-mail's weight)\n")
+        }
         if let rejected = result.rejectedModel { StandardError.write("not used: " + Self.describe(rejected)) }
         if s.pairsRefusedByGuard > 0 {
           StandardError.write(

@@ -253,6 +253,8 @@ struct RuleSkip: Sendable {
     var table = [Bool](repeating: false, count: 16)
     for ca in 0..<4 {
       for cb in 0..<4 {
+        // Both with e-mails: none shared, or only a mailbox (the bound's
+        // level 2 counts both).
         let p = ca & 1 != 0 && cb & 1 != 0 ? 2 : 0
         let e = ca & 2 != 0 && cb & 2 != 0 ? 2 : 0
         table[ca * 4 + cb] = (p != 0 || e != 0) && bound.cannotReach(phone: p, email: e)

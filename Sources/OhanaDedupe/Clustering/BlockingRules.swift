@@ -2,7 +2,8 @@ import OhanaCore
 
 /// The typo-tolerant blocking rules (``BlockingKey/Set/typoTolerant``):
 /// keys that let two records of one person meet without a phone or an
-/// e-mail in common, through a typo in any one of name, street or postcode.
+/// e-mail in common, through a typo in any one of name, street or postcode,
+/// or through an e-mail's mailbox at another domain.
 ///
 /// Each rule needs all its parts present; a contact gives one key per rule
 /// (per postcode, for the postcode rules: its first four). The keys go into
@@ -53,6 +54,15 @@ extension Blocking {
     if hasYear && keys.given[r].isPresent && rules.contains(.birthdayInitial) {
       let g = keys.given[r]
       body(Hash64.combine(UInt64(arena[ends[g.index - 1]]) | 0x1_0000, bday), .birthdayInitial)
+    }
+    if rules.contains(.mailbox) {
+      // Sorted keys are sorted by their mailbox (the high half).
+      var last: UInt64 = 0
+      for i in keys.emails(of: r) {
+        let m = KeyFunctions.mailbox(keys.emails[i])
+        if m != 0 && m != last { body(m, .mailbox) }
+        last = m
+      }
     }
     // Given and family name alike: `snell sophie` meets `sophie snell`.
     let phoneticFamily = family.isPresent ? keys.phonetic[family.index] : 0

@@ -14,7 +14,7 @@ import OhanaCore
 /// birthday  u32 (``KeyFunctions/birthdayKey(_:)``)
 /// phones    u32 count, then u64 phone keys (suffix << 16 | calling code,
 ///           ``KeyFunctions/phoneKey(_:region:regionKnown:)``), sorted
-/// e-mails   u32 count, then u64 e-mail keys, sorted
+/// e-mails   u32 count, then u64 e-mail keys (mailbox << 32 | address), sorted
 /// addresses u32 count, then per address 10 u64: postcode+street key,
 ///           postcode key, house number, street, extended line and
 ///           locality letters (2 u64 each), postcode print
@@ -27,7 +27,9 @@ enum ComparisonRecord {
   /// 2: phone keys carry their calling code (1 had the suffix alone; a
   /// store of version 1 makes its records again when it is opened).
   /// 3: addresses without a postcode but with a locality are kept.
-  static let version: UInt8 = 3
+  /// 4: e-mail keys carry their mailbox in the high half
+  /// (``KeyFunctions/emailKey(_:)``).
+  static let version: UInt8 = 4
 
   static func append(_ keys: ContactKeys, row r: Int, to out: inout [UInt8]) {
     out.append(version)

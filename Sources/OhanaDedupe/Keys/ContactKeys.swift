@@ -150,7 +150,8 @@ struct ContactKeys: Sendable {
   /// Gives the first three e-mails of every contact an exact 32-bit id
   /// (its slot in a table of the e-mail keys, ``ConcurrentKeySet``) in its
   /// sketch, so that the scorer compares up to three e-mails a side
-  /// without the lists. Only equality of ids means anything. On the
+  /// without the lists, and the first e-mail's mailbox print
+  /// (``ScoreRecord/mailbox``). Only equality of ids means anything. On the
   /// workers, in pieces of rows, each row's keys' slots prefetched a few
   /// rows ahead (the table is far larger than the cache).
   mutating func assignEmailIDs(threads: Int = 0) {
@@ -165,7 +166,17 @@ struct ContactKeys: Sendable {
       }
       let lo = Int(offsets[r]), hi = min(Int(offsets[r + 1]), lo + 3)
       for e in lo..<hi { record.sketch.setEmail(e - lo, table.insert(keys[e])) }
+      if lo < hi { record.mailbox = Self.mailboxPrint(keys[lo]) }
     }
+  }
+
+  /// 16 bits of an e-mail key's mailbox, 0 for none (``ScoreRecord/mailbox``).
+  @inline(__always)
+  static func mailboxPrint(_ emailKey: UInt64) -> UInt16 {
+    let m = KeyFunctions.mailbox(emailKey)
+    if m == 0 { return 0 }
+    let p = UInt16(truncatingIfNeeded: m ^ (m >> 16))
+    return p == 0 ? 1 : p
   }
 
   static func sortUnique(_ a: inout [UInt64], from start: Int) {

@@ -212,12 +212,23 @@ enum KeyFunctions {
     EmailText.comparisonKey(utf8: bytes)
   }
 
+  /// The e-mail key of an address: its mailbox (``mailboxHash(_:)``) in
+  /// the high 32 bits, the low 32 bits of the normalized address's hash
+  /// (``EmailText/comparisonKey(utf8:)``) below. Two keys are the same
+  /// address when the whole keys are equal, and the same handle (maybe at
+  /// another provider) when their high halves are (``mailbox(_:)``, 0 for
+  /// none). 0 for no address. The entity store keeps these in its
+  /// comparison records (``ComparisonRecord/version``).
   static func emailKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var ascii = true
     for b in bytes where b >= 0x80 { ascii = false; break }
     if !ascii || bytes.count > 320 {
-      let n = normalizeEmail(bytes)
-      return n.isEmpty ? 0 : Hash64.hash(n, seed: 0xE)
+      var n = normalizeEmail(bytes)
+      if n.isEmpty { return 0 }
+      let full = Hash64.hash(n, seed: 0xE)
+      let at = n.lastIndex(of: 0x40) ?? n.count
+      let mailbox = n.withUnsafeMutableBytes { mailboxHash(UnsafeMutableRawBufferPointer(rebasing: $0[0..<at])) }
+      return UInt64(mailbox) << 32 | (full & 0xFFFF_FFFF)
     }
     // ASCII: the same normalization into a stack buffer, no allocation.
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count + 8) { buf in
@@ -234,7 +245,6 @@ enum KeyFunctions {
       guard at > lo, at < hi - 1 else { return 0 }
       @inline(__always) func lower(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
       // Domain, lower-cased; googlemail.com is gmail.com.
-      var dn = 0
       let domainStart = at + 1
       func domainIs(_ name: StaticString) -> Bool {
         guard hi - domainStart == name.utf8CodeUnitCount else { return false }
@@ -252,16 +262,67 @@ enum KeyFunctions {
         n += 1
       }
       if n == 0 { return 0 }
+      let local = n
       buf[n] = 0x40
       n += 1
       if gmail {
         for c in "gmail.com".utf8 { buf[n] = c; n += 1 }
       } else {
-        for i in domainStart..<hi { buf[n] = lower(bytes[i]); n += 1; dn += 1 }
+        for i in domainStart..<hi { buf[n] = lower(bytes[i]); n += 1 }
       }
-      return Hash64.hash(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buf)[0..<n]), seed: 0xE)
+      let whole = UnsafeMutableRawBufferPointer(buf)
+      let full = Hash64.hash(UnsafeRawBufferPointer(rebasing: whole[0..<n]), seed: 0xE)
+      let mailbox = mailboxHash(UnsafeMutableRawBufferPointer(rebasing: whole[0..<local]))
+      return UInt64(mailbox) << 32 | (full & 0xFFFF_FFFF)
     }
   }
+
+  /// The mailbox of an e-mail key (its high half): 0 for none.
+  @inline(__always)
+  static func mailbox(_ emailKey: UInt64) -> UInt64 { emailKey >> 32 }
+
+  /// The mailbox of a normalized local part (lower case, no `+tag`): its
+  /// letters and digits with dots, hyphens and underscores dropped
+  /// (`john.smith`, `johnsmith` and `john_smith` are one handle), hashed
+  /// to 32 bits; 0 when fewer than three are left or the handle is a
+  /// role's (``roleMailboxes``: `info@` of two firms says nothing).
+  /// Writes over `local`.
+  static func mailboxHash(_ local: UnsafeMutableRawBufferPointer) -> UInt32 {
+    var n = 0
+    for i in 0..<local.count {
+      let b = local[i]
+      if b == 0x2E || b == 0x2D || b == 0x5F { continue }
+      local[n] = b
+      n += 1
+    }
+    if n < 3 { return 0 }
+    let h = UInt32(truncatingIfNeeded: Hash64.hash(UnsafeRawBufferPointer(rebasing: local[0..<n]), seed: 0x3B))
+    if roleMailboxes.contains(h) { return 0 }
+    return h == 0 ? 1 : h
+  }
+
+  /// Handles of roles, not people (RFC 2142's and the common ones in
+  /// several languages), by their ``mailboxHash(_:)``.
+  static let roleMailboxes: Set<UInt32> = {
+    let names = [
+      "info", "contact", "contacts", "kontakt", "contacto", "contato", "contatti", "office", "buero", "bureau", "admin",
+      "administrator", "sales", "vertrieb", "ventes", "ventas", "support", "help", "helpdesk", "service", "services",
+      "kundenservice", "mail", "email", "hello", "hallo", "bonjour", "hola", "enquiries", "enquiry", "inquiries",
+      "inquiry", "team", "webmaster", "postmaster", "hostmaster", "abuse", "noreply", "donotreply", "billing",
+      "accounts", "accounting", "invoice", "invoices", "hr", "jobs", "careers", "karriere", "press", "presse",
+      "media", "marketing", "news", "newsletter", "orders", "order", "booking", "bookings", "reservations",
+      "reception", "empfang", "secretariat", "sekretariat", "general", "team", "staff", "test", "user",
+    ]
+    var out = Set<UInt32>()
+    for name in names {
+      var bytes = Array(name.utf8)
+      let h = bytes.withUnsafeMutableBytes { b -> UInt32 in
+        UInt32(truncatingIfNeeded: Hash64.hash(UnsafeRawBufferPointer(b), seed: 0x3B))
+      }
+      out.insert(h)
+    }
+    return out
+  }()
 
   static func normalizeEmail(_ string: String) -> String {
     var s = string

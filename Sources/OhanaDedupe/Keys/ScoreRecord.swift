@@ -2,7 +2,7 @@ import OhanaCore
 
 /// What the scorer reads first of one contact, in one record (64 bytes):
 /// the first address's postcode text (``AddressText/postcode``) and house
-/// number (low 32 bits), the phone and e-mail sketch, the folded name ids
+/// number (low 32 bits), the phone and e-mail sketch and mailbox print, the folded name ids
 /// and the birthday. The address part only proves a difference: two
 /// contacts with one address each, other postcodes and no house number in
 /// common are "different" without a look at the address lists.
@@ -17,6 +17,10 @@ struct ScoreRecord: Sendable {
   /// Addresses with a postcode (the scorer's list), at most 255.
   var addressCount: UInt8 = 0
   var nonLatinName = false
+  /// 16 bits of the first e-mail's mailbox (``KeyFunctions/mailbox(_:)``),
+  /// 0 for none: two contacts with one e-mail each whose prints differ
+  /// have no mailbox in common, without a look at the lists.
+  var mailbox: UInt16 = 0
 
   init() {}
 

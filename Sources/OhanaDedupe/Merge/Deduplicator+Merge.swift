@@ -216,14 +216,14 @@ extension Deduplicator {
 
   /// `keys=phone,email; agree=given,family,phone; weight=7.42` (weight of
   /// the weakest accepted link in the cluster).
-  static func reasonText(keys: UInt16, agree: UInt8, weight: Float, links: Int) -> String {
+  static func reasonText(keys: UInt32, agree: UInt8, weight: Float, links: Int) -> String {
     var bytes = Array(reasonPrefix(keys: keys, agree: agree).utf8)
     appendWeight(weight, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The reason up to its weight: `keys=phone,email; agree=given,family,phone; weight=`.
-  static func reasonPrefix(keys: UInt16, agree: UInt8) -> String {
+  static func reasonPrefix(keys: UInt32, agree: UInt8) -> String {
     let k = BlockingKey.Set(rawValue: keys).description
     let a = Comparison.allCases.filter { agree & (1 << UInt8($0.rawValue)) != 0 }.map(\.description)
       .joined(separator: ",")
@@ -332,7 +332,7 @@ struct Provenance: Sendable {
     let clusterOf = result.clusterOf
     pool = table.pool
     // Evidence per cluster.
-    var reasonKeys = [UInt16](repeating: 0, count: n)
+    var reasonKeys = [UInt32](repeating: 0, count: n)
     var agree = [UInt8](repeating: 0, count: n)
     var minWeight = [Float](repeating: .infinity, count: n)
     for p in result.pairs {

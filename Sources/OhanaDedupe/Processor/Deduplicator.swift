@@ -48,10 +48,44 @@ public struct Deduplicator: Sendable {
   /// A plausible fit whose weights are not monotone in their levels
   /// (``FellegiSunterModel/nonMonotone(for:)``, named in `pooled`) is made
   /// so (``FellegiSunterModel/monotone(for:)``).
+  ///
+  /// Pairs that share no blocking key but a mailbox
+  /// (``ComparisonVector/mailboxOnly``: only the rule
+  /// ``BlockingKey/mailbox`` brings them) are left out of EM: they are a
+  /// population of their own. Where handles are built from names
+  /// (`jjones@`, `jschmidt@`) many are namesakes, and fitted with them EM
+  /// moved the name weights until the fit was not plausible (Splink's
+  /// fake 20k: an exact family name 0.11 against a different one 0.12;
+  /// F1 0.73 on the built-in weights it fell back to). They are weighed by
+  /// the fit of the others, their e-mail level (on which they all agree)
+  /// left out and the log-odds of their own share of matches under the
+  /// fit, less the candidates', in its place
+  /// (``FellegiSunterModel/mailboxShift``): where handles belong to
+  /// people (sign-up forms) nearly all are matches, among namesakes few.
   func fittedModel(_ counts: [Int]) -> (model: FellegiSunterModel, rejected: FellegiSunterModel?, pooled: [Comparison]) {
-    let raw = model.estimate(from: counts)
-    guard raw.isPlausible(for: counts) else { return (model, raw, []) }
-    return (raw.monotone(for: counts), nil, raw.nonMonotone(for: counts))
+    var others = counts
+    var mailboxOnly: [(raw: Int, count: Int)] = []
+    for raw in counts.indices where counts[raw] > 0 {
+      if ComparisonVector(rawValue: UInt32(raw))[.email] == ComparisonVector.mailboxOnly {
+        mailboxOnly.append((raw, counts[raw]))
+        others[raw] = 0
+      }
+    }
+    let raw = model.estimate(from: others)
+    guard raw.isPlausible(for: others) else { return (model, raw, []) }
+    var fitted = raw.monotone(for: others)
+    if !mailboxOnly.isEmpty {
+      let factors = mailboxOnly.map { Float(fitted.weight(Self.withoutEmail($0.raw))) }
+      fitted.mailboxShift = Double(Self.populationShift(lambda: fitted.lambda, factors: factors, counts: mailboxOnly.map(\.count)))
+    }
+    return (fitted, nil, raw.nonMonotone(for: others))
+  }
+
+  /// A vector with its e-mail level set to null.
+  static func withoutEmail(_ raw: Int) -> ComparisonVector {
+    var v = ComparisonVector(rawValue: UInt32(raw))
+    v[.email] = 0
+    return v
   }
 
   /// As ``fittedModel(_:)``, with u from random pairs of `keys`' rows when
@@ -69,7 +103,10 @@ public struct Deduplicator: Sendable {
     let random = RandomPairs.levelCounts(scorer, count: keys.count, threads: configuration.threads)
     let all = Double(keys.count) * Double(keys.count - 1) / 2
     let prior = min(0.5, max(1e-12, fit.model.lambda * Double(candidates) / all))
-    let model = fit.model.withRandomU(random.levels, lambda: prior)
+    var model = fit.model.withRandomU(random.levels, lambda: prior)
+    // With the prior in every weight the candidates' odds are not the
+    // baseline the shift was taken against: such pairs weigh as level 2.
+    model.mailboxShift = nil
     return (model.monotone(for: counts), nil, fit.pooled + model.nonMonotone(for: counts).filter { !fit.pooled.contains($0) })
   }
 
@@ -241,7 +278,7 @@ public struct Deduplicator: Sendable {
     var stats = DedupeResult.Statistics()
     let blocked = Blocking.candidatePairs(keys: keys, configuration: configuration, statistics: &stats)
     let pairs = link?.candidates(blocked, threads: configuration.threads) ?? blocked
-    let scorer = PairScorer(keys: keys)
+    let scorer = PairScorer(keys: keys, configuration: configuration)
     var model = self.model
     var estimated = estimates(keys, withPhoneOrEmail: Self.withPhoneOrEmail(keys))
     if estimated {
@@ -280,17 +317,21 @@ public struct Deduplicator: Sendable {
 
   /// For pairs scored by a model fitted on other pairs: the log2 odds of
   /// their own share of matches (EM over the share alone, m and u held:
-  /// `factors` are the pairs' Bayes factors, log2) less those of `lambda`,
-  /// the share the model was fitted with.
-  static func populationShift(lambda: Double, factors: [Float]) -> Float {
+  /// `factors` are the pairs' Bayes factors, log2; `counts`, when given,
+  /// how many pairs each stands for) less those of `lambda`, the share the
+  /// model was fitted with.
+  static func populationShift(lambda: Double, factors: [Float], counts: [Int]? = nil) -> Float {
     guard !factors.isEmpty, lambda > 0, lambda < 1 else { return 0 }
     let ratios = factors.map { exp2(Double(min(60, max(-60, $0)))) }
+    let weights = counts.map { $0.map(Double.init) } ?? [Double](repeating: 1, count: factors.count)
+    let total = weights.reduce(0, +)
+    guard total > 0 else { return 0 }
     var share = min(0.5, lambda)
     for _ in 0..<200 {
       let odds = share / (1 - share)
       var sum = 0.0
-      for r in ratios { sum += r * odds / (r * odds + 1) }
-      let next = min(1 - 1e-9, max(1e-9, sum / Double(ratios.count)))
+      for (r, n) in zip(ratios, weights) { sum += n * r * odds / (r * odds + 1) }
+      let next = min(1 - 1e-9, max(1e-9, sum / total))
       if abs(next - share) < 1e-9 {
         share = next
         break
@@ -298,6 +339,16 @@ public struct Deduplicator: Sendable {
       share = next
     }
     return Float(log2(share / (1 - share)) - log2(lambda / (1 - lambda)))
+  }
+
+  /// Pairs of `counts` (per comparison vector) marked
+  /// ``ComparisonVector/mailboxOnly``.
+  static func mailboxOnlyPairs(_ counts: [Int]) -> Int {
+    var n = 0
+    for raw in counts.indices where counts[raw] > 0 && ComparisonVector(rawValue: UInt32(raw))[.email] == ComparisonVector.mailboxOnly {
+      n += counts[raw]
+    }
+    return n
   }
 
   /// The pairs of rule ``BlockingKey/otherColumns`` (`columns`, see
@@ -353,7 +404,7 @@ public struct Deduplicator: Sendable {
     PhaseTrace.mark("blocking")
     lap("blocking")
     var columnKeys: ColumnKeys? = nil
-    let scorer = PairScorer(keys: keys)
+    let scorer = PairScorer(keys: keys, configuration: configuration)
 
     // Comparison vectors of every candidate pair, in parallel. Without EM
     // the weights are known already (and term frequencies go with fitted
@@ -398,6 +449,8 @@ public struct Deduplicator: Sendable {
       var counts = [Int](repeating: 0, count: ComparisonVector.space)
       for v in vectors where v != Self.unreachable { counts[Int(v)] += 1 }
       let fit = fittedModel(counts, keys: keys, scorer: scorer, candidates: pairs.count)
+      stats.pairsByMailbox = Self.mailboxOnlyPairs(counts)
+      stats.mailboxPairsShift = fit.model.mailboxShift ?? 0
       model = fit.model
       rejected = fit.rejected
       stats.estimateRejected = fit.rejected != nil

@@ -15,8 +15,8 @@ package struct LinkKeys: Sendable {
   /// before use. Raise it with any change to ``Blocking/blockKey(_:_:)``,
   /// ``Hash64``, the rule keys or the key functions behind them.
   /// 2: the rules `names-sound` and `birthday+initial`, and locality keys
-  /// for addresses without a postcode.
-  package static let version = 2
+  /// for addresses without a postcode. 3: the rule `mailbox`.
+  package static let version = 3
 
   package init(table: ContactTable, configuration: DedupeConfiguration) {
     keys = ContactKeys(table: table, configuration: configuration)
@@ -78,7 +78,7 @@ package struct LinkScorer: Sendable {
 
   package init(keys: LinkKeys, model: FellegiSunterModel) {
     self.keys = keys.keys
-    scorer = PairScorer(keys: keys.keys)
+    scorer = PairScorer(keys: keys.keys, configuration: keys.configuration)
     table = model.weightTable()
     bound = ScoreBound(model: model, threshold: keys.configuration.threshold)
     deduplicator = Deduplicator(configuration: keys.configuration, model: model)
@@ -176,16 +176,18 @@ extension DedupeResult {
 
 extension FellegiSunterModel {
   /// The model as text, every number in full (`m`, `u` per comparison and
-  /// level, then lambda), for the entity store.
+  /// level, then lambda, and the mailbox shift when set), for the entity
+  /// store and the distributed job.
   package var storedText: String {
     func row(_ a: [[Double]]) -> String { a.map { $0.map { "\($0)" }.joined(separator: ",") }.joined(separator: ";") }
     return "m=\(row(m))|u=\(row(u))|lambda=\(lambda)" + (includesPrior ? "|prior=1" : "")
+      + (mailboxShift.map { "|mailbox=\($0)" } ?? "")
   }
 
   /// A model from ``storedText`` (nil when it does not parse or its shape
   /// is not today's comparisons and levels).
   package init?(storedText text: String) {
-    var m: [[Double]]? = nil, u: [[Double]]? = nil, lambda: Double? = nil, prior = false
+    var m: [[Double]]? = nil, u: [[Double]]? = nil, lambda: Double? = nil, prior = false, mailbox: Double? = nil
     for part in text.split(separator: "|") {
       let kv = part.split(separator: "=", maxSplits: 1)
       guard kv.count == 2 else { return nil }
@@ -208,6 +210,9 @@ extension FellegiSunterModel {
       case "prior":
         guard kv[1] == "1" else { return nil }
         prior = true
+      case "mailbox":
+        guard let x = Double(kv[1]), x.isFinite else { return nil }
+        mailbox = x
       default: return nil
       }
     }
@@ -217,6 +222,7 @@ extension FellegiSunterModel {
     }
     self.init(m: m, u: u, lambda: lambda)
     includesPrior = prior
+    mailboxShift = mailbox
   }
 }
 
@@ -253,8 +259,8 @@ package struct LinkRuleSkip: Sendable {
     table = RuleSkip.classTable(bound)
   }
 
-  /// Whether a pair whose phone and e-mail levels are these (0 a side has
-  /// none, 1 shared, 2 none shared) can never reach the threshold: the
+  /// Whether a pair whose phone and e-mail levels are these
+  /// (``Comparison/phone``, ``Comparison/email``) can never reach the threshold: the
   /// scorer's early exit, taken before a stored contact is read.
   package func cannotReach(phone: Int, email: Int) -> Bool { bound.cannotReach(phone: phone, email: email) }
 

@@ -35,6 +35,23 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// EM over candidate pairs).
   public var includesPrior = false
 
+  /// What a pair that shares no blocking key but a mailbox
+  /// (``ComparisonVector/mailboxOnly``) is given in place of its e-mail
+  /// level's weight: the log2 odds of those pairs' own share of matches
+  /// under this model, less its lambda's
+  /// (``Deduplicator/populationShift(lambda:factors:counts:)``), set by a
+  /// fit. Nil (the built-in weights): such a pair weighs as any other
+  /// with no e-mail in common.
+  public var mailboxShift: Double? = nil
+
+  /// The weight comparison `c` adds at level `l` of a vector, `w` being
+  /// ``weights``.
+  @inline(__always)
+  func levelWeight(_ w: [[Double]], _ c: Comparison, _ l: Int) -> Double {
+    if c == .email && l == ComparisonVector.mailboxOnly { return mailboxShift ?? w[c.rawValue][2] }
+    return w[c.rawValue][min(l, c.levelCount - 1)]
+  }
+
   public init(m: [[Double]], u: [[Double]], lambda: Double) {
     self.m = m
     self.u = u
@@ -132,8 +149,8 @@ public struct FellegiSunterModel: Sendable, Hashable {
       var valid = true
       for c in Comparison.allCases {
         let l = v[c]
-        if l >= c.levelCount { valid = false; break }
-        s += w[c.rawValue][l]
+        if l >= c.levelCount && !(c == .email && l == ComparisonVector.mailboxOnly) { valid = false; break }
+        s += levelWeight(w, c, l)
       }
       table[raw] = valid ? Float(s) : 0
     }
@@ -143,7 +160,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// The match weight of one vector.
   public func weight(_ v: ComparisonVector) -> Double {
     let w = weights
-    return Comparison.allCases.reduce(priorWeight) { $0 + w[$1.rawValue][min(v[$1], $1.levelCount - 1)] }
+    return Comparison.allCases.reduce(priorWeight) { $0 + levelWeight(w, $1, v[$1]) }
   }
 
   /// The probability of a match given a weight, with this model's prior
@@ -281,7 +298,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
         let v = ComparisonVector(rawValue: UInt32(p))
         var lm = model.lambda, lu = 1 - model.lambda
         for c in cs {
-          let l = min(v[c], c.levelCount - 1)
+          let l = v.modelLevel(c)
           if l == 0 { continue }
           lm *= model.m[c.rawValue][l]
           lu *= model.u[c.rawValue][l]
@@ -291,7 +308,7 @@ public struct FellegiSunterModel: Sendable, Hashable {
         matchTotal += post * n
         total += n
         for c in cs {
-          let l = min(v[c], c.levelCount - 1)
+          let l = v.modelLevel(c)
           if l == 0 { continue }
           mNum[c.rawValue][l] += post * n
           uNum[c.rawValue][l] += (1 - post) * n

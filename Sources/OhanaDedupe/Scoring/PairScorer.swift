@@ -4,8 +4,15 @@ import OhanaCore
 /// Allocation-free: names are compared on the folded bytes in place.
 struct PairScorer: Sendable {
   let keys: ContactKeys
+  /// The blocking rules, when the rule ``BlockingKey/mailbox`` is among
+  /// them: a pair at the e-mail's level 2 that shares no other blocking
+  /// key is then marked ``ComparisonVector/mailboxOnly``.
+  let mailboxBlocking: DedupeConfiguration?
 
-  init(keys: ContactKeys) { self.keys = keys }
+  init(keys: ContactKeys, configuration: DedupeConfiguration? = nil) {
+    self.keys = keys
+    mailboxBlocking = configuration.flatMap { $0.blockingRules.contains(.mailbox) ? $0 : nil }
+  }
 
   /// The vector of a pair, or nil when the phone and e-mail levels alone
   /// already keep the weight below `threshold` whatever the other
@@ -15,7 +22,7 @@ struct PairScorer: Sendable {
   func vector(_ a: Int, _ b: Int, bound: ScoreBound) -> ComparisonVector? {
     let ra = keys.records[a], rb = keys.records[b]
     let p = phoneLevel(a, b, ra.sketch, rb.sketch)
-    let e = emailLevel(a, b, ra.sketch, rb.sketch)
+    let e = emailLevel(a, b, ra, rb)
     if bound.cannotReach(phone: p, email: e) { return nil }
     return vector(a, b, ra, rb, phone: p, email: e)
   }
@@ -93,7 +100,8 @@ struct PairScorer: Sendable {
 
   /// As ``phoneLevel(_:_:_:_:)``, for e-mails.
   @inline(__always)
-  func emailLevel(_ a: Int, _ b: Int, _ sa: ContactSketch, _ sb: ContactSketch) -> Int {
+  func emailLevel(_ a: Int, _ b: Int, _ ra: ScoreRecord, _ rb: ScoreRecord) -> Int {
+    let sa = ra.sketch, sb = rb.sketch
     let l = ContactSketch.emailLevel(sa, sb)
     if l == 1 && (sa.emailCount > 3 || sb.emailCount > 3) {
       return overlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
@@ -101,9 +109,55 @@ struct PairScorer: Sendable {
     return l
   }
 
+  /// Whether rows `a` and `b` share a mailbox: from the records' prints
+  /// when each has one e-mail, else from the lists.
+  @inline(__always)
+  func sameMailbox(_ a: Int, _ b: Int) -> Bool {
+    let ra = keys.records[a], rb = keys.records[b]
+    if ra.sketch.emailCount == 1 && rb.sketch.emailCount == 1 && (ra.mailbox == 0 || ra.mailbox != rb.mailbox) {
+      return false
+    }
+    return Self.mailboxOverlap(keys.emails, keys.emails(of: a), keys.emails(of: b))
+  }
+
+  /// Whether rows `a` and `b` share no blocking key of ``mailboxBlocking``
+  /// but a mailbox (a pair the rule ``BlockingKey/mailbox`` alone brings).
+  func onlyTheMailboxShared(_ a: Int, _ b: Int) -> Bool {
+    guard let configuration = mailboxBlocking, sameMailbox(a, b) else { return false }
+    var rules = configuration.blockingRules
+    rules.remove(.init(.mailbox))
+    var ka: [(UInt64, BlockingKey)] = [], kb: [(UInt64, BlockingKey)] = []
+    ka.reserveCapacity(24)
+    kb.reserveCapacity(24)
+    keys.folds.withStorage { arena, ends in
+      Blocking.forEachBasicKey(keys, a, configuration: configuration) { ka.append(($0, $1)) }
+      Blocking.forEachRuleKey(keys, a, rules: rules, arena: arena, ends: ends) { ka.append(($0, $1)) }
+      Blocking.forEachBasicKey(keys, b, configuration: configuration) { kb.append(($0, $1)) }
+      Blocking.forEachRuleKey(keys, b, rules: rules, arena: arena, ends: ends) { kb.append(($0, $1)) }
+    }
+    return !ka.contains { x in kb.contains { $0.0 == x.0 && $0.1 == x.1 } }
+  }
+
+  /// Whether two sorted lists of e-mail keys share a mailbox
+  /// (``KeyFunctions/mailbox(_:)``; sorted keys are sorted by it).
+  static func mailboxOverlap(_ values: [UInt64], _ ra: Range<Int>, _ rb: Range<Int>) -> Bool {
+    var i = ra.lowerBound, j = rb.lowerBound
+    while i < ra.upperBound && j < rb.upperBound {
+      let x = KeyFunctions.mailbox(values[i]), y = KeyFunctions.mailbox(values[j])
+      if x == 0 || x < y {
+        i += 1
+      } else if y == 0 || x > y {
+        j += 1
+      } else {
+        return true
+      }
+    }
+    return false
+  }
+
   func vector(_ a: Int, _ b: Int) -> ComparisonVector {
     let ra = keys.records[a], rb = keys.records[b]
-    return vector(a, b, ra, rb, phone: phoneLevel(a, b, ra.sketch, rb.sketch), email: emailLevel(a, b, ra.sketch, rb.sketch))
+    return vector(a, b, ra, rb, phone: phoneLevel(a, b, ra.sketch, rb.sketch), email: emailLevel(a, b, ra, rb))
   }
 
   @inline(__always)
@@ -131,7 +185,7 @@ struct PairScorer: Sendable {
       v[.familyName] = fl
     }
     v[.phone] = phone
-    v[.email] = email
+    v[.email] = email == 2 && mailboxBlocking != nil && onlyTheMailboxShared(a, b) ? ComparisonVector.mailboxOnly : email
     v[.birthday] = Self.birthdayLevel(ra.birthday, rb.birthday)
     if ra.addressCount == 0 || rb.addressCount == 0 {
       v[.address] = 0
@@ -255,7 +309,9 @@ struct PairScorer: Sendable {
 /// For the early exit of ``PairScorer/vector(_:_:bound:)``: whether a pair
 /// with given phone and e-mail levels can reach the threshold at all.
 struct ScoreBound: Sendable {
-  /// `reachable[phone * 3 + email]`.
+  /// `reachable[phone * 4 + email]`; the e-mail's level 2 (as the
+  /// scorer knows it before it marks ``ComparisonVector/mailboxOnly``)
+  /// is reachable when either of the two weighs enough.
   private var reachable: [Bool]
 
   init(model: FellegiSunterModel, threshold: Double) {
@@ -266,18 +322,20 @@ struct ScoreBound: Sendable {
     }
     // Term-frequency adjustments of given and family names.
     rest += Double(TermFrequency.maximum) * 2
-    reachable = [Bool](repeating: true, count: 9)
-    for p in 0..<3 {
-      for e in 0..<3 {
-        reachable[p * 3 + e] = w[Comparison.phone.rawValue][p] + w[Comparison.email.rawValue][e] + rest >= threshold
+    reachable = [Bool](repeating: true, count: 12)
+    for p in 0..<Comparison.phone.levelCount {
+      for e in 0...ComparisonVector.mailboxOnly {
+        var email = model.levelWeight(w, .email, e)
+        if e == 2 { email = max(email, model.levelWeight(w, .email, ComparisonVector.mailboxOnly)) }
+        reachable[p * 4 + e] = w[Comparison.phone.rawValue][p] + email + rest >= threshold
       }
     }
   }
 
   /// Never exits early (to compute every vector, for EM or explanations).
   static let none = ScoreBound()
-  private init() { reachable = [Bool](repeating: true, count: 9) }
+  private init() { reachable = [Bool](repeating: true, count: 12) }
 
   @inline(__always)
-  func cannotReach(phone: Int, email: Int) -> Bool { !reachable[phone * 3 + email] }
+  func cannotReach(phone: Int, email: Int) -> Bool { !reachable[phone * 4 + email] }
 }

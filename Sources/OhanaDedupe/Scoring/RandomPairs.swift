@@ -62,7 +62,7 @@ enum RandomPairs {
           (x, y) = pair(i, of: n)
         }
         let v = scorer.vector(x, y)
-        for c in cs { counts[c.rawValue][min(v[c], c.levelCount - 1)] += 1 }
+        for c in cs { counts[c.rawValue][v.modelLevel(c)] += 1 }
       }
       return counts
     }
