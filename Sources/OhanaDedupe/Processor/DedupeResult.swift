@@ -187,7 +187,8 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   /// (the other columns are compared only then), and not in `all`: name
   /// it. The entity store and the distributed job do not block on it.
   case otherColumns = 15
-  /// An e-mail's mailbox (``KeyFunctions/mailboxHash(_:)``): the same
+  /// An e-mail's mailbox (its local part in lower case, `+tag` cut, dots,
+  /// hyphens and underscores dropped): the same
   /// handle at another provider, or with the domain mistyped
   /// (`j.smith@gmial.com`). Role handles (`info@`) give no key.
   case mailbox = 16

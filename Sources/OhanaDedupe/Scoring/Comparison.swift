@@ -83,8 +83,8 @@ public struct ComparisonVector: Hashable, Sendable, CustomStringConvertible {
 
   /// The e-mail field's value for a pair with no e-mail address in
   /// common (level 2) that shares no blocking key but a mailbox (the same
-  /// handle, ``KeyFunctions/mailboxHash(_:)``: at another provider, or
-  /// with the domain mistyped): a pair only the rule
+  /// handle, ``BlockingKey/mailbox``: at another provider, or with the
+  /// domain mistyped): a pair only the rule
   /// ``BlockingKey/mailbox`` brings. EM leaves such pairs out, and they
   /// are weighed as a population of their own
   /// (``FellegiSunterModel/mailboxShift``).

@@ -38,9 +38,8 @@ public struct FellegiSunterModel: Sendable, Hashable {
   /// What a pair that shares no blocking key but a mailbox
   /// (``ComparisonVector/mailboxOnly``) is given in place of its e-mail
   /// level's weight: the log2 odds of those pairs' own share of matches
-  /// under this model, less its lambda's
-  /// (``Deduplicator/populationShift(lambda:factors:counts:)``), set by a
-  /// fit. Nil (the built-in weights): such a pair weighs as any other
+  /// under this model (EM over that share alone, m and u held), less its
+  /// lambda's, set by a fit. Nil (the built-in weights): such a pair weighs as any other
   /// with no e-mail in common.
   public var mailboxShift: Double? = nil
 
