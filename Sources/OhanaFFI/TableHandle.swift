@@ -147,15 +147,6 @@ final class TableHandle: Sendable {
   }
 }
 
-extension Substring {
-  var trimmingBlanks: Substring {
-    var s = self
-    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-    return s
-  }
-}
-
 /// A weak reference to an exported node.
 struct WeakNode: @unchecked Sendable {
   // @unchecked: only read and written inside the handle's mutex.

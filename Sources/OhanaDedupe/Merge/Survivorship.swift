@@ -35,7 +35,7 @@ public struct Survivorship: Sendable, Hashable {
     /// `most-complete`, `most-recent`, `most-frequent`, `longest`, or
     /// `source:A,B,C`.
     public init?(text: String) {
-      let t = text.trimmingBlanks
+      let t = text.trimmingWhitespace
       switch t.lowercased() {
       case "most-complete": self = .mostComplete
       case "most-recent": self = .mostRecent
@@ -43,7 +43,7 @@ public struct Survivorship: Sendable, Hashable {
       case "longest": self = .longest
       default:
         guard t.lowercased().hasPrefix("source:") else { return nil }
-        let list = t.dropFirst(7).split(separator: ",").map { String($0).trimmingBlanks }.filter { !$0.isEmpty }
+        let list = t.dropFirst(7).split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
         guard !list.isEmpty else { return nil }
         self = .sources(list)
       }
@@ -101,15 +101,15 @@ public struct Survivorship: Sendable, Hashable {
   public init(text: String) throws(SurvivorshipError) {
     self.init()
     for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = String(raw).trimmingBlanks
+      let line = String(raw).trimmingWhitespace
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let eq = line.firstIndex(of: "=") else {
         throw SurvivorshipError(line: i + 1, reason: "expected FIELD=RULE")
       }
-      let name = String(line[..<eq]).trimmingBlanks, ruleText = String(line[line.index(after: eq)...])
+      let name = String(line[..<eq]).trimmingWhitespace, ruleText = String(line[line.index(after: eq)...])
       guard let rule = Rule(text: ruleText) else {
         throw SurvivorshipError(
-          line: i + 1, reason: "unknown rule \"\(ruleText.trimmingBlanks)\" (most-complete, most-recent, most-frequent, longest, source:A,B)")
+          line: i + 1, reason: "unknown rule \"\(ruleText.trimmingWhitespace)\" (most-complete, most-recent, most-frequent, longest, source:A,B)")
       }
       if name.lowercased() == "default" {
         defaultRule = rule
@@ -283,13 +283,4 @@ public struct SurvivorshipError: Error, Sendable, CustomStringConvertible {
   public let line: Int
   public let reason: String
   public var description: String { "line \(line): \(reason)" }
-}
-
-extension String {
-  fileprivate var trimmingBlanks: String {
-    var s = Substring(self)
-    while let f = s.first, f.isWhitespace { s.removeFirst() }
-    while let l = s.last, l.isWhitespace { s.removeLast() }
-    return String(s)
-  }
 }

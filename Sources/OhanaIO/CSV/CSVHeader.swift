@@ -382,12 +382,3 @@ struct CSVHeader {
     return .extra
   }
 }
-
-extension String {
-  var trimmingBlanks: String {
-    var s = Substring(self)
-    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-    return String(s)
-  }
-}

@@ -1,3 +1,5 @@
+import OhanaCore
+
 /// What one of a table's columns is in the contact model (DESIGN §15).
 ///
 /// Spelled on the command line as `--map ROLE=COLUMN[,COLUMN...]`: `id`,
@@ -121,15 +123,6 @@ public struct MappedColumn: Sendable, Equatable {
   /// header of ours, Google's or Outlook's), `detected` (header name and
   /// values), `values` (values alone), or why it was left unmapped.
   public var how: String
-}
-
-extension StringProtocol {
-  fileprivate var trimmingBlanks: String {
-    var s = Substring(self)
-    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-    return String(s)
-  }
 }
 
 extension String {

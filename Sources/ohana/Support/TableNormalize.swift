@@ -1,3 +1,4 @@
+import OhanaCore
 import Ohana
 
 /// `ohana normalize` on a table of the user's (CSV or TSV in, CSV or TSV
@@ -169,7 +170,7 @@ struct TableNormalize {
     func flush(_ me: inout TableNormalize) {
       guard !piece.isEmpty else { return }
       let lead = String(piece.prefix { $0.isWhitespace }), trail = String(piece.reversed().prefix { $0.isWhitespace }.reversed())
-      let core = piece.trimmingBlanks
+      let core = piece.trimmingWhitespace
       if core.isEmpty {
         out += piece
       } else {
@@ -198,7 +199,7 @@ struct TableNormalize {
     }
     flush(&self)
     // The cell's own white space around it goes, as around an address.
-    let trimmed = out.trimmingBlanks
+    let trimmed = out.trimmingWhitespace
     return changed || trimmed != cell ? trimmed : cell
   }
 
@@ -218,14 +219,5 @@ struct TableNormalize {
     }
     if written != cell { count("phones.rewritten") }
     return written
-  }
-}
-
-extension String {
-  fileprivate var trimmingBlanks: String {
-    var s = Substring(self)
-    while let f = s.first, f.isWhitespace { s.removeFirst() }
-    while let l = s.last, l.isWhitespace { s.removeLast() }
-    return String(s)
   }
 }
