@@ -1,5 +1,6 @@
 import OhanaCore
 import Testing
+import _OhanaTestSupport
 
 @testable import OhanaDedupe
 
@@ -32,16 +33,16 @@ import Testing
   /// spellings: two addresses have one mailbox exactly when the reference
   /// says so (the 32-bit hash may collide; none does on this sample).
   @Test func mailboxesAgreeWithTheStatedRule() {
-    var rng = SplitMix(seed: 46)
+    var rng = SeededRandom(seed: 46)
     let handles = ["john.smith", "JohnSmith", "john_smith", "j-smith", "jsmith", "ann", "an", "info", "Sales", "zoë.ng", "zoe.ng",
                    "li", "o'brien", "OBrien", "müller", "mueller", "x.y.z", "xyz"]
     let domains = ["example.org", "Example.ORG", "gmial.com", "yahoo.co.uk", "bücher.de", "x.io"]
     var samples: [String] = []
     for _ in 0..<600 {
-      let h = handles[rng.below(handles.count)]
-      let tag = rng.below(4) == 0 ? "+news" : ""
-      let d = domains[rng.below(domains.count)]
-      let wrap = rng.below(5) == 0 ? ("<mailto:", ">") : ("", "")
+      let h = handles[Int.random(in: 0..<handles.count, using: &rng)]
+      let tag = Int.random(in: 0..<4, using: &rng) == 0 ? "+news" : ""
+      let d = domains[Int.random(in: 0..<domains.count, using: &rng)]
+      let wrap = Int.random(in: 0..<5, using: &rng) == 0 ? ("<mailto:", ">") : ("", "")
       samples.append("\(wrap.0)\(h)\(tag)@\(d)\(wrap.1)")
     }
     let mailboxes = samples.map { KeyFunctions.mailbox(Self.key($0)) }
@@ -113,7 +114,7 @@ import Testing
   /// and gives them the log-odds of their own share of matches: positive
   /// when they agree on everything else, negative when on nothing.
   @Test func theFitLeavesMarkedPairsOutAndShiftsThem() throws {
-    var rng = SplitMix(seed: 9)
+    var rng = SeededRandom(seed: 9)
     var counts = [Int](repeating: 0, count: ComparisonVector.space)
     func vector(agreeing: Bool, email: Int) -> Int {
       var v = ComparisonVector(rawValue: 0)
@@ -125,13 +126,13 @@ import Testing
       return Int(v.rawValue)
     }
     for _ in 0..<6000 {
-      let match = rng.below(10) < 3
+      let match = Int.random(in: 0..<10, using: &rng) < 3
       var v = ComparisonVector(rawValue: 0)
-      v[.givenName] = match ? (rng.below(10) < 9 ? 1 : 2) : (rng.below(10) < 8 ? 5 : 3)
-      v[.familyName] = match ? 1 : (rng.below(10) < 3 ? 1 : 5)
-      v[.birthday] = match ? 1 : (rng.below(20) == 0 ? 1 : 4)
-      v[.address] = match ? (rng.below(2) == 0 ? 1 : 0) : 6
-      v[.email] = match ? (rng.below(3) == 0 ? 1 : 2) : 2
+      v[.givenName] = match ? (Int.random(in: 0..<10, using: &rng) < 9 ? 1 : 2) : (Int.random(in: 0..<10, using: &rng) < 8 ? 5 : 3)
+      v[.familyName] = match ? 1 : (Int.random(in: 0..<10, using: &rng) < 3 ? 1 : 5)
+      v[.birthday] = match ? 1 : (Int.random(in: 0..<20, using: &rng) == 0 ? 1 : 4)
+      v[.address] = match ? (Int.random(in: 0..<2, using: &rng) == 0 ? 1 : 0) : 6
+      v[.email] = match ? (Int.random(in: 0..<3, using: &rng) == 0 ? 1 : 2) : 2
       counts[Int(v.rawValue)] += 1
     }
     let plain = Deduplicator().fittedModel(counts)
@@ -211,18 +212,4 @@ import Testing
     #expect(defaults.cannotReach(phone: 2, email: 2))
     #expect(RuleSkip.classTable(defaults)[3 * 4 + 3] == true)
   }
-}
-
-/// SplitMix64, for repeatable samples.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

@@ -126,16 +126,14 @@ struct PairScorer: Sendable {
     guard let configuration = mailboxBlocking, sameMailbox(a, b) else { return false }
     var rules = configuration.blockingRules
     rules.remove(.init(.mailbox))
-    var ka: [(UInt64, BlockingKey)] = [], kb: [(UInt64, BlockingKey)] = []
-    ka.reserveCapacity(24)
-    kb.reserveCapacity(24)
-    keys.folds.withStorage { arena, ends in
-      Blocking.forEachBasicKey(keys, a, configuration: configuration) { ka.append(($0, $1)) }
-      Blocking.forEachRuleKey(keys, a, rules: rules, arena: arena, ends: ends) { ka.append(($0, $1)) }
-      Blocking.forEachBasicKey(keys, b, configuration: configuration) { kb.append(($0, $1)) }
-      Blocking.forEachRuleKey(keys, b, rules: rules, arena: arena, ends: ends) { kb.append(($0, $1)) }
+    if !Blocking.sharedRuleKeys(keys, a, b, rules: rules).isEmpty { return false }
+    var ka: [(UInt64, BlockingKey)] = []
+    Blocking.forEachBasicKey(keys, a, configuration: configuration) { ka.append(($0, $1)) }
+    var shared = false
+    Blocking.forEachBasicKey(keys, b, configuration: configuration) { k, kind in
+      if !shared && ka.contains(where: { $0.0 == k && $0.1 == kind }) { shared = true }
     }
-    return !ka.contains { x in kb.contains { $0.0 == x.0 && $0.1 == x.1 } }
+    return !shared
   }
 
   /// Whether two sorted lists of e-mail keys share a mailbox
