@@ -165,7 +165,7 @@ let package = Package(
 
     // MARK: Tests
     .target(name: "_OhanaTestSupport", dependencies: ["Ohana"], path: "Tests/_OhanaTestSupport", swiftSettings: swiftSettings),
-    .testTarget(name: "OhanaCoreTests", dependencies: ["OhanaCore", "_OhanaTestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "OhanaCoreTests", dependencies: ["COhanaCore", "OhanaCore", "_OhanaTestSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaPhoneTests", dependencies: ["OhanaPhone"], exclude: ["Fixtures"], resources: [], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaTextTests", dependencies: ["OhanaText"], swiftSettings: swiftSettings),
     .testTarget(name: "OhanaProcessorsTests", dependencies: ["OhanaProcessors", "_OhanaTestSupport"], swiftSettings: swiftSettings),

@@ -6,7 +6,11 @@
 # unpacked there and its bin/ohana runs the README's main job and a dedupe of
 # the bundled 1,000-contact sample. The outputs must equal those of the
 # toolchain's own build (.build/release/ohana, run first, outside), byte for
-# byte, and no library may load from outside the archive but glibc's.
+# byte, and no library may load from outside the archive but glibc's,
+# libgcc_s and libstdc++ (the last only for Arrow's libraries). First, every
+# shipped ELF file's symbol versions are checked against the glibc 2.28
+# floor (Scripts/glibc-floor-check.py; OHANA_GLIBC_FLOOR=none skips it for
+# an archive built without the floor).
 #
 #   Scripts/release-archive-check.sh ARCHIVE.tar.gz
 set -euo pipefail
@@ -14,6 +18,10 @@ cd "$(dirname "$0")/.."
 archive=$(readlink -f "$1")
 if [ "${2:-}" != --inside ]; then
   [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null || { echo "FAIL: needs root and unshare"; exit 1; }
+  if [ "${OHANA_GLIBC_FLOOR:-2.28}" != none ]; then
+    python3 Scripts/glibc-floor-check.py --floor "${OHANA_GLIBC_FLOOR:-2.28}" --archive "$archive" \
+      || { echo "FAIL: the archive needs more than glibc ${OHANA_GLIBC_FLOOR:-2.28}"; exit 1; }
+  fi
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   # The expected outputs, from the toolchain's build.
@@ -55,7 +63,7 @@ ohana=$dir/bin/ohana
 # Every library from the archive, or glibc's own.
 missing=$(ldd "$ohana" | grep "not found" || true)
 [ -z "$missing" ] || { echo "FAIL: libraries not found:"; echo "$missing"; exit 1; }
-outside=$(ldd "$ohana" | awk '/=> \// {print $1, $3}' | grep -vE "^(libc|libm|libpthread|libdl|librt|ld-linux)[.-]" \
+outside=$(ldd "$ohana" | awk '/=> \// {print $1, $3}' | grep -vE "^(libc|libm|libpthread|libdl|librt|libutil|ld-linux|libgcc_s|libstdc\+\+)[.-]" \
   | while read -r soname path; do [[ $(readlink -f "$path") == "$dir/lib/"* ]] || echo "$soname $path"; done || true)
 [ -z "$outside" ] || { echo "FAIL: libraries loaded from outside the archive:"; echo "$outside"; exit 1; }
 "$ohana" --version

@@ -9,24 +9,27 @@ Run it with a Python whose environment has `wheel`, `auditwheel` and
 run `pip install ./python` (Swift, libicu-dev). The steps:
 
 1. `pip wheel` on a clean copy of python/ (setup.py runs `swift build -c
-   release --product OhanaFFI -Xswiftc -static-stdlib` in this repository,
-   so an earlier build in .build makes it a no-op): a
-   `cp3XX-cp3XX-linux_x86_64` wheel.
+   release --product OhanaFFI -Xswiftc -static-stdlib` in this repository
+   with OHANA_GLIBC_FLOOR=2.28: linked against glibc 2.28's symbol
+   versions, with libstdc++, ICU 72 and SQLite linked in; see
+   Scripts/glibc-floor.sh): a `cp3XX-cp3XX-linux_x86_64` wheel.
 2. Unpacked and packed again with the library stripped, tagged
    `py3-none-linux_x86_64` (ctypes loads the library: no CPython ABI is
    involved, one wheel serves every Python 3), and ICU's licence text
    added as `<dist-info>/licenses/ICU-LICENSE`.
-3. `auditwheel repair --plat auto`: the libraries outside the manylinux
-   policy (ICU's libicuuc, libicui18n, libicudata) are copied into
-   `ohana.libs/` under hashed names and found through the library's RPATH
-   (`$ORIGIN/../ohana.libs`); the tag becomes the lowest
-   `manylinux_X_Y_x86_64` the wheel's symbol versions allow.
-4. Checked (tag, contents, at most 30 MB) and written to --out (default
+3. `auditwheel repair`: with the floor `--plat manylinux_2_28_x86_64`
+   (auditwheel checks the library against that policy and tags it so;
+   nothing needs grafting). Without the floor (--no-floor), `--plat auto`
+   grafts the system's ICU into `ohana.libs/` and the tag is the lowest
+   the symbol versions allow (manylinux_2_35 on Debian 12).
+4. Checked (tag, contents, at most 30 MB; with the floor, every symbol
+   version by Scripts/glibc-floor-check.py) and written to --out (default
    python/dist/); its path, size and tag are printed.
 
 --no-repair stops after step 2 and writes the `py3-none-linux_x86_64`
-wheel, which still needs the system's ICU: it is there to show that
-python/tests/wheel_check.sh fails on a wheel that is not self-contained.
+wheel; with --no-floor that wheel still needs the system's ICU: it is there
+to show that python/tests/wheel_check.sh fails on a wheel that is not
+self-contained.
 """
 
 from __future__ import annotations
@@ -107,10 +110,17 @@ def single(directory: pathlib.Path, pattern: str) -> pathlib.Path:
     return found[0]
 
 
-def icu_major(library: pathlib.Path) -> str:
-    """ICU's major version from the library's NEEDED entries (libicuuc.so.72)."""
+def icu_major(library: pathlib.Path, floor: bool) -> str:
+    """ICU's major version: from the library's NEEDED entries
+    (libicuuc.so.72), or, ICU linked in (the floor), from the ICU that
+    pkg-config names, whose archives the link took."""
     dynamic = subprocess.run(["readelf", "-d", str(library)], check=True, capture_output=True, text=True).stdout
     majors = set(re.findall(r"\[libicu[a-z0-9]+\.so\.(\d+)\]", dynamic))
+    if floor:
+        if majors:
+            fail(f"{library.name} should have ICU linked in, yet needs libicu*.so.{sorted(majors)}")
+        version = subprocess.run(["pkg-config", "--modversion", "icu-uc"], check=True, capture_output=True, text=True)
+        return version.stdout.strip().split(".")[0]
     if len(majors) != 1:
         fail(f"{library.name} should link one ICU version; its NEEDED entries name {sorted(majors) or 'none'}")
     return majors.pop()
@@ -126,7 +136,7 @@ def add_license_field(metadata: pathlib.Path) -> None:
     metadata.write_text(head + f"\nLicense-File: {LICENSE_NAME}" + sep + body, encoding="utf-8")
 
 
-def retag_strip_license(wheel: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
+def retag_strip_license(wheel: pathlib.Path, work: pathlib.Path, floor: bool) -> pathlib.Path:
     unpacked = work / "unpacked"
     run([sys.executable, "-m", "wheel", "unpack", "-d", str(unpacked), str(wheel)])
     root = single(unpacked, "*")
@@ -137,7 +147,7 @@ def retag_strip_license(wheel: pathlib.Path, work: pathlib.Path) -> pathlib.Path
     run(["strip", "--strip-unneeded", str(library)])
     print(f"build_wheel: stripped {LIBRARY}: {before:,} -> {library.stat().st_size:,} bytes", flush=True)
 
-    major = icu_major(library)
+    major = icu_major(library, floor)
     license_text = HERE / "licenses" / f"ICU-{major}-LICENSE"
     if not license_text.is_file():
         fail(f"the library links ICU {major}, whose licence text python/licenses/ICU-{major}-LICENSE is missing "
@@ -159,7 +169,7 @@ def retag_strip_license(wheel: pathlib.Path, work: pathlib.Path) -> pathlib.Path
     return single(packed, f"*-{PLAIN_TAG}.whl")
 
 
-def verify(wheel: pathlib.Path) -> str:
+def verify(wheel: pathlib.Path, floor: bool) -> str:
     """The repaired wheel's tag, after checking what it must hold."""
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
@@ -176,8 +186,16 @@ def verify(wheel: pathlib.Path) -> str:
         if not any(n.endswith(suffix) for n in names):
             fail(f"{wheel.name} has no {suffix}")
     for lib in ("libicuuc", "libicui18n", "libicudata"):
-        if not any(re.match(rf"ohana\.libs/{lib}-[0-9a-f]+\.so", n) for n in names):
+        grafted = any(re.match(rf"ohana\.libs/{lib}-[0-9a-f]+\.so", n) for n in names)
+        if not floor and not grafted:
             fail(f"{wheel.name} has no ohana.libs/{lib}-*.so* (ICU not grafted)")
+        if floor and grafted:
+            fail(f"{wheel.name} grafts {lib}, which the floor's build links in")
+    if floor:
+        match = FINAL_TAG.match(tags[0])
+        if match is None or (int(match.group(1)), int(match.group(2))) != (2, 28):
+            fail(f"{wheel.name}: tag {tags[0]}, not manylinux_2_28")
+        run([sys.executable, str(REPO / "Scripts" / "glibc-floor-check.py"), "--floor", "2.28", "--wheel", str(wheel)])
     size = wheel.stat().st_size
     if size > MAX_BYTES:
         fail(f"{wheel.name} is {size:,} bytes, over the {MAX_BYTES:,}-byte limit")
@@ -187,6 +205,8 @@ def verify(wheel: pathlib.Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "dist", help="where the wheel goes (default python/dist)")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="link against this machine's glibc and graft the system's ICU (the build before the floor)")
     parser.add_argument("--no-repair", action="store_true",
                         help="stop before auditwheel: a py3-none-linux_x86_64 wheel that needs the system's ICU")
     args = parser.parse_args()
@@ -194,6 +214,8 @@ def main() -> None:
         fail("builds x86_64 Linux wheels only")
 
     env = tool_environment()
+    floor = not args.no_floor
+    env["OHANA_GLIBC_FLOOR"] = "2.28" if floor else "none"
     check_tools(env)
     out = args.out.resolve()
     with tempfile.TemporaryDirectory(prefix="ohana-wheel-") as tmp:
@@ -202,15 +224,19 @@ def main() -> None:
         copy_source(source)
         built = work / "built"
         run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(built), str(source)], env=env)
-        plain = retag_strip_license(single(built, "ohana-*.whl"), work)
+        plain = retag_strip_license(single(built, "ohana-*.whl"), work, floor)
 
         if args.no_repair:
             result, tag = plain, PLAIN_TAG
         else:
             repaired = work / "repaired"
-            run([sys.executable, "-m", "auditwheel", "repair", "--plat", "auto", "-w", str(repaired), str(plain)], env=env)
+            # With the floor, the tag says the glibc it was linked for (its
+            # symbols would allow 2.27, but 2.28's stubs are what it was
+            # checked against); without it, the lowest the symbols allow.
+            plat = "manylinux_2_28_x86_64" if floor else "auto"
+            run([sys.executable, "-m", "auditwheel", "repair", "--plat", plat, "-w", str(repaired), str(plain)], env=env)
             result = single(repaired, "*.whl")
-            tag = verify(result)
+            tag = verify(result, floor)
 
         out.mkdir(parents=True, exist_ok=True)
         version = result.name.split("-")[1]

@@ -1,6 +1,7 @@
 import COhanaArrow
 import OhanaCore
 import OhanaIO
+import OhanaProcessors
 
 // The C functions of `ohana_arrow.h`. Each returns 0 (OHANA_OK) or an error
 // code and then fills `error` (when not NULL). A table is an opaque
@@ -68,6 +69,20 @@ func export(
 public func ohana_version() -> UnsafePointer<CChar> {
   let s: StaticString = "ohana-ffi 1 (Arrow C Data Interface)"
   return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+/// What the library is made of (`BuildInfo`): `key=value` lines, UTF-8,
+/// copied into `buffer` (NUL-terminated) when `capacity` holds them and
+/// the NUL. Returns the bytes the lines take without the NUL, so that a
+/// caller with too small a buffer learns the size to ask for.
+@_cdecl("ohana_build_info")
+public func ohana_build_info(_ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int64) -> Int64 {
+  let bytes = Array(BuildInfo.keyValueText.utf8)
+  if let buffer, capacity > Int64(bytes.count) {
+    for (i, byte) in bytes.enumerated() { buffer[i] = CChar(bitPattern: byte) }
+    buffer[bytes.count] = 0
+  }
+  return Int64(bytes.count)
 }
 
 /// Sets the worker threads of every later call in the process (as

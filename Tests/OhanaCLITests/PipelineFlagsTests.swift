@@ -51,6 +51,44 @@ struct PipelineFlagsTests {
     #expect(r.out.contains("ICU "))
     #expect(r.out.contains("libphonenumber metadata 9.0.43"))
   }
+
+  /// The glibc line against two outside readings: the running glibc as
+  /// `getconf GNU_LIBC_VERSION` says, and the floor no lower than the
+  /// newest GLIBC_ symbol version the binary needs (binutils' readelf).
+  @Test func versionNamesTheGlibcFloorAndTheRunningOne() throws {
+    let r = try CLI.run(["--version"])
+    #expect(r.status == 0)
+    guard let binary = CLI.binary else { return }
+    let line = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("glibc ") })
+    let parts = line.split(separator: " ")  // glibc 2.28 or later (running 2.36)
+    try #require(parts.count == 6, "\(line)")
+    func version(_ s: some StringProtocol) -> [Int] { s.split(separator: ".").compactMap { Int($0) } }
+    let floor = version(parts[1])
+    let running = version(parts[5].dropLast())
+    let getconf = try shell(["getconf", "GNU_LIBC_VERSION"]).split(separator: " ").last.map(version) ?? []
+    #expect(running == getconf, "\(line) against getconf's \(getconf)")
+    let symbols = try shell(["readelf", "-W", "--dyn-syms", binary.path])
+    let needed = symbols.split(separator: "\n").compactMap { row -> [Int]? in
+      guard let at = row.range(of: "@GLIBC_") else { return nil }
+      return version(row[at.upperBound...].prefix { $0 == "." || $0.isNumber })
+    }.max { $0.lexicographicallyPrecedes($1) } ?? []
+    #expect(!needed.isEmpty, "readelf found no GLIBC_ version in \(binary.path)")
+    #expect(!floor.lexicographicallyPrecedes(needed), "floor \(floor) below the \(needed) the binary needs")
+    #expect(!running.lexicographicallyPrecedes(floor), "running \(running) below the floor \(floor)")
+  }
+
+  private func shell(_ command: [String]) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = command
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0, "\(command.joined(separator: " ")) failed")
+    return String(decoding: data, as: UTF8.self)
+  }
 }
 
 @Suite("ohana process --dedupe")

@@ -48,6 +48,7 @@ __all__ = [
     "link",
     "show_mapping",
     "write",
+    "build_info",
     "engine_version",
     "set_threads",
     "threads",
@@ -120,6 +121,19 @@ def _check(rc: int, err: _ffi._Error) -> None:
     if rc != 0:
         reason = err.message.decode("utf-8", "replace")
         raise OhanaError(rc, err.line or None, reason)
+
+
+def build_info() -> dict[str, str]:
+    """What the engine library is made of, to check a worker before a job:
+    ``version``, ``icu`` (the ICU linked in), ``phone_metadata``
+    (libphonenumber's metadata the phone tables come from), ``glibc`` (the
+    oldest glibc the library runs on: "2.28" for the wheel) and
+    ``glibc_running`` (the one this process runs on)."""
+    size = _ffi.lib.ohana_build_info(None, 0)
+    buffer = ctypes.create_string_buffer(size + 1)
+    _ffi.lib.ohana_build_info(buffer, size + 1)
+    lines = buffer.value.decode("utf-8").splitlines()
+    return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
 def engine_version() -> str:

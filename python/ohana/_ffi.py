@@ -57,6 +57,7 @@ def _load() -> ctypes.CDLL:
     out = ctypes.POINTER(ctypes.c_void_p)
     sigs = {
         "ohana_version": (s, []),
+        "ohana_build_info": (i64, [ctypes.c_char_p, i64]),
         "ohana_set_threads": (i32, [i64, err]),
         "ohana_threads": (i64, []),
         "ohana_read": (i32, [ctypes.POINTER(s), i64, s, i32, out, err]),

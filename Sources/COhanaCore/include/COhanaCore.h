@@ -86,4 +86,36 @@ void ohana_cleanup_progress_line(int shown);
 /// not libraries.
 void ohana_cleanup_install(void);
 
+/// Stands in for glibc 2.32's `__libc_single_threaded` where the glibc 2.28
+/// floor links libstdc++ in (Sources/COhanaCore/glibcfloor.c); always 0,
+/// "the process may have several threads".
+extern char ohana_floor_single_threaded;
+
+/// Stands in for glibc 2.36's `arc4random` in the glibc 2.28 floor's link:
+/// 32 bits from the kernel's random generator (getrandom(2)).
+unsigned int ohana_floor_arc4random(void);
+
+/// Stands in for glibc 2.29's `posix_spawn_file_actions_addchdir_np` in the
+/// glibc 2.28 floor's link: the C library's own where it has one, else
+/// ENOSYS. `actions` is a `posix_spawn_file_actions_t *`.
+int ohana_floor_posix_spawn_file_actions_addchdir_np(void *actions, const char *path);
+
+/// The copy of glibc's `timezone` (seconds west of UTC) that the glibc 2.28
+/// floor's ICU reads in place of `__timezone`, filled when the library or
+/// program is loaded.
+long ohana_floor_timezone_value(void);
+
+/// The copy of glibc's `tzname[dst ? 1 : 0]` the floor's ICU reads in place
+/// of `tzname`.
+const char *ohana_floor_tzname_value(int dst);
+
+/// The minor version of the oldest glibc 2 this build runs on: 28 for the
+/// glibc 2.28 floor's build, else that of the glibc it was compiled and
+/// linked against.
+int ohana_glibc_floor_minor(void);
+
+/// The version of the glibc the process runs on ("2.36"), as the C
+/// library says (`gnu_get_libc_version`).
+const char *ohana_glibc_running(void);
+
 #endif

@@ -1,14 +1,17 @@
 import Ohana
 
-/// What `ohana --version` prints: the tool version, then one line per
-/// component that wants to be named (the ICU version, once OhanaText
-/// exposes it: add its line to `components`).
+/// What `ohana --version` prints: the tool's version, then the components
+/// a user checks a worker by (BuildInfo): ICU, libphonenumber's metadata,
+/// and the oldest glibc the build runs on beside the one it runs on.
 enum VersionInfo {
-  static let tool = "0.1.0"
+  static let tool = BuildInfo.version
 
-  /// Extra lines, e.g. "ICU 74.2". Hook for the text engine.
   static var components: [String] {
-    ["ICU " + ICU.version, "libphonenumber metadata " + PhoneNumberEngine.metadataVersion]
+    [
+      "ICU " + ICU.version,
+      "libphonenumber metadata " + PhoneNumberEngine.metadataVersion,
+      "glibc \(CLibrary.glibcFloor) or later (running \(CLibrary.glibcRunning))",
+    ]
   }
 
   static var text: String {
