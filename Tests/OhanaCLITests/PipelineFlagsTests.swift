@@ -65,7 +65,7 @@ struct PipelineFlagsTests {
     func version(_ s: some StringProtocol) -> [Int] { s.split(separator: ".").compactMap { Int($0) } }
     let floor = version(parts[1])
     let running = version(parts[5].dropLast())
-    let getconf = try shell(["getconf", "GNU_LIBC_VERSION"]).split(separator: " ").last.map(version) ?? []
+    let getconf = try shell(["getconf", "GNU_LIBC_VERSION"]).split(whereSeparator: \.isWhitespace).last.map(version) ?? []
     #expect(running == getconf, "\(line) against getconf's \(getconf)")
     let symbols = try shell(["readelf", "-W", "--dyn-syms", binary.path])
     let needed = symbols.split(separator: "\n").compactMap { row -> [Int]? in

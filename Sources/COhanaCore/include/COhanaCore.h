@@ -91,6 +91,10 @@ void ohana_cleanup_install(void);
 /// "the process may have several threads".
 extern char ohana_floor_single_threaded;
 
+/// The stand-in's value, read through a function (Swift 6 reads no C global
+/// directly).
+static inline int ohana_floor_single_threaded_get(void) { return ohana_floor_single_threaded; }
+
 /// Stands in for glibc 2.36's `arc4random` in the glibc 2.28 floor's link:
 /// 32 bits from the kernel's random generator (getrandom(2)).
 unsigned int ohana_floor_arc4random(void);
