@@ -58,9 +58,11 @@ verdict "pyarrow for Python $old_python downloaded" $?
 
 job=(process ohana-example.vcf -o - --to ndjson --require givenName --require familyName --require photo
      --format-phones e164,international --region US --sort family --locale en)
-(cd "$work" && "$work/$dir/bin/ohana" "${job[@]}" > expected-process.ndjson &&
-  "$work/$dir/bin/ohana" dedupe sample-1000.vcf -o expected-merged.vcf --clusters expected-clusters.csv -q)
-verdict "the archive's binary runs here ($(ldd --version | head -1 | awk '{print $NF}'))" $?
+(cd "$work" && "$work/$dir/bin/ohana" "${job[@]}" > expected-process.ndjson 2> host.err &&
+  "$work/$dir/bin/ohana" dedupe sample-1000.vcf -o expected-merged.vcf --clusters expected-clusters.csv -q 2>> host.err)
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/    /' "$work/host.err"
+verdict "the archive's binary runs here ($(ldd --version | head -1 | awk '{print $NF}'))" $rc
 
 cat > "$work/inside.sh" <<EOF
 set -u

@@ -17,9 +17,9 @@ run `pip install ./python` (Swift, libicu-dev). The steps:
    `py3-none-linux_x86_64` (ctypes loads the library: no CPython ABI is
    involved, one wheel serves every Python 3), and ICU's licence text
    added as `<dist-info>/licenses/ICU-LICENSE`.
-3. `auditwheel repair`: with the floor `--plat manylinux_2_28_x86_64`
-   (auditwheel checks the library against that policy and tags it so;
-   nothing needs grafting). Without the floor (--no-floor), `--plat auto`
+3. `auditwheel repair`: with the floor `--plat manylinux_2_28_x86_64
+   --only-plat` (auditwheel checks the library against that policy and
+   tags it so; nothing needs grafting). Without the floor (--no-floor), `--plat auto`
    grafts the system's ICU into `ohana.libs/` and the tag is the lowest
    the symbol versions allow (manylinux_2_35 on Debian 12).
 4. Checked (tag, contents, at most 30 MB; with the floor, every symbol
@@ -233,8 +233,10 @@ def main() -> None:
             # With the floor, the tag says the glibc it was linked for (its
             # symbols would allow 2.27, but 2.28's stubs are what it was
             # checked against); without it, the lowest the symbols allow.
-            plat = "manylinux_2_28_x86_64" if floor else "auto"
-            run([sys.executable, "-m", "auditwheel", "repair", "--plat", plat, "-w", str(repaired), str(plain)], env=env)
+            # --only-plat: that tag alone (auditwheel would add manylinux_2_27,
+            # which the symbols allow but nothing here was checked against).
+            plat = ["--plat", "manylinux_2_28_x86_64", "--only-plat"] if floor else ["--plat", "auto"]
+            run([sys.executable, "-m", "auditwheel", "repair", *plat, "-w", str(repaired), str(plain)], env=env)
             result = single(repaired, "*.whl")
             tag = verify(result, floor)
 
