@@ -101,7 +101,8 @@ if [ -n "${OHANA_ARROW_DIR:-}" ]; then
 fi
 
 # The glibc floor: the newest GLIBC_ symbol version anything in it needs.
-needed=$(objdump -T "$root/bin/ohana" "$root"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1)
+# (find, not a glob: lib/ is empty in an archive built without Arrow.)
+needed=$(objdump -T "$root/bin/ohana" $(find "$root/lib" -type f) | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1)
 echo "${needed#GLIBC_}" > "$root/GLIBC"
 mkdir -p "$out"
 tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
