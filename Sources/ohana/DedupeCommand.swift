@@ -288,6 +288,10 @@ extension OhanaCommand {
                 + "(m \(formatRatio(a.m)) on \(a.pairs) sure pairs, u \(formatRatio(a.u)))\n")
           }
         }
+        for r in s.restatedColumns {
+          StandardError.write(
+            "column \(r.name): not compared, it restates the name (on \(Int((r.share * 100).rounded()))% of the rows looked at)\n")
+        }
         if s.pairsByColumns > 0 {
           StandardError.write(
             "column+name: \(s.pairsByColumns) more pairs compared (sharing a column above and a name part), "

@@ -97,6 +97,10 @@ public struct DedupeResult: Sendable {
     /// The columns beyond the model's own comparisons that were compared
     /// (``AttributeComparisons``), with their weights.
     public var attributes: [AttributeWeight] = []
+    /// The other columns not compared because they restate the name
+    /// (``AttributeComparisons/restatedNameShare``), with the share of
+    /// rows on which they did.
+    public var restatedColumns: [RestatedColumn] = []
     public var contactsWithPhoneOrEmail = 0
     /// With a truth (``Deduplicator/truth``): the true pairs (two contacts
     /// of one entity) and how many of them were candidate pairs (compared
@@ -141,6 +145,17 @@ public struct AttributeWeight: Sendable, Hashable, Codable {
   public var u: Double
   /// Those sure pairs where both sides had a value.
   public var pairs: Int
+}
+
+/// A table's column left out of the comparisons because its value is the
+/// contact's name again (`first_and_surname` beside `first_name` and
+/// `surname`).
+public struct RestatedColumn: Sendable, Hashable, Codable {
+  /// The column's header.
+  public var name: String
+  /// The share of the rows looked at (with a value and a name) on which
+  /// the value was the name.
+  public var share: Double
 }
 
 /// The kinds of blocking keys (blocking rules): two contacts are compared

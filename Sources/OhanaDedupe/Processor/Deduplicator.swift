@@ -398,6 +398,7 @@ public struct Deduplicator: Sendable {
     // weighed after EM (their m measured on the pairs it is sure of). The
     // built-in weights use none.
     let tableColumns = useEM ? attributes() : AttributeComparisons()
+    stats.restatedColumns = tableColumns.restated.map { RestatedColumn(name: $0.name, share: $0.share) }
     let blocked = Blocking.candidatePairs(keys: keys, configuration: configuration, bound: bound, statistics: &stats)
     // Linking: only the pairs the mode compares (across the sides).
     var pairs = link?.candidates(blocked, threads: configuration.threads) ?? blocked

@@ -129,13 +129,102 @@ package struct AttributeComparisons: Sendable {
         if let c { code(c, r, extras.value[e]) }
       }
     }
+    let names = NameForms(table: table)
     for c in candidates {
       let present = c.counts.reduce(0) { $0 + Int($1) }
       let distinct = c.counts.count - 1
       guard Double(present) >= Self.minimumPresence * Double(n), distinct >= 2,
         Double(distinct) <= Self.maximumDistinctShare * Double(present)
       else { continue }
+      if let share = names.restatedShare(codes: c.codes, index: c.index), share >= Self.restatedNameShare {
+        restated.append(Restated(name: c.name, share: share))
+        continue
+      }
       attributes.append(Attribute(name: c.name, codes: c.codes, counts: c.counts, present: present))
+    }
+  }
+
+  /// A column left out because it says again what the name columns say.
+  package struct Restated: Sendable, Equatable {
+    /// The column's name (its header).
+    package var name: String
+    /// The share of the rows looked at whose value is the contact's name.
+    package var share: Double
+  }
+
+  /// The columns not compared because they restate the name (see
+  /// ``restatedNameShare``).
+  package private(set) var restated: [Restated] = []
+
+  /// Least share of rows (of those with a value and a name) on which a
+  /// column's folded value is the contact's own name, given and family
+  /// in either order, one of them alone, or the formatted name, for the
+  /// column to be taken as a restatement of the name and not compared.
+  ///
+  /// A table that carries a name twice (Splink's historical figures:
+  /// `first_and_surname` beside `first_name` and `surname`) would
+  /// otherwise count one agreement three times: the column weighed 11.6
+  /// bits on top of the two name comparisons, and namesakes passed the
+  /// threshold (historical 50k: precision 0.981 → 0.923, F1 0.873 →
+  /// 0.829; Benchmarks/HISTORY.md, session 38). Typos made in one copy
+  /// only keep most rows equal; a column of its own (a birthplace, an
+  /// occupation) equals a name on almost no row.
+  static let restatedNameShare = 0.5
+
+  /// The forms of each row's name a restating column would hold, folded
+  /// and hashed as ``foldedKey(_:)`` folds a column's values.
+  struct NameForms {
+    let table: ContactTable
+    let given: StringColumn
+    let family: StringColumn
+    let full: StringColumn
+
+    init(table: ContactTable) {
+      self.table = table
+      given = table[.givenName]
+      family = table[.familyName]
+      full = table[.fullName]
+    }
+
+    /// Rows looked at per column, spread over the table.
+    static let sample = 20_000
+
+    /// The share of sampled rows, of those with a value in `codes` and a
+    /// name, whose value is one of the row's name forms; nil when no row
+    /// has both.
+    func restatedShare(codes: [UInt32], index: [UInt64: UInt32]) -> Double? {
+      let n = codes.count
+      guard n > 0 else { return nil }
+      var keyOf = [UInt64](repeating: 0, count: index.count + 1)
+      for (key, code) in index where Int(code) < keyOf.count { keyOf[Int(code)] = key }
+      let step = max(1, n / Self.sample)
+      var looked = 0, equal = 0
+      var r = 0
+      while r < n {
+        defer { r += step }
+        let code = codes[r]
+        guard code != 0, Int(code) < keyOf.count else { continue }
+        let g = given[r], f = family[r], fn = full[r]
+        guard g.isPresent || f.isPresent || fn.isPresent else { continue }
+        looked += 1
+        let value = keyOf[Int(code)]
+        if forms(g, f, fn).contains(value) { equal += 1 }
+      }
+      return looked == 0 ? nil : Double(equal) / Double(looked)
+    }
+
+    /// The hashes of given + family, family + given, each alone and the
+    /// formatted name, folded.
+    private func forms(_ g: StringID, _ f: StringID, _ fn: StringID) -> [UInt64] {
+      let pool = table.pool
+      let gb = g.isPresent ? pool.bytes(of: g) : []
+      let fb = f.isPresent ? pool.bytes(of: f) : []
+      var out: [UInt64] = []
+      for bytes in [gb + fb, fb + gb, gb, fb] where !bytes.isEmpty {
+        out.append(bytes.withUnsafeBytes { AttributeComparisons.foldedKey($0) })
+      }
+      if fn.isPresent { out.append(pool.withBytes(of: fn) { AttributeComparisons.foldedKey($0) }) }
+      return out
     }
   }
 

@@ -116,6 +116,8 @@ struct DedupeSummary: Encodable {
   /// log2(m/u) per comparison and level.
   var model: [String: [String: Double]]
   var otherColumns: [AttributeWeight]
+  /// Columns not compared because they restate the name.
+  var restatedColumns: [RestatedColumn]
   var truth: Truth?
 
   struct Truth: Encodable {
@@ -156,6 +158,7 @@ struct DedupeSummary: Encodable {
     }
     self.model = model
     otherColumns = s.attributes
+    restatedColumns = s.restatedColumns
     if let truth {
       let score = TruthFile.pairwise(truth: truth, clusterOf: result.clusterOf, link: link)
       let of = Double(max(1, s.truePairsByRuleOf))
