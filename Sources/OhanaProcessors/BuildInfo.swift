@@ -24,6 +24,18 @@ public enum BuildInfo {
     ]
   }
 
+  /// The fields as `ohana --version` prints them after its first line:
+  /// `ICU 72.1`, `libphonenumber metadata 9.0.x`, `glibc 2.28 or later
+  /// (running 2.36)`. Made from ``fields``, so the two cannot disagree.
+  public static var componentLines: [String] {
+    let f = Dictionary(fields, uniquingKeysWith: { a, _ in a })
+    return [
+      "ICU " + (f["icu"] ?? ""),
+      "libphonenumber metadata " + (f["phone_metadata"] ?? ""),
+      "glibc \(f["glibc"] ?? "") or later (running \(f["glibc_running"] ?? ""))",
+    ]
+  }
+
   /// `key=value` lines, the form the C interface hands to Python.
   public static var keyValueText: String {
     fields.map { "\($0.key)=\($0.value)\n" }.joined()

@@ -220,11 +220,14 @@ extension OhanaCommand {
             roles: read.columns.map(\.role), survivorship: config.survivorship, threads: config.threads)
           outputs.append(out)
         }
-        if let explain { outputs.append(try writeExplain(table, result.pairs, result.clusterOf, model: result.model, to: explain)) }
+        if let explain {
+          outputs.append(try writeExplain(table, result.pairs, result.clusterOf, weights: result.explanationWeights, to: explain))
+        }
         if let explainCandidates {
           outputs.append(
             try writeExplain(
-              table, dedupe.candidatePairs(in: table), result.clusterOf, model: result.model, to: explainCandidates))
+              table, dedupe.candidatePairs(in: table), result.clusterOf, weights: ExplanationWeights(result.model),
+              to: explainCandidates))
         }
         try OutputFile.commit(outputs)
         PhaseTrace.mark("commit")
@@ -373,12 +376,12 @@ extension OhanaCommand {
 
     /// Writes `--explain` or `--explain-candidates` (not committed).
     private func writeExplain(
-      _ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], model: FellegiSunterModel, to path: String
+      _ table: ContactTable, _ pairs: [MatchedPair], _ clusterOf: [Int32], weights: ExplanationWeights, to path: String
     ) throws
       -> OutputFile
     {
       let out = try OutputFile(path: path)
-      try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table, model: model) { try out.write($0) }
+      try DedupeResult.writeExplanation(pairs, clusterOf: clusterOf, table: table, weights: weights) { try out.write($0) }
       out.startFlush()
       return out
     }

@@ -121,7 +121,7 @@ extension OhanaCommand.Dedupe {
       }
       if let explainPath = explain {
         let file = try OutputFile(path: explainPath)
-        try DedupeResult.writeExplanation(result.pairs, clusterOf: result.clusterOf, table: table, model: result.model) {
+        try DedupeResult.writeExplanation(result.pairs, clusterOf: result.clusterOf, table: table, weights: result.explanationWeights) {
           try file.write($0)
         }
         outputs.append(file)

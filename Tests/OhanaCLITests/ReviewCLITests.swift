@@ -108,6 +108,69 @@ import Testing
     #expect(r.stderr.contains("review: \(expected.count) clusters of 2 or more"))
   }
 
+  /// A table's other columns (issue 45, item 5) are comparisons of the
+  /// page like the model's own: named in `comparisons`, with each pair's
+  /// level and weight as `--explain`'s `columns` and `column_parts` say,
+  /// and so in a review that runs the dedupe itself.
+  @Test func aTablesOtherColumnsAreComparisonsOfThePage() throws {
+    let dir = try TempDir()
+    let table = dir.path("people.csv")
+    var csv = "id,first_name,surname,dob,birthplace\n"
+    let givens = ["oliver", "amelia", "harry", "isla", "george", "freya", "jacob", "poppy"]
+    let families = ["smith", "jones", "taylor", "brown", "wilson", "evans", "walker"]
+    for p in 0..<200 {
+      for k in 0..<3 {
+        let place = k == 2 && p % 5 == 0 ? "town\((p + 3) % 30)" : "town\(p % 30)"
+        csv += "p\(p)-\(k),\(givens[p % 8]),\(families[(p / 8) % 7]),19\(40 + p % 50)-0\(1 + p % 9)-1\(p % 10),\(place)\n"
+      }
+    }
+    try csv.write(toFile: table, atomically: true, encoding: .utf8)
+    let clusters = dir.path("clusters.csv"), explain = dir.path("explain.ndjson")
+    let d = try CLI.run([
+      "dedupe", table, "--weights", "em", "-o", dir.path("rows.csv"), "--clusters", clusters, "--explain", explain, "-q",
+    ])
+    try #require(d.status == 0, "\(d.stderr)")
+    let lines = try String(contentsOfFile: explain, encoding: .utf8).split(separator: "\n")
+    try #require(lines.count > 100)
+    for (args, name) in [(["--clusters", clusters, "--explain", explain], "from --explain"), ([], "in process")] {
+      let page = dir.path("review.html")
+      let r = try CLI.run(["review", table] + args + ["-o", page, "-q"])
+      try #require(r.status == 0, "\(r.stderr)")
+      let data = try Self.data(try String(contentsOfFile: page, encoding: .utf8))
+      let comparisons = try #require(data["comparisons"] as? [String])
+      let c = try #require(comparisons.firstIndex(of: "birthplace"), "\(name): \(comparisons)")
+      let members = try #require(data["members"] as? [String: Any])
+      let uids = try #require(members["uid"] as? [String])
+      let pairs = try #require(data["pairs"] as? [String: Any])
+      let a = try #require(pairs["a"] as? [Int]), b = try #require(pairs["b"] as? [Int])
+      let levels = try #require(pairs["levels"] as? [[Int]])
+      let levelNames = try #require(data["levelNames"] as? [[String]])
+      let parts = try Self.parts(data)
+      var byPair: [String: Int] = [:]
+      for i in a.indices { byPair[uids[a[i]] + " " + uids[b[i]]] = i }
+      var different = 0
+      for line in lines {
+        let e = try CLI.json(Data(line.utf8))
+        let key = "\(e["a"] as? String ?? "") \(e["b"] as? String ?? "")"
+        let i = try #require(byPair[key], "\(name): pair \(key) is not on the page")
+        let level = try #require((e["columns"] as? [String: String])?["birthplace"])
+        let weight = try #require((e["column_parts"] as? [String: Double])?["birthplace"])
+        #expect(levelNames[c][levels[i][c]] == level, "\(name): \(key)")
+        #expect(abs(parts[i][c] - weight) < 0.005, "\(name): \(key)")
+        // The oracle for the level: the two rows' own birthplaces (the
+        // row ids say which person and record).
+        func place(_ id: String) -> String {
+          let f = id.dropFirst().split(separator: "-").compactMap { Int($0) }
+          return f[1] == 2 && f[0] % 5 == 0 ? "town\((f[0] + 3) % 30)" : "town\(f[0] % 30)"
+        }
+        let same = place(e["a"] as? String ?? "") == place(e["b"] as? String ?? "")
+        #expect(level == (same ? "same" : "different"), "\(key)")
+        if !same { different += 1 }
+      }
+      #expect(different > 0)
+    }
+  }
+
   @Test func theStyleAndScriptAreNamedByTheirSHA256() throws {
     let run = try Self.book(contacts: 100)
     let page = run.dir.path("review.html")

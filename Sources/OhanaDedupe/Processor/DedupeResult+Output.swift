@@ -49,14 +49,25 @@ extension DedupeResult {
   /// page's waterfall): `"prior"` (log2 of the prior odds of a match),
   /// `"parts"` (the weight of each comparison's level) and `"adjust"`
   /// (what the name-frequency adjustment added), so that
-  /// `weight = Σ parts + adjust`.
+  /// `weight = Σ parts + adjust`. A table's other columns compared
+  /// (with ``DedupeResult/explanationWeights``) come as `"columns"`
+  /// (each one's level) and `"column_parts"` (its weight), and then
+  /// `weight = Σ parts + Σ column_parts + adjust`.
   public static func writeExplanation(
     _ pairs: [MatchedPair], clusterOf: [Int32], table: ContactTable, model: FellegiSunterModel? = nil,
     to sink: ([UInt8]) throws -> Void
   ) rethrows {
+    try writeExplanation(pairs, clusterOf: clusterOf, table: table, weights: model.map { ExplanationWeights($0) }, to: sink)
+  }
+
+  /// ``writeExplanation(_:clusterOf:table:model:to:)`` with the weights
+  /// given (the other columns compared among them: `DedupeResult.columns`).
+  package static func writeExplanation(
+    _ pairs: [MatchedPair], clusterOf: [Int32], table: ContactTable, weights: ExplanationWeights?,
+    to sink: ([UInt8]) throws -> Void
+  ) rethrows {
     var buf: [UInt8] = []
     buf.reserveCapacity(1 << 20)
-    let weights = model.map { ExplanationWeights($0) }
     for p in pairs {
       appendExplanation(p, table: table, cluster: uid(table, Int(clusterOf[p.first])), weights: weights, to: &buf)
       buf.append(0x0A)
@@ -112,6 +123,21 @@ extension DedupeResult {
     let levels = Comparison.allCases.map { "\"\($0)\":\"\($0.levelName(p.vector[$0]))\"" }
     buf.append(contentsOf: levels.joined(separator: ",").utf8)
     buf.append(0x7D)
+    // The table's other columns, each as a comparison of its own:
+    // `"columns":{"birthplace":"same",…}` and, with the weights,
+    // `"column_parts":{"birthplace":7.31,…}`.
+    let names = weights?.columnNames ?? []
+    let columnParts = weights?.columnParts(p) ?? []
+    if !names.isEmpty {
+      buf.append(contentsOf: ",\"columns\":{".utf8)
+      for (i, name) in names.enumerated() {
+        if i > 0 { buf.append(0x2C) }
+        appendJSONString(Array(name.utf8), to: &buf)
+        buf.append(0x3A)
+        appendJSONString(Array(columnParts[i].level.utf8), to: &buf)
+      }
+      buf.append(0x7D)
+    }
     if let weights {
       buf.append(contentsOf: ",\"prior\":\(Deduplicator.formatWeight(weights.prior)),\"parts\":{".utf8)
       var sum = 0.0
@@ -121,7 +147,18 @@ extension DedupeResult {
         if i > 0 { buf.append(0x2C) }
         buf.append(contentsOf: "\"\(c)\":\(Deduplicator.formatWeight(part))".utf8)
       }
-      buf.append(contentsOf: "},\"adjust\":\(Deduplicator.formatWeight(p.weight - sum))".utf8)
+      buf.append(0x7D)
+      if !names.isEmpty {
+        buf.append(contentsOf: ",\"column_parts\":{".utf8)
+        for (i, name) in names.enumerated() {
+          if i > 0 { buf.append(0x2C) }
+          appendJSONString(Array(name.utf8), to: &buf)
+          buf.append(contentsOf: ":\(Deduplicator.formatWeight(columnParts[i].weight))".utf8)
+          sum += columnParts[i].weight
+        }
+        buf.append(0x7D)
+      }
+      buf.append(contentsOf: ",\"adjust\":\(Deduplicator.formatWeight(p.weight - sum))".utf8)
     }
     buf.append(0x7D)
   }
@@ -129,7 +166,13 @@ extension DedupeResult {
   /// The accepted pairs as JSON lines, with how each weight was built
   /// (see ``writeExplanation(_:clusterOf:table:model:to:)``).
   public func writeExplanation(table: ContactTable, to sink: ([UInt8]) throws -> Void) rethrows {
-    try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, model: model, to: sink)
+    try Self.writeExplanation(pairs, clusterOf: clusterOf, table: table, weights: explanationWeights, to: sink)
+  }
+
+  /// How this result's pair weights were built: its model, and the other
+  /// columns it compared.
+  public var explanationWeights: ExplanationWeights {
+    ExplanationWeights(model, columns: columns)
   }
 
   /// A row's name (``uid(_:_:)``) as a CSV field, read in place (no array
@@ -188,10 +231,40 @@ public struct ExplanationWeights: Sendable {
   /// `log2(lambda / (1 - lambda))`.
   public let prior: Double
   private let levels: [[Double]]
+  /// The table's other columns that were compared (``AttributeComparisons``),
+  /// if any.
+  let columns: AttributeComparisons?
+  private let includesPrior: Bool
 
   public init(_ model: FellegiSunterModel) {
     prior = model.priorLogOdds
     levels = model.weights
+    columns = nil
+    includesPrior = model.includesPrior
+  }
+
+  /// With the other columns a dedupe compared (`DedupeResult.columns`).
+  package init(_ model: FellegiSunterModel, columns: AttributeComparisons?) {
+    prior = model.priorLogOdds
+    levels = model.weights
+    self.columns = columns.flatMap { $0.isEmpty ? nil : $0 }
+    includesPrior = model.includesPrior
+  }
+
+  /// The names of the other columns compared (a table's headers, `title`,
+  /// `GENDER`), in the order of ``columnParts(_:)``.
+  public var columnNames: [String] { columns?.attributes.map(\.name) ?? [] }
+
+  /// Each other column's level (`same`, `different`, `null`) and weight
+  /// for the pair `p`, as the dedupe weighed it: a pair the rule
+  /// `column+name` alone found is not credited for agreeing on the column
+  /// it was found by.
+  public func columnParts(_ p: MatchedPair) -> [(level: String, weight: Double)] {
+    guard let columns else { return [] }
+    let onlyByColumns = p.sharedKeys == BlockingKey.Set(.otherColumns) && !includesPrior
+    return columns.parts(p.first, p.second, agreementsOf: onlyByColumns ? .notBlocked : .all).map {
+      ($0.level, Double($0.weight))
+    }
   }
 
   /// The weight that `level` of `comparison` adds (0 for null).

@@ -33,6 +33,10 @@ public struct DedupeResult: Sendable {
   /// (see ``DedupeResult/Statistics/estimateRejected``).
   public var rejectedModel: FellegiSunterModel? = nil
   public var statistics: Statistics
+  /// The table's other columns compared beside the model's comparisons,
+  /// with their weights (``AttributeComparisons``), when any weighed: the
+  /// explanation shows each as a comparison of its own.
+  package var columns: AttributeComparisons? = nil
 
   public struct Statistics: Sendable, Hashable {
     /// Blocking keys computed (rows × keys).

@@ -638,6 +638,7 @@ public struct Deduplicator: Sendable {
     (stats.clusters, stats.contactsInClusters) = clustering.clusterCounts(threads: configuration.threads)
     var result = DedupeResult(clusterOf: clusterOf, pairs: joined, model: model, statistics: stats)
     result.rejectedModel = rejected
+    result.columns = extra
     return result
   }
 

@@ -328,6 +328,20 @@ package struct AttributeComparisons: Sendable {
 
   package enum Agreements: Sendable { case all, notBlocked }
 
+  /// What each column said of the pair `a`, `b`, in ``attributes``'
+  /// order: its level (`same`, `different`, or `null` where a side has no
+  /// value) and the weight it added, as ``adjustment(_:_:agreementsOf:)``
+  /// adds them (their sum is that adjustment).
+  package func parts(_ a: Int, _ b: Int, agreementsOf which: Agreements = .all) -> [(level: String, weight: Float)] {
+    attributes.map { t in
+      let x = t.codes[a], y = t.codes[b]
+      if t.same.isEmpty || x == 0 || y == 0 { return ("null", 0) }
+      if x != y { return ("different", t.different) }
+      if which == .notBlocked && Blocking.blocksOn(t) { return ("same", 0) }
+      return ("same", t.same[Int(x)])
+    }
+  }
+
   /// The largest weight the columns can add to a pair.
   package var maximum: Float {
     attributes.reduce(0) { $0 + ($1.same.max() ?? 0) }

@@ -9,9 +9,11 @@ public struct ExplainedPair: Sendable, Equatable {
   public var weight: Double
   /// The shared blocking keys, in the file's order.
   public var keys: [String]
-  /// Each comparison's level name, in the file's order.
+  /// Each comparison's level name, in the file's order: the model's
+  /// (`levels`), then the table's other columns compared (`columns`).
   public var levels: [(comparison: String, level: String)]
-  /// Each comparison's weight, when the file says how the weight was built.
+  /// Each comparison's weight, when the file says how the weight was
+  /// built (`parts`, then `column_parts`).
   public var parts: [(comparison: String, weight: Double)]
   /// The name-frequency adjustment (`weight = Σ parts + adjust`), if given.
   public var adjust: Double?
@@ -25,6 +27,9 @@ public struct ExplainedPair: Sendable, Equatable {
       && l.levels.elementsEqual(r.levels, by: { $0 == $1 }) && l.parts.elementsEqual(r.parts, by: { $0 == $1 })
       && l.adjust == r.adjust && l.prior == r.prior && l.line == r.line
   }
+
+  /// The model's own comparisons (`levels` and `parts` keys).
+  public static let builtIn: Set<String> = ["given", "family", "phone", "email", "birthday", "address"]
 
   /// The pairs of an `--explain` file, in file order. A line that is not
   /// a pair (not JSON, no `a`, `b` or `weight`, a value of the wrong type)
@@ -70,14 +75,18 @@ public struct ExplainedPair: Sendable, Equatable {
         guard try s.peekKind() == .array else { throw .init(reason: "\"keys\" is not an array of strings") }
         try s.beginArray()
         while try s.nextElement() { keys.append(try string(&s, "keys")) }
-      case "levels", "parts":
-        let isLevels = key == Array("levels".utf8)
-        guard try s.peekKind() == .object else { throw .init(reason: "\"\(isLevels ? "levels" : "parts")\" is not an object") }
+      case "levels", "parts", "columns", "column_parts":
+        let what = String(decoding: key, as: UTF8.self)
+        let isLevels = what == "levels" || what == "columns"
+        guard try s.peekKind() == .object else { throw .init(reason: "\"\(what)\" is not an object") }
         try s.beginObject()
         var name: [UInt8] = []
         while try s.nextKey(into: &name) {
-          let n = String(decoding: name, as: UTF8.self)
-          if isLevels { levels.append((n, try string(&s, "levels"))) } else { parts.append((n, try number(&s, "parts"))) }
+          var n = String(decoding: name, as: UTF8.self)
+          // A table's other column is a comparison of its own; one that
+          // bears a built-in comparison's name is told apart.
+          if what.hasPrefix("column") && Self.builtIn.contains(n) { n = "column " + n }
+          if isLevels { levels.append((n, try string(&s, what))) } else { parts.append((n, try number(&s, what))) }
         }
       default:
         try s.skipValue()

@@ -157,11 +157,11 @@ extension OhanaCommand {
             for e in s.decisionsSkipped { StandardError.write("warning: \(decisions ?? "decisions"):\(e.line): \(e.reason)\n") }
             StandardError.write("decisions: \(s.decisionsApplied) obeyed, \(s.decisionsSkipped.count) skipped\n")
           }
-          let weights = ExplanationWeights(result.model)
+          let weights = result.explanationWeights
           let pairs = result.pairs.map { ReviewPair($0, weights: weights) }
           page = ReviewPage(
             table: table, clusterOf: result.clusterOf, clusterName: { uids.name(Int($0)) },
-            comparisons: Comparison.allCases.map(\.description), pairs: pairs, prior: weights.prior, previous: nil,
+            comparisons: ReviewPair.comparisons(weights), pairs: pairs, prior: weights.prior, previous: nil,
             title: "", inputs: [])
           let s = result.statistics
           page.guardRefusals = (s.pairsRefusedByGuard - s.pairsRefusedForSize, s.pairsRefusedForSize)

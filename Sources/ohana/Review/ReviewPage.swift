@@ -25,12 +25,25 @@ struct ReviewPair {
 extension ReviewPair {
   /// A pair a dedupe in this process (or a store) found, with its parts
   /// from the model's `weights`.
+  /// The table's other columns compared follow the model's comparisons
+  /// (``comparisons(_:)``).
   init(_ p: MatchedPair, weights: ExplanationWeights) {
-    let parts = Comparison.allCases.map { weights.part($0, level: p.vector[$0]) }
+    let columns = weights.columnParts(p)
+    let parts = Comparison.allCases.map { weights.part($0, level: p.vector[$0]) } + columns.map(\.weight)
     self.init(
-      a: p.first, b: p.second, weight: p.weight, levels: Comparison.allCases.map { $0.levelName(p.vector[$0]) },
+      a: p.first, b: p.second, weight: p.weight,
+      levels: Comparison.allCases.map { $0.levelName(p.vector[$0]) } + columns.map(\.level),
       parts: parts, adjust: p.weight - parts.reduce(0, +),
       keys: BlockingKey.allCases.filter { p.sharedKeys.contains(.init($0)) }.map(\.description))
+  }
+}
+
+extension ReviewPair {
+  /// The comparisons of pairs made by ``init(_:weights:)``: the model's,
+  /// then the other columns (named as `--explain` files are read back).
+  static func comparisons(_ weights: ExplanationWeights) -> [String] {
+    let own = Comparison.allCases.map(\.description)
+    return own + weights.columnNames.map { own.contains($0) ? "column " + $0 : $0 }
   }
 }
 

@@ -6,13 +6,7 @@ import Ohana
 enum VersionInfo {
   static let tool = BuildInfo.version
 
-  static var components: [String] {
-    [
-      "ICU " + ICU.version,
-      "libphonenumber metadata " + PhoneNumberEngine.metadataVersion,
-      "glibc \(CLibrary.glibcFloor) or later (running \(CLibrary.glibcRunning))",
-    ]
-  }
+  static var components: [String] { BuildInfo.componentLines }
 
   static var text: String {
     (["ohana " + tool] + components).joined(separator: "\n")
