@@ -187,7 +187,7 @@ package struct AttributeComparisons: Sendable {
     }
 
     /// Rows looked at per column, spread over the table.
-    static let sample = 20_000
+    static let sample = 5_000
 
     /// The share of sampled rows, of those with a value in `codes` and a
     /// name, whose value is one of the row's name forms; nil when no row
