@@ -23,8 +23,9 @@ def pairs(n):
     return n * (n - 1) // 2
 
 
-def main():
-    truth, pred = read(sys.argv[1]), read(sys.argv[2])
+def score(truth, pred):
+    """(precision, recall, f1, true_pairs, predicted_pairs, tp, missing) of
+    the clustering `pred` (uid -> cluster id) against `truth` (the same)."""
     uids = [u for u in truth if u in pred]
     missing = len(truth) - len(uids)
     t = Counter(truth[u] for u in uids)
@@ -36,6 +37,11 @@ def main():
     precision = tp / ppairs if ppairs else 1.0
     recall = tp / tpairs if tpairs else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1, tpairs, ppairs, tp, missing
+
+
+def main():
+    precision, recall, f1, tpairs, ppairs, tp, missing = score(read(sys.argv[1]), read(sys.argv[2]))
     print(f"precision={precision:.4f} recall={recall:.4f} f1={f1:.4f} "
           f"true_pairs={tpairs} predicted_pairs={ppairs} tp={tp} missing={missing}")
 

@@ -26,32 +26,16 @@ import csv
 import os
 import sys
 import time
-from collections import Counter
 
+sys.dont_write_bytecode = True  # no __pycache__ next to pairwise_f1.py
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pairwise_f1  # noqa: E402  (Benchmarks/compare/dedupe/pairwise_f1.py)
 
-def pairwise(truth, pred):
-    uids = [u for u in truth if u in pred]
-    t = Counter(truth[u] for u in uids)
-    p = Counter(pred[u] for u in uids)
-    both = Counter((truth[u], pred[u]) for u in uids)
-    c2 = lambda n: n * (n - 1) // 2
-    tp = sum(c2(n) for n in both.values())
-    tt = sum(c2(n) for n in t.values())
-    pp = sum(c2(n) for n in p.values())
-    precision = tp / pp if pp else 1.0
-    recall = tp / tt if tt else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
 
 
 def main():
     table, prefix = sys.argv[1], sys.argv[2]
-    truth = None
-    if len(sys.argv) > 3:
-        with open(sys.argv[3], newline="", encoding="utf-8") as f:
-            r = csv.reader(f)
-            next(r)
-            truth = {row[0]: row[1] for row in r if len(row) >= 2}
+    truth = pairwise_f1.read(sys.argv[3]) if len(sys.argv) > 3 else None
     thresholds = [float(x) for x in os.environ.get("SPLINK_THRESHOLDS", "0.5,0.9,0.95,0.99,0.999").split(",")]
 
     import pyarrow.parquet as pq
@@ -119,7 +103,7 @@ def main():
             for u in ids:
                 w.writerow([u, pred[u]])
         if truth is not None:
-            results.append((th,) + pairwise(truth, pred))
+            results.append((th,) + pairwise_f1.score(truth, pred)[:3])
     if results:
         best = max(results, key=lambda r: r[3])
         for th, p, r, f in results:

@@ -31,6 +31,13 @@ public struct ExplainedPair: Sendable, Equatable {
   /// The model's own comparisons (`levels` and `parts` keys).
   public static let builtIn: Set<String> = ["given", "family", "phone", "email", "birthday", "address"]
 
+  /// The name a table's other column (`columns`, `column_parts`) takes
+  /// among the comparisons: its own, or `column NAME` when a built-in
+  /// comparison bears that name.
+  public static func comparisonName(ofColumn name: String) -> String {
+    builtIn.contains(name) ? "column " + name : name
+  }
+
   /// The pairs of an `--explain` file, in file order. A line that is not
   /// a pair (not JSON, no `a`, `b` or `weight`, a value of the wrong type)
   /// is reported with its line and reason and skipped; blank lines are
@@ -83,9 +90,7 @@ public struct ExplainedPair: Sendable, Equatable {
         var name: [UInt8] = []
         while try s.nextKey(into: &name) {
           var n = String(decoding: name, as: UTF8.self)
-          // A table's other column is a comparison of its own; one that
-          // bears a built-in comparison's name is told apart.
-          if what.hasPrefix("column") && Self.builtIn.contains(n) { n = "column " + n }
+          if what.hasPrefix("column") { n = Self.comparisonName(ofColumn: n) }
           if isLevels { levels.append((n, try string(&s, what))) } else { parts.append((n, try number(&s, what))) }
         }
       default:

@@ -42,8 +42,7 @@ extension ReviewPair {
   /// The comparisons of pairs made by ``init(_:weights:)``: the model's,
   /// then the other columns (named as `--explain` files are read back).
   static func comparisons(_ weights: ExplanationWeights) -> [String] {
-    let own = Comparison.allCases.map(\.description)
-    return own + weights.columnNames.map { own.contains($0) ? "column " + $0 : $0 }
+    Comparison.allCases.map(\.description) + weights.columnNames.map(ExplainedPair.comparisonName(ofColumn:))
   }
 }
 
