@@ -300,6 +300,11 @@ extension OhanaCommand {
             "column+name: \(s.pairsByColumns) more pairs compared (sharing a column above and a name part), "
               + "scored with their own share of matches (\(formatWeight(s.columnPairsShift)) against the candidates')\n")
         }
+        if s.columnRuleWithheld {
+          StandardError.write(
+            "column+name: not used (\(s.contactsWithPhoneOrEmail) of \(rows) contacts have a phone or an e-mail; "
+              + "--blocking all,column+name uses it)\n")
+        }
         if s.pairsByMailbox > 0 {
           StandardError.write(
             "mailbox: \(s.pairsByMailbox) pairs shared only a mailbox (left out of EM), "

@@ -118,4 +118,64 @@ import _OhanaTestSupport
     let keys = ContactKeys(table: table, configuration: DedupeConfiguration())
     #expect(Blocking.columnKeys(keys, columns, threads: 2).keys.isEmpty)
   }
+
+  /// `column+name` is in the default rules (the library's and `all`),
+  /// used where fewer than half the contacts have a phone or an e-mail,
+  /// and always when named; `basic` leaves it out.
+  @Test func theColumnRuleIsInAllAndUsedWhereFewContactsHaveAPhoneOrAnEmail() {
+    let library = DedupeConfiguration()
+    #expect(library.blockingRules.contains(.otherColumns) && !library.columnRuleAlways)
+    #expect(library.usesColumnRule(contacts: 1000, withPhoneOrEmail: 499))
+    #expect(!library.usesColumnRule(contacts: 1000, withPhoneOrEmail: 500))
+    #expect(!library.usesColumnRule(contacts: 1000, withPhoneOrEmail: 1000))
+    var all = DedupeConfiguration()
+    #expect(all.setBlocking("all") == nil)
+    #expect(all.blockingRules == library.blockingRules && !all.columnRuleAlways)
+    var named = DedupeConfiguration()
+    #expect(named.setBlocking("all,column+name") == nil)
+    #expect(named.usesColumnRule(contacts: 1000, withPhoneOrEmail: 1000))
+    // Naming it once does not stick when the rules are set again.
+    #expect(named.setBlocking("all") == nil && !named.usesColumnRule(contacts: 1000, withPhoneOrEmail: 1000))
+    var basic = DedupeConfiguration()
+    #expect(basic.setBlocking("basic") == nil)
+    #expect(!basic.usesColumnRule(contacts: 1000, withPhoneOrEmail: 0))
+  }
+
+  /// Through a whole run: 200 people, two records each, with a birthplace
+  /// and birth dates (EM fits; the birthplace is a column blocked on).
+  /// With no phones the rule makes its keys; with a phone on every record
+  /// (each its own) it is withheld; named, it makes them again.
+  @Test func aRunWithholdsTheColumnRuleWhereMostContactsHaveAPhone() {
+    func table(phones: Bool) -> ContactTable {
+      var contacts: [Contact] = []
+      for p in 0..<200 {
+        for k in 0..<2 {
+          var c = Contact(givenName: Self.givens[p % 13], familyName: Self.families[p % 17])
+          c.uid = "r\(p)-\(k)"
+          c.birthday = "19\(50 + p % 40)-\(10 + p % 3)-\(10 + p % 17)"
+          c.extras = [ExtraProperty(name: "X-CSV", parameters: "HEADER=birthplace", value: "Place \(p % 30)")]
+          if phones { c.fields = [ContactField(kind: .phone, value: "+1 312 555 \(String(1000 + 2 * p + k))")] }
+          contacts.append(c)
+        }
+      }
+      return ContactTable(contacts: contacts)
+    }
+    func run(phones: Bool, blocking: String) -> DedupeResult.Statistics {
+      var config = DedupeConfiguration(estimateWeights: true)
+      _ = config.setBlocking(blocking)
+      var d = Deduplicator(configuration: config)
+      d.truth = (0..<400).map { Int32($0 / 2) }
+      return d.findDuplicates(in: table(phones: phones)).statistics
+    }
+    let without = run(phones: false, blocking: "all")
+    #expect(without.weightsEstimated && without.attributes.contains { $0.name == "birthplace" })
+    #expect(without.contactsWithPhoneOrEmail == 0 && !without.columnRuleWithheld)
+    // Its keys were made (the truth's per-rule count names only rules with keys).
+    #expect(without.truePairsByRule["column+name"] != nil)
+    let with = run(phones: true, blocking: "all")
+    #expect(with.weightsEstimated && with.contactsWithPhoneOrEmail == 400)
+    #expect(with.columnRuleWithheld && with.pairsByColumns == 0 && with.truePairsByRule["column+name"] == nil)
+    let named = run(phones: true, blocking: "all,column+name")
+    #expect(named.weightsEstimated && !named.columnRuleWithheld && named.truePairsByRule["column+name"] != nil)
+  }
 }

@@ -46,6 +46,10 @@ public struct DedupeResult: Sendable {
     /// Of ``pairsCompared``, those only the rule `column+name`
     /// (``BlockingKey/otherColumns``) found, after EM's first fit.
     public var pairsByColumns = 0
+    /// Whether `column+name` was in the rules and had columns to block
+    /// on, but was not used: most contacts have a phone or an e-mail, and
+    /// the rule was not named (see ``DedupeConfiguration/columnRuleAlways``).
+    public var columnRuleWithheld = false
     /// What the pairs of ``pairsByColumns`` were given besides their
     /// Bayes factor: the log2 odds of their own share of matches less the
     /// candidates' (see ``Deduplicator/populationShift(lambda:factors:)``).
@@ -203,8 +207,11 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
   /// A selective other column of a table (a birthplace, an occupation:
   /// see ``Blocking/columnKeys(_:_:threads:)``) with the sound of the
   /// family name or with the birth year. Only where weights are fitted
-  /// (the other columns are compared only then), and not in `all`: name
-  /// it. The entity store and the distributed job do not block on it.
+  /// (the other columns are compared only then). In `all` it is used
+  /// where fewer than half the contacts have a phone or an e-mail
+  /// (``DedupeConfiguration/columnRuleAlways``: named in `--blocking`,
+  /// always). The entity store and the distributed job do not block on
+  /// it.
   case otherColumns = 15
   /// An e-mail's mailbox (its local part in lower case, `+tag` cut, dots,
   /// hyphens and underscores dropped): the same
@@ -248,7 +255,10 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     /// Every rule.
     public static let all = Set(rawValue: UInt32.max >> (32 - UInt32(BlockingKey.allCases.count)))
     /// The rules that need no phone or e-mail in common: names, birth
-    /// dates, addresses, and an e-mail's mailbox at another domain. `names-sound` is not among them (name it in `--blocking`
+    /// dates, addresses, an e-mail's mailbox at another domain, and a
+    /// table's own selective columns with a name part (`column+name`,
+    /// used where fewer than half the contacts have a phone or an e-mail:
+    /// see ``DedupeConfiguration/columnRuleAlways``). `names-sound` is not among them (name it in `--blocking`
     /// to use it): measured on the independent generator's tables it
     /// raised blocking recall (census 0.860 to 0.900) but lowered F1 (web
     /// 0.951 to 0.908, census 0.942 to 0.929 on held-out seeds): the
@@ -257,16 +267,11 @@ public enum BlockingKey: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     public static let typoTolerant: Set = [
       .init(.familyBirthday), .init(.givenBirthday), .init(.phoneticPostcode), .init(.birthdayPostcode),
       .init(.initialsYear), .init(.housePostcode), .init(.sortedNames), .init(.houseLocality),
-      .init(.birthdayLocality), .init(.birthdayInitial), .init(.mailbox),
+      .init(.birthdayLocality), .init(.birthdayInitial), .init(.mailbox), .init(.otherColumns),
     ]
     /// Every rule beyond phone, e-mail, name and address: the typo-tolerant
-    /// ones and those only named in `--blocking`: `names-sound`, and
-    /// `column+name`, which raised blocking recall on census tables (0.866
-    /// to 0.907) and FEBRL, but F1 only by 0.001-0.003 (its pairs are
-    /// scored as the population they are, few pass), and on a CRM table of
-    /// 1M rows cost 18% more time for no pair (Benchmarks/HISTORY.md,
-    /// 2026-12-06, session 31).
-    public static let beyondBasic: Set = typoTolerant.union([.init(.namesSound), .init(.otherColumns)])
+    /// ones and `names-sound`, only named in `--blocking`.
+    public static let beyondBasic: Set = typoTolerant.union([.init(.namesSound)])
     public func contains(_ key: BlockingKey) -> Bool { contains(.init(key)) }
     public var description: String {
       BlockingKey.allCases.filter { contains(.init($0)) }.map(\.description).joined(separator: ",")

@@ -490,7 +490,12 @@ public struct Deduplicator: Sendable {
       // on Splink's historical figures as vCard, F1 fell 0.852 → 0.773.)
       var firstColumnPair = Int.max
       var columnShift: Float = 0
-      if configuration.blockingRules.contains(.otherColumns) && !columns.isEmpty && stats.weightsEstimated {
+      let columnRule =
+        configuration.blockingRules.contains(.otherColumns) && !columns.isEmpty && stats.weightsEstimated
+      let columnRuleUsed =
+        columnRule && configuration.usesColumnRule(contacts: keys.count, withPhoneOrEmail: stats.contactsWithPhoneOrEmail)
+      stats.columnRuleWithheld = columnRule && !columnRuleUsed
+      if columnRuleUsed {
         let found = Blocking.columnKeys(keys, columns, threads: configuration.threads)
         if !found.keys.isEmpty {
           columnKeys = found
