@@ -44,7 +44,7 @@ func linkSettings(_ text: String?, defaultThreads: Int = 1) throws(FFIError)
       c.defaultRegion = code.description
     case "threshold":
       guard let t = Double(kv[1]), t.isFinite else { throw FFIError(.argument, "threshold \(kv[1]) is not a number") }
-      c.threshold = t
+      c.setThreshold(t)
     case "max_block":
       guard let m = Int(kv[1]), m >= 2 else { throw FFIError(.argument, "max_block must be 2 or more") }
       c.maxBlockSize = m
@@ -262,13 +262,15 @@ public func ohana_link_plan(
 /// The model: the built-in one (`counts` NULL), or EM's fit to `counts`
 /// (candidate pairs per comparison vector, `n` = ``ComparisonVector/space``
 /// entries) with `plausible` set to whether it was kept (when not, the
-/// built-in model is returned). Fills `text` (the model, NUL-terminated)
-/// and `weights` (`n` floats: each vector's weight, or NULL).
+/// built-in model is returned). Fills `text` (the model, NUL-terminated),
+/// `weights` (`n` floats: each vector's weight, or NULL) and `threshold`
+/// (the threshold a pair's weight under this model is judged against:
+/// ``DedupeConfiguration/threshold(for:)``; or NULL).
 @_cdecl("ohana_link_model")
 public func ohana_link_model(
   _ settings: UnsafePointer<CChar>?, _ counts: UnsafePointer<Int64>?, _ n: Int64, _ text: UnsafeMutablePointer<CChar>?,
   _ capacity: Int64, _ weights: UnsafeMutablePointer<Float>?, _ plausible: UnsafeMutablePointer<Int32>?,
-  _ error: UnsafeMutablePointer<ohana_error>?
+  _ threshold: UnsafeMutablePointer<Double>?, _ error: UnsafeMutablePointer<ohana_error>?
 ) -> Int32 {
   call(error) { () throws(FFIError) in
     guard n == Int64(ComparisonVector.space) else { throw FFIError(.argument, "n must be \(ComparisonVector.space)") }
@@ -279,6 +281,7 @@ public func ohana_link_model(
       model = fit.model
       plausible?.pointee = fit.plausible ? 1 : 0
     }
+    threshold?.pointee = d.configuration.threshold(for: model)
     try fill(model.storedText, text, capacity)
     if let weights {
       let table = model.weightTable()

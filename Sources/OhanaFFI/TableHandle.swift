@@ -95,7 +95,7 @@ final class TableHandle: Sendable {
     }
     var configuration = DedupeConfiguration()
     configuration.defaultRegion = code.description
-    if let threshold { configuration.threshold = threshold }
+    if let threshold { configuration.setThreshold(threshold) }
     var problems: [InputError] = []
     if let decisions {
       let read = DedupeDecision.read(ndjson: decisions)

@@ -71,7 +71,7 @@ extension EntityStore {
       for a in start..<end {
         for b in (a + 1)..<end {
           // nil: its phones and e-mails alone keep it below the threshold.
-          if let s = scorer.score(a, b), s.weight >= configuration.threshold {
+          if let s = scorer.score(a, b), s.weight >= configuration.threshold(for: model) {
             pairs.append(scorer.matchedPair(a, b, weight: s.weight, vector: s.vector))
           }
         }

@@ -283,6 +283,7 @@ enum StoredSettings {
   static func meta(_ c: DedupeConfiguration) -> [String: String] {
     [
       "region": c.defaultRegion, "max_block": String(c.maxBlockSize), "threshold": "\(c.threshold)",
+      "estimated_threshold": "\(c.estimatedThreshold)",
       "link_threshold": "\(c.linkThreshold)", "max_cluster": String(c.maxClusterSize),
       "estimate_weights": c.estimateWeights ? "1" : "0", "automatic_weights": c.automaticWeights ? "1" : "0",
       "block_names": c.blockOnNames ? "1" : "0", "block_addresses": c.blockOnAddresses ? "1" : "0",
@@ -309,6 +310,9 @@ enum StoredSettings {
       blockingRules: rules.intersection(.beyondBasic))
     c.blockOnPhones = m["block_phones"] == "1"
     c.blockOnEmails = m["block_emails"] == "1"
+    // A store made before fitted weights had a threshold of their own used
+    // one threshold for both.
+    c.estimatedThreshold = m["estimated_threshold"].flatMap { Double($0) } ?? threshold
     // A store made before the guard had a choice used complete linkage.
     guard let linkage = GuardLinkage(rawValue: m["guard_linkage"] ?? "complete") else { return nil }
     c.guardLinkage = linkage

@@ -340,7 +340,7 @@ struct IncrementalRun {
     let unfolded = try store.recallFolds(batch)
     let newKeys = LinkKeys(table: batch, configuration: config)
     try store.keepFolds(unfolded)
-    let skip = LinkRuleSkip(model: model, threshold: config.threshold)
+    let skip = LinkRuleSkip(model: model, threshold: config.threshold(for: model))
     let exact = config.blockOnPhones && config.blockOnEmails
     var keysOf = [[(key: UInt64, kind: BlockingKey)]](repeating: [], count: newCount)
     var newInBlock: [UInt64: Int] = [:]
@@ -572,9 +572,10 @@ struct IncrementalRun {
     run.pairsCompared = pairs.count
 
     let scorer = LinkScorer(keys: keys, model: model)
+    let threshold = config.threshold(for: model)
     var accepted: [Accepted] = []
     for p in pairs {
-      guard let s = scorer.score(Int(p >> 32), Int(p & 0xFFFF_FFFF)), s.weight >= config.threshold else { continue }
+      guard let s = scorer.score(Int(p >> 32), Int(p & 0xFFFF_FFFF)), s.weight >= threshold else { continue }
       accepted.append((p, s.weight, s.vector))
     }
     run.pairsAccepted = accepted.count

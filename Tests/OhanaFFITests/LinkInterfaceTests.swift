@@ -163,7 +163,10 @@ import Testing
     let n = a.count
     var model = [CChar](repeating: 0, count: 1 << 16)
     var error = ohana_error()
-    #expect("region=US".withCString { ohana_link_model($0, nil, Int64(ComparisonVector.space), &model, Int64(model.count), nil, nil, &error) } == 0)
+    var builtInThreshold = 0.0
+    #expect("region=US".withCString { ohana_link_model($0, nil, Int64(ComparisonVector.space), &model, Int64(model.count), nil, nil, &builtInThreshold, &error) } == 0)
+    // The built-in model is judged against the built-in weights' threshold.
+    #expect(builtInThreshold == DedupeConfiguration().threshold)
     for withModel in [true, false] {
       var v1 = [Int64](repeating: -2, count: n), w1 = [Float](repeating: 0, count: n), t1 = [Int8](repeating: 0, count: n)
       var v2 = v1, w2 = w1, t2 = t1

@@ -57,3 +57,20 @@ import Testing
     #expect(wrong == 0, "\(wrong) of \(probes.count * 2) probes got other neighbours than the reference")
   }
 }
+
+/// The store keeps both thresholds; a store made before fitted weights had
+/// their own keeps its one threshold for both.
+@Suite struct StoredThresholdTests {
+  @Test func bothThresholdsRoundTripAndAnOlderStoreKeepsItsOne() throws {
+    var c = DedupeConfiguration()
+    c.estimatedThreshold = 1.5
+    let meta = StoredSettings.meta(c)
+    let back = try #require(StoredSettings.configuration(meta))
+    #expect(back.threshold == 3 && back.estimatedThreshold == 1.5)
+    var older = meta
+    older["estimated_threshold"] = nil
+    older["threshold"] = "4.0"
+    let old = try #require(StoredSettings.configuration(older))
+    #expect(old.threshold == 4 && old.estimatedThreshold == 4)
+  }
+}

@@ -76,7 +76,7 @@ def _load() -> ctypes.CDLL:
         "ohana_read_table_bytes": (i32, [ctypes.c_char_p, i64, s, i64, s, out, err]),
         "ohana_link_prepare": (i32, [p, s, i64, i64, i32, p, p, err]),
         "ohana_link_plan": (i32, [s, i64, i64, ctypes.POINTER(i32), ctypes.POINTER(ctypes.c_double), p, err]),
-        "ohana_link_model": (i32, [s, p, i64, ctypes.c_char_p, i64, p, ctypes.POINTER(i32), err]),
+        "ohana_link_model": (i32, [s, p, i64, ctypes.c_char_p, i64, p, ctypes.POINTER(i32), ctypes.POINTER(ctypes.c_double), err]),
         "ohana_link_score": (i32, [p, s, s, i64, p, p, p, p, p, p, p, err]),
         "ohana_link_score_records": (i32, [p, p, i64, s, s, i64, p, p, p, p, p, p, p, err]),
         "ohana_list_inputs": (i32, [ctypes.POINTER(s), i64, p, i64, ctypes.POINTER(i64), err]),

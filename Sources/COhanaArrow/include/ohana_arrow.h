@@ -154,7 +154,7 @@ int32_t ohana_link_prepare(const ohana_table* table, const char* settings, int64
 int32_t ohana_link_plan(const char* settings, int64_t count, int64_t with_phone_or_email, int32_t* estimates,
                         double* threshold, int8_t* skip, ohana_error* error);
 int32_t ohana_link_model(const char* settings, const int64_t* counts, int64_t n, char* text, int64_t capacity,
-                         float* weights, int32_t* plausible, ohana_error* error);
+                         float* weights, int32_t* plausible, double* threshold, ohana_error* error);
 int32_t ohana_link_score(const ohana_table* table, const char* settings, const char* model, int64_t n,
                          const int32_t* a, const int32_t* b, const float* tf_family, const float* tf_given,
                          int64_t* vector, float* weight, int8_t* terms, ohana_error* error);

@@ -13,8 +13,22 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// job quadratic. Pairs in a skipped block can still meet through another key.
   public var maxBlockSize: Int
   /// A candidate pair whose match weight (log2 of the Bayes factor) reaches
-  /// this is accepted.
+  /// this is accepted, under the built-in weights (3: measured on address
+  /// books).
   public var threshold: Double
+  /// The same under weights EM fitted to the table's candidate pairs (see
+  /// ``threshold(for:)``): 1, a Bayes factor of 2 against the
+  /// candidates. Chosen on the tuning tables (the independent generator's
+  /// web 10k, web heavy, CRM 10k and census 10k, Splink's fake 20k, FEBRL
+  /// 1, 2 and 4 as tables), where 1 beat 0, 2 and 3 in summed F1, and
+  /// checked on the held-out ones: held-out web 0.9606 → 0.9622, census
+  /// 0.9421 → 0.9538, Splink's historical figures 0.8733 → 0.8848, FEBRL3
+  /// 0.9992 → 0.9993, CRM 0.9988 → 0.9986 (Benchmarks/HISTORY.md, session
+  /// 39). EM's weights are measured against the candidates, most of which
+  /// share a name part, so an agreement weighs less there than against
+  /// random pairs, and 3 asked more than the data can give.
+  /// ``setThreshold(_:)`` (the command line's `--threshold`) sets both.
+  public var estimatedThreshold: Double = 1
   /// Chaining guard: two groups join only if every cross pair of their
   /// members scores at least this (complete linkage on a lower bar).
   public var linkThreshold: Double
@@ -77,6 +91,23 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// to 0.003 (Benchmarks/HISTORY.md, session 39). Naming the rule in
   /// `--blocking` sets it.
   public var columnRuleAlways = false
+
+  /// The threshold a pair's weight under `model` is judged against:
+  /// ``estimatedThreshold`` for weights EM fitted over the candidate pairs
+  /// (a model other than the built-in one), ``threshold`` for the built-in
+  /// weights and for a model whose weights count the prior
+  /// (``FellegiSunterModel/includesPrior``: u from random pairs), whose
+  /// weight is the posterior log-odds (3: p ≥ 8/9).
+  public func threshold(for model: FellegiSunterModel) -> Double {
+    model == .defaults || model.includesPrior ? threshold : estimatedThreshold
+  }
+
+  /// Sets one threshold for built-in and fitted weights alike (a user's
+  /// `--threshold`).
+  public mutating func setThreshold(_ value: Double) {
+    threshold = value
+    estimatedThreshold = value
+  }
 
   /// Whether `column+name` is used (when in ``blockingRules``) for
   /// `contacts` of which `withPhoneOrEmail` have a phone or an e-mail.

@@ -393,7 +393,7 @@ public struct Deduplicator: Sendable {
     stats.contactsWithPhoneOrEmail = Self.withPhoneOrEmail(keys, threads: configuration.threads)
     let useEM = estimates(keys, withPhoneOrEmail: stats.contactsWithPhoneOrEmail)
     stats.weightsEstimated = useEM
-    let bound = useEM ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold)
+    let bound = useEM ? ScoreBound.none : ScoreBound(model: self.model, threshold: configuration.threshold(for: self.model))
     // The table's other columns (birthplace, occupation...), read once,
     // weighed after EM (their m measured on the pairs it is sure of). The
     // built-in weights use none.
@@ -411,7 +411,7 @@ public struct Deduplicator: Sendable {
     // the weights are known already (and term frequencies go with fitted
     // weights only), so each chunk keeps just its accepted pairs: no
     // vector list, and no serial pass over it.
-    let threshold = Float(configuration.threshold)
+    let threshold = Float(configuration.threshold(for: self.model))
     let knownWeights: [Float]? = useEM ? nil : self.model.weightTable()
     // Pieces of even count but uneven cost (the pairs' comparisons differ):
     // 64 a worker, so that the last ones to finish leave the others idle
@@ -457,6 +457,10 @@ public struct Deduplicator: Sendable {
       stats.estimateRejected = fit.rejected != nil
       stats.weightsPooled = fit.pooled.map(\.description)
       stats.weightsEstimated = fit.rejected == nil
+      // Fitted weights have a threshold of their own (see
+      // DedupeConfiguration.estimatedThreshold); a rejected fit falls back
+      // to the built-in weights and their threshold.
+      let accept = Float(stats.weightsEstimated ? configuration.threshold(for: model) : configuration.threshold)
       table = model.weightTable()
       // Term frequencies go with fitted weights only: the built-in
       // weights were set without them (with them F1 falls slightly on
@@ -464,7 +468,7 @@ public struct Deduplicator: Sendable {
       tf = configuration.termFrequencies && stats.weightsEstimated ? TermFrequency(keys: keys) : nil
       var columns = stats.weightsEstimated ? tableColumns : AttributeComparisons()
       if !columns.isEmpty {
-        let bar = threshold + AttributeComparisons.confidentMargin
+        let bar = accept + AttributeComparisons.confidentMargin
         var confident: [UInt64] = []
         for i in 0..<pairs.count where vectors[i] != Self.unreachable {
           var w = table[Int(vectors[i])]
@@ -550,14 +554,14 @@ public struct Deduplicator: Sendable {
         let byColumns = i >= firstColumnPair
         var w = table[Int(vectors[i])] + (byColumns ? columnShift : 0)
         let p = pairs[i]
-        if let tf, w + TermFrequency.maximum * 2 + extraMaximum >= threshold {
+        if let tf, w + TermFrequency.maximum * 2 + extraMaximum >= accept {
           w += tf.adjustment(keys, Int(p >> 32), Int(p & 0xFFFF_FFFF), ComparisonVector(rawValue: vectors[i]))
         }
-        if let extra, w + extraMaximum >= threshold {
+        if let extra, w + extraMaximum >= accept {
           let agreements: AttributeComparisons.Agreements = byColumns && !model.includesPrior ? .notBlocked : .all
           w += extra.adjustment(Int(p >> 32), Int(p & 0xFFFF_FFFF), agreementsOf: agreements)
         }
-        if w >= threshold { accepted.append((pairs[i], w, vectors[i])) }
+        if w >= accept { accepted.append((pairs[i], w, vectors[i])) }
       }
     }
     stats.pairsCompared = pairs.count

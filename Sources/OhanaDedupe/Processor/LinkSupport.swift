@@ -80,7 +80,7 @@ package struct LinkScorer: Sendable {
     self.keys = keys.keys
     scorer = PairScorer(keys: keys.keys, configuration: keys.configuration)
     table = model.weightTable()
-    bound = ScoreBound(model: model, threshold: keys.configuration.threshold)
+    bound = ScoreBound(model: model, threshold: keys.configuration.threshold(for: model))
     deduplicator = Deduplicator(configuration: keys.configuration, model: model)
   }
 
@@ -232,7 +232,7 @@ extension LinkKeys {
   /// a link, which follow the stored ones). Pairs are `low << 32 | high`.
   package func candidatePairs(model: FellegiSunterModel, involvingRowsFrom start: Int) -> [UInt64] {
     var stats = DedupeResult.Statistics()
-    let bound = ScoreBound(model: model, threshold: configuration.threshold)
+    let bound = ScoreBound(model: model, threshold: configuration.threshold(for: model))
     var pairs = Blocking.candidatePairs(
       keys: keys, configuration: configuration, bound: bound, statistics: &stats, involving: start)
     pairs.removeAll { Int($0 & 0xFFFF_FFFF) < start }

@@ -4,7 +4,14 @@ import Ohana
 /// The model's settings, the same for `dedupe` and `link`: threshold,
 /// weights, blocking, the chaining guard and the phone region.
 struct MatchingOptions: ParsableArguments {
-  @Option(help: "Match weight (log2 Bayes factor) at or above which a pair is a match.")
+  @Option(
+    help: ArgumentHelp(
+      "Match weight (log2 Bayes factor) at or above which a pair is a match.",
+      discussion: """
+        Default 3 under the built-in weights, 1 under weights EM fitted to the table's candidate \
+        pairs (their weights are measured against the candidates, most of which share a name part); \
+        given, it is used for both.
+        """))
   var threshold: Double?
 
   @Option(help: "Region for national phone numbers when a contact's country is unknown (default US).")
@@ -89,7 +96,7 @@ struct MatchingOptions: ParsableArguments {
       throw ValidationError(
         "--blocking: unknown rule \(unknown) (rules: \(BlockingKey.allCases.map(\.description).joined(separator: ", ")))")
     }
-    if let threshold { config.threshold = threshold }
+    if let threshold { config.setThreshold(threshold) }
     if let guardLinkage { config.guardLinkage = guardLinkage }
     if let maxCluster { config.maxClusterSize = maxCluster }
     config.uFromRandomPairs = uFrom == "random-pairs"

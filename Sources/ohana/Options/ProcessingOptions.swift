@@ -36,7 +36,7 @@ struct ProcessingOptions: ParsableArguments {
   @Flag(help: "Merge duplicate contacts (keys, blocking, Fellegi-Sunter scoring, clusters); see `ohana dedupe` for the outputs.")
   var dedupe = false
 
-  @Option(name: .customLong("dedupe-threshold"), help: "With --dedupe: the match weight (log2) a pair needs.")
+  @Option(name: .customLong("dedupe-threshold"), help: "With --dedupe: the match weight (log2) a pair needs (default 3, 1 under fitted weights).")
   var dedupeThreshold: Double?
 
   @Option(name: .customLong("split"), help: "One contact per field of this kind: phone or email.")
@@ -110,7 +110,7 @@ struct ProcessingOptions: ParsableArguments {
     if dedupe {
       var configuration = DedupeConfiguration()
       configuration.defaultRegion = region.code.description
-      if let dedupeThreshold { configuration.threshold = dedupeThreshold }
+      if let dedupeThreshold { configuration.setThreshold(dedupeThreshold) }
       s.append(OhanaDedupe.Dedupe(configuration: configuration, provenance: provenance))
     }
     if let split { s.append(SplitOnFieldType(split.kind)) }

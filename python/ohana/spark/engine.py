@@ -121,17 +121,21 @@ def plan(settings: str, n: int, with_phone_or_email: int) -> Plan:
     return Plan(bool(est.value), float(th.value), tuple(bool(x) for x in skip))
 
 
-def model(settings: str, counts: Optional[np.ndarray] = None) -> Tuple[str, np.ndarray, bool]:
+def model(settings: str, counts: Optional[np.ndarray] = None) -> Tuple[str, np.ndarray, bool, float]:
     """The built-in model (counts None) or EM's fit to `counts`: (model
-    text, weight per comparison vector as float32, plausible)."""
+    text, weight per comparison vector as float32, plausible, the
+    threshold a pair's weight under it is judged against: the engine's
+    own choice for built-in or fitted weights)."""
     text = ctypes.create_string_buffer(1 << 16)
     weights = np.zeros(SPACE, dtype=np.float32)
     plausible = ctypes.c_int32(1)
+    threshold = ctypes.c_double(0)
     err = _ffi.new_error()
     c = None if counts is None else np.ascontiguousarray(counts, dtype=np.int64)
-    rc = _ffi.lib.ohana_link_model(settings.encode(), _ptr(c), SPACE, text, len(text), _ptr(weights), ctypes.byref(plausible), ctypes.byref(err))
+    rc = _ffi.lib.ohana_link_model(settings.encode(), _ptr(c), SPACE, text, len(text), _ptr(weights), ctypes.byref(plausible),
+                                   ctypes.byref(threshold), ctypes.byref(err))
     _check(rc, err)
-    return text.value.decode(), weights, bool(plausible.value)
+    return text.value.decode(), weights, bool(plausible.value), float(threshold.value)
 
 
 @dataclass

@@ -225,7 +225,9 @@ def dedupe(
         for _, _, counted_vectors in summaries:
             if counted_vectors is not None:  # without a model every home counts its vectors
                 np.add.at(vc, counted_vectors[0], counted_vectors[1])
-        model_text, weight_table, plausible = engine.model(settings, vc)
+        model_text, weight_table, plausible, threshold = engine.model(settings, vc)
+        # Fitted weights are judged against their own threshold (the engine's).
+        th32 = np.float32(threshold)
         report.weights = "estimated (EM)" if plausible else "built-in defaults (EM's fit was not plausible)"
         with_tf = plausible
         if with_tf:
