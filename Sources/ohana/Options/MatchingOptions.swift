@@ -48,7 +48,10 @@ struct MatchingOptions: ParsableArguments {
         basic: phone, email, name (whole folded name) and address (postcode + street). all (the \
         default) adds the typo-tolerant rules: family+birthday, given+birthday, \
         phonetic-name+postcode, birthday+postcode, initials+birth-year, house+postcode, \
-        house+locality, birthday+locality, birthday+initial, sorted-names, mailbox, and column+name         (a table's own selective column, such as a birthplace, with the family name's sound or the         birth year; used where fewer than half the contacts have a phone or an e-mail, always when         named). A list names the rules to use, e.g. phone,email,family+birthday.
+        house+locality, birthday+locality, birthday+initial, sorted-names, mailbox, and column+name \
+        (a table's own selective column, such as a birthplace, with the family name's sound or the \
+        birth year; used where fewer than half the contacts have a phone or an e-mail, always when \
+        named). A list names the rules to use, e.g. phone,email,family+birthday.
         """))
   var blocking: String?
 
