@@ -86,6 +86,9 @@ extension OhanaCommand {
     @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, or with --survivorship each ruled field's from the member its rule chose; with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
     var golden: String?
 
+    @Flag(name: .customLong("value-sources"), help: "vCard output: give each phone, e-mail, address... of a merged card the parameter X-OHANA-SOURCE=\"SOURCE:UID\" naming the member it came from (NDJSON carries it always, as each value's origin).")
+    var valueSources = false
+
     @Option(help: ArgumentHelp("Which member gives each attribute of a merged contact: a file of FIELD=RULE lines (default=most-recent, name=source:crm,phonebook, birthday=most-frequent; README \"Golden records\").", valueName: "rules.txt"))
     var survivorship: String?
 
@@ -110,6 +113,9 @@ extension OhanaCommand {
       }
       if report == "-" && output.outputPath == "-" {
         throw ValidationError("--report and --output cannot both be standard output")
+      }
+      if valueSources && (store != nil || plan != nil || apply != nil || undo != nil) {
+        throw ValidationError("--value-sources is for a merged vCard output (not with --store, --plan, --apply or --undo)")
       }
     }
 
@@ -177,9 +183,20 @@ extension OhanaCommand {
               + "give one table (CSV, TSV or Parquet, in its own columns) as the input, without --merged",
             exitCode: CLIError.usage)
         }
+        if valueSources && !format.isVCard && format != .ndjson {
+          throw CLIError(
+            "--value-sources writes vCard parameters: give a .vcf output (NDJSON carries each value's origin without it)",
+            exitCode: CLIError.usage)
+        }
         let (result, merged): (DedupeResult, ContactTable)
         if rowsOut {
           (result, merged) = (dedupe.findDuplicates(in: table, evidence: explain != nil), ContactTable())
+        } else if valueSources && format.isVCard {
+          // The origins are built with the merge's provenance, then moved
+          // into each value's parameters (ValueOrigins).
+          var (r, m) = dedupe.deduplicate(table, provenance: true, evidence: explain != nil)
+          ValueOrigins.originParameters(&m)
+          (result, merged) = (r, m)
         } else {
           (result, merged) = dedupe.deduplicate(
             table, provenance: format == .ndjson, evidence: format == .ndjson || explain != nil)

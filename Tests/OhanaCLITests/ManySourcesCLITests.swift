@@ -66,6 +66,59 @@ import Testing
     }
   }
 
+  /// Each value of a merged card names the export it came from
+  /// (`--value-sources`, the parameter `X-OHANA-SOURCE="SOURCE:UID"`); the
+  /// NDJSON output names it always, as each value's `origin`. The oracle:
+  /// the people's exports above, and each field's own source.
+  @Test func eachMergedValueNamesItsSource() throws {
+    let dir = try TempDir()
+    let names = ["google.csv", "outlook.csv", "outlook-de.csv", "apple.vcf", "android.vcf"]
+    var args = ["dedupe"] + names.map(Self.export)
+    for n in names { args += ["--source", String(n.split(separator: ".")[0]) + "=" + Self.export(n)] }
+    let r = try CLI.run(args + ["-o", dir.path("merged.vcf"), "--value-sources"])
+    #expect(r.status == 0, "\(r.stderr)")
+    // The cards, unfolded (RFC 6350 §3.2), by a reader of the test's own.
+    let text = String(decoding: try dir.read("merged.vcf"), as: UTF8.self)
+      .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
+    var person = "", values = 0, named = 0
+    for line in text.components(separatedBy: "\r\n") {
+      if line.hasPrefix("FN:") { person = String(line.dropFirst(3)) }
+      guard ["TEL", "EMAIL", "ADR"].contains(where: { line.hasPrefix($0 + ";") || line.hasPrefix($0 + ":") }) else { continue }
+      values += 1
+      let exports = try #require(Self.people[person], "\(person) is one of the samples' people")
+      guard let at = line.range(of: ";X-OHANA-SOURCE=\"") else {
+        #expect(exports.count == 1, "\(person) is merged: \(line)")
+        continue
+      }
+      let origin = line[at.upperBound...].prefix { $0 != "\"" }
+      let source = String(origin.prefix { $0 != ":" })
+      #expect(exports.count > 1 && exports.contains(source), "\(person): \(line)")
+      named += 1
+    }
+    #expect(values >= 15 && named >= 10, "\(values) values, \(named) with their source")
+    // NDJSON: each field's origin starts with its own source.
+    let n = try CLI.run(args + ["-o", dir.path("merged.ndjson")])
+    #expect(n.status == 0, "\(n.stderr)")
+    var origins = 0
+    for line in try dir.read("merged.ndjson").lines {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      for case let field as [String: Any] in object["fields"] as? [Any] ?? [] {
+        let p = field["properties"] as? [String: Any] ?? [:]
+        guard let origin = p["origin"] as? String else { continue }
+        #expect(origin.hasPrefix((p["source"] as? String ?? "?") + ":"), "\(origin)")
+        origins += 1
+      }
+    }
+    #expect(origins > 10)
+    // A CSV output has no place for them: refused, nothing written.
+    let csv = try CLI.run(args + ["-o", dir.path("merged.csv"), "--value-sources"])
+    #expect(csv.status == 64 && csv.stderr.contains("--value-sources"))
+    #expect(!FileManager.default.fileExists(atPath: dir.path("merged.csv")))
+    let store = try CLI.run(args + ["-o", dir.path("m2.vcf"), "--store", dir.path("s.sqlite"), "--value-sources"])
+    #expect(store.status == 64 && store.stderr.contains("--value-sources"))
+    #expect(!FileManager.default.fileExists(atPath: dir.path("s.sqlite")))
+  }
+
   /// A directory and a glob as inputs; the CSV output carries a source column.
   @Test func directoryGlobAndCSVSource() throws {
     let dir = try TempDir()

@@ -27,7 +27,9 @@ extension Deduplicator {
   /// - ``sourceUIDsColumn`` lists every member's uid, ``reasonColumn`` the
   ///   evidence (shared keys, agreeing comparisons, the weakest link's weight),
   ///   ``sourcesColumn`` the members' sources (inputs) when they have them;
-  ///   each field keeps its source (``FieldTable/sourceColumn``).
+  ///   each field keeps its source (``FieldTable/sourceColumn``), and
+  ///   each field and address of a cluster's contact names the member it
+  ///   came from (``ValueOrigins``).
   ///
   /// The string pool and the blob store (photos) are shared with the input;
   /// derived columns of the input are not carried over. The clusters are
@@ -56,6 +58,10 @@ extension Deduplicator {
     // and gathering into that time).
     let memberList = members, memberStarts = counts, reps = representatives
     let threads = configuration.threads
+    // With provenance, each value of a merged contact says which member
+    // it came from (ValueOrigins): the members' fields and addresses are
+    // annotated first, and the merge carries the annotation along.
+    let table = withProvenance ? ValueOrigins.annotated(table, clusterOf: clusterOf) : table
     let planAndGather: @Sendable () -> ContactTable = {
       let parts = Parallel.map(count: reps.count, threads: threads, minimumChunk: 8192) { range in
         MergePlan(table, keys: keys, representatives: reps[range], members: memberList, memberStarts: memberStarts)
@@ -203,12 +209,16 @@ extension Deduplicator {
     }
     parts = []  // Laid end to end: free them before gathering.
     var fields = table.fields.gathering(fieldRows)
-    // Derived field columns are not carried over, but for each field's source.
-    let fieldSources = fields.annotations[column: FieldTable.sourceColumn]
+    // Derived field columns are not carried over, but for each field's
+    // source and each value's origin (ValueOrigins).
+    let kept = [FieldTable.sourceColumn, ValueOrigins.column]
+    let gathered = fields.annotations
     fields.annotations = Annotations()
-    if let fieldSources { fields.annotations.setColumn(FieldTable.sourceColumn, fieldSources) }
+    for name in kept { if let c = gathered[column: name] { fields.annotations.setColumn(name, c) } }
     var addresses = table.addresses.gathering(addressRows)
+    let origins = addresses.annotations[column: ValueOrigins.column]
     addresses.annotations = Annotations()
+    if let origins { addresses.annotations.setColumn(ValueOrigins.column, origins) }
     return ChildTables(
       fields: fields, fieldOffsets: fieldOffsets, addresses: addresses, addressOffsets: addressOffsets,
       extras: table.extras.gathering(extraRows), extraOffsets: extraOffsets)
