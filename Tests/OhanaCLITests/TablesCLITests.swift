@@ -134,6 +134,30 @@ import Testing
     #expect(golden.dropFirst().map { $0[8] } == ["3", "2", "1", "1"])
   }
 
+  /// Golden rows by rules name the member each ruled cell came from
+  /// (`golden_sources`). Hand-made: a fourth Margaret Hughes row with the
+  /// longest name, so `name=longest` takes her first name and surname.
+  @Test func goldenRowsByRulesNameTheirCellsMembers() throws {
+    let dir = try TempDir()
+    try dir.write("people.csv", Self.people + "a4,Margaret Anne,Hughes,14/02/1961,Leeds,m.hughes@example.com,\n")
+    try dir.write("rules.txt", "name=longest\n")
+    let r = try CLI.run([
+      "dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--golden", dir.path("g.csv"), "--survivorship",
+      dir.path("rules.txt"), "-q",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let golden = try Self.pythonRows(dir.path("g.csv"))
+    #expect(golden.first?.suffix(3) == ["cluster_id", "cluster_size", "golden_sources"])
+    let row = { (id: String) in golden.first { $0[0] == id } ?? [] }
+    #expect(row("a1").prefix(3) == ["a1", "Margaret Anne", "Hughes"])
+    #expect(row("a1").last == "first_name=a4;surname=a4")
+    #expect(row("b1").last == "" && row("c1").last == "")
+    // Without rules, no such column: every cell is the first row's.
+    let plain = try CLI.run(["dedupe", dir.path("people.csv"), "-o", dir.path("out.csv"), "--golden", dir.path("g2.csv"), "-q"])
+    #expect(plain.status == 0)
+    #expect(try Self.pythonRows(dir.path("g2.csv")).first?.last == "cluster_size")
+  }
+
   @Test func mergedAsksForTheOldOutput() throws {
     let dir = try TempDir()
     try dir.write("people.csv", Self.people)

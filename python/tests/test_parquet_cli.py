@@ -325,6 +325,9 @@ def test_golden_rows_in_parquet_follow_the_survivorship_rules(tmp_path):
     # "Aiko Tanaka" (c-8, the first row) against "Aiko Mei Tanaka" (c-9):
     # the longer name wins.
     assert rows["c-8"]["first_name"] == "Aiko Mei"
+    # ...and says which member gave it: the name's columns, from c-9.
+    assert rows["c-8"]["golden_sources"] == "first_name=c-9;surname=c-9"
+    assert rows["c-1"]["golden_sources"] is None
     # Other clusters: their first row's cells (the names are as long).
     assert rows["c-1"]["first_name"] == "Margaret" and rows["c-2"]["first_name"] == "Oskar"
     assert table.schema.field("dob").type == pa.date32() and table.schema.field("orders").type == pa.int64()

@@ -45,23 +45,46 @@ enum TableOutput {
     // A cluster's id, once per cluster (kept by its first row).
     var ids = [String?](repeating: nil, count: n)
     for r in 0..<n where Int(clusterOf[r]) == r { ids[r] = uid(table, r) }
-    let names = golden ? Array(appended.prefix(2)) : appended
+    var columns: [(String, RowsBack.Kind)] = zip(appended, [RowsBack.Kind.text, .int32, .float64, .float64]).map { ($0, $1) }
+    // Golden rows by rules: the ruled cells of other members, and which
+    // member each came from (`golden_sources`).
+    var ruled: Golden? = nil
+    if golden {
+      columns = Array(columns.prefix(2))
+      if !survivorship.isDefault {
+        let input = RowsBack(path: path, delimiter: delimiter, lines: table.sourceLine, columns: [], values: { _ in [] })
+        ruled = try goldenCells(
+          input, table: table, result: result, roles: roles, survivorship: survivorship, threads: threads)
+        columns.append((sourcesColumn, .text))
+      }
+    }
+    let sources = ruled?.sources ?? [:]
     var rows = RowsBack(
-      path: path, delimiter: delimiter, lines: table.sourceLine,
-      columns: zip(names, [RowsBack.Kind.text, .int32, .float64, .float64]).map { ($0, $1) },
+      path: path, delimiter: delimiter, lines: table.sourceLine, columns: columns,
       values: { row in
         guard row < n else { return [] }
         let c = Int(clusterOf[row])
         let head: [RowsBack.Value] = [.text(ids[c] ?? ""), .int(Int(size[c]))]
-        if golden { return head }
+        if golden { return ruled == nil ? head : head + [sources[row].map { .text($0) } ?? .empty] }
         return head + [low[c].isNaN ? .empty : .double(low[c]), high[c].isNaN ? .empty : .double(high[c])]
       })
     if golden { rows.keep = { $0 < n && Int(clusterOf[$0]) == $0 } }
-    if golden && !survivorship.isDefault {
-      rows.cellsOf = try goldenCells(
-        rows, table: table, result: result, roles: roles, survivorship: survivorship, threads: threads)
-    }
+    rows.cellsOf = ruled?.cells
     try rows.write(to: out)
+  }
+
+  /// The column of golden rows by rules that names, for each cell taken
+  /// from another member than the cluster's first row, that member:
+  /// `COLUMN=UID;COLUMN=UID` in the table's column order, UID as
+  /// `cluster_id` names rows (the table's id column, else `row-N`); empty
+  /// when every cell is the first row's own.
+  static let sourcesColumn = "golden_sources"
+
+  /// A golden row's cells by rules, and per golden row (its first row)
+  /// its ``sourcesColumn`` text.
+  struct Golden {
+    var cells: (Int, [String]) -> [String]
+    var sources: [Int: String]
   }
 
   /// The field of the golden record a column of `role` shows.
@@ -85,7 +108,7 @@ enum TableOutput {
   static func goldenCells(
     _ rows: RowsBack, table: ContactTable, result: DedupeResult, roles: [ColumnRole?], survivorship: Survivorship,
     threads: Int
-  ) throws -> (Int, [String]) -> [String] {
+  ) throws -> Golden {
     let records = TableRows.records(try rows.inputText(), delimiter: rows.delimiter, lines: rows.lines, cells: true, keepBlank: false)
     var recordOf = [Int](repeating: -1, count: table.rowCount)
     for (i, r) in records.rows.enumerated() where r >= 0 && Int(r) < recordOf.count { recordOf[Int(r)] = i }
@@ -97,7 +120,16 @@ enum TableOutput {
       k += 1
     }
     let fields = roles.map(field(of:))
-    return { row, cells in
+    var sources: [Int: String] = [:]
+    for (r, k) in clusterIndex.enumerated() where k >= 0 && k < chosen.count {
+      var parts: [String] = []
+      for (c, f) in fields.enumerated() where c < records.header.count {
+        guard let f, let m = chosen[k][f], m != r, m < recordOf.count, recordOf[m] >= 0 else { continue }
+        parts.append(records.header[c] + "=" + uid(table, m))
+      }
+      if !parts.isEmpty { sources[r] = parts.joined(separator: ";") }
+    }
+    let rewrite: (Int, [String]) -> [String] = { row, cells in
       guard row < clusterIndex.count, clusterIndex[row] >= 0, clusterIndex[row] < chosen.count else { return cells }
       let picks = chosen[clusterIndex[row]]
       var out = cells
@@ -107,5 +139,6 @@ enum TableOutput {
       }
       return out
     }
+    return Golden(cells: rewrite, sources: sources)
   }
 }
