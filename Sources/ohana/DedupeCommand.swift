@@ -83,7 +83,7 @@ extension OhanaCommand {
     @Flag(help: "A table's input (CSV with its own columns): write the merged contacts in ohana's CSV header instead of the table's rows with their cluster columns.")
     var merged = false
 
-    @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, or with --survivorship each ruled field's from the member its rule chose; with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
+    @Option(help: ArgumentHelp("A table's input: also write one row per cluster, in the table's own columns (its first row's cells, or with --survivorship each ruled field's from the member its rule chose, named in golden_sources; with cluster_id and cluster_size), to this file.", valueName: "golden.csv"))
     var golden: String?
 
     @Flag(name: .customLong("value-sources"), help: "vCard output: give each phone, e-mail, address... of a merged card the parameter X-OHANA-SOURCE=\"SOURCE:UID\" naming the member it came from (NDJSON carries it always, as each value's origin).")

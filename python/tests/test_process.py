@@ -108,6 +108,26 @@ def test_dedupe_clusters_match_the_cli(cli, tmp_path):
     merged_uids = [json.loads(line).get("uid") for line in cli_merged]
     assert merged.column("uid").to_pylist() == merged_uids
     assert max(clusters.column("dedupe.cluster").to_pylist()) == merged.num_rows - 1
+    # Each value of a merged contact names the member it came from
+    # (README "Golden records"): one of its cluster's uids, whose own card,
+    # read on its own, holds that very value.
+    cards = {r["uid"]: r for r in ohana.read(SAMPLE).to_pylist()}
+    prefix = str(SAMPLE) + ":"
+    checked = 0
+    for row in merged.to_pylist():
+        members = (row.get("dedupe.sourceUIDs") or "").split(",")
+        for kind, values in (("fields", "value"), ("addresses", "street")):
+            for v in row[kind] or []:
+                origin = v.get("origin")
+                if len(members) < 2:
+                    assert origin is None, "a contact alone names no origin"
+                    continue
+                assert origin is not None and origin.startswith(prefix), origin
+                uid = origin[len(prefix):]
+                assert uid in members
+                assert v[values] in [w[values] for w in cards[uid][kind] or []], (uid, v[values])
+                checked += 1
+    assert checked > 100
 
 
 def test_write_is_what_the_cli_writes(cli, tmp_path):
