@@ -443,11 +443,23 @@ enum KeyFunctions {
 
   /// Streets compare on their tokens of letters and digits (ASCII lower
   /// case; other scripts byte for byte, no transliteration: both records of
-  /// one address are written in the same script).
-  static func streetKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  /// one address are written in the same script), with the street type in
+  /// its full form (``StreetTypes``: `12 Main St.` is `12 Main Street`) for
+  /// `language` (an index into ``StreetTypes/languages``; nil: no types).
+  static func streetKey(_ bytes: UnsafeRawBufferPointer, language: Int? = nil) -> UInt64 {
+    let found = language.flatMap { streetType(bytes, language: $0) }
     var h: UInt64 = 0x57
     var n = 0
-    for var b in bytes {
+    var i = 0
+    while i < bytes.count {
+      if let found, i == found.range.lowerBound {
+        for b in found.full { h = Hash64.combine(h, UInt64(b)) }
+        n += found.full.count
+        i = found.range.upperBound
+        continue
+      }
+      var b = bytes[i]
+      i += 1
       if b >= 0x41 && b <= 0x5A { b |= 0x20 }
       if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
         h = Hash64.combine(h, UInt64(b))
@@ -455,5 +467,77 @@ enum KeyFunctions {
       }
     }
     return n == 0 ? 0 : h | 1
+  }
+
+  @inline(__always) static func isTokenByte(_ b: UInt8) -> Bool {
+    let c = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+    return (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c >= 0x80
+  }
+
+  /// The street type of `bytes` (where ``StreetTypes`` says it is): the
+  /// byte range it takes and its full form; nil when there is none.
+  static func streetType(_ bytes: UnsafeRawBufferPointer, language: Int) -> (range: Range<Int>, full: [UInt8])? {
+    let types = StreetTypes.shared
+    guard language < types.words.count else { return nil }
+    let words = types.words[language], endings = types.endings[language]
+    let kind = StreetTypes.languages[language]
+    var seenName = false  // a word not starting with a digit came before
+    var nameWords = 0
+    var found: (range: Range<Int>, full: [UInt8])? = nil
+    var i = 0
+    while i < bytes.count {
+      guard isTokenByte(bytes[i]) else {
+        i += 1
+        continue
+      }
+      let start = i
+      var packed = StreetTypes.Packed()
+      var fits = true
+      while i < bytes.count && isTokenByte(bytes[i]) {
+        let b = bytes[i]
+        if fits { fits = packed.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+        i += 1
+      }
+      let range = start..<i
+      let isNumber = bytes[start] >= 0x30 && bytes[start] <= 0x39
+      let afterName = seenName
+      if !isNumber { seenName = true }
+      guard seenName else { continue }
+      nameWords += 1
+      switch kind {
+      case .en:
+        // The last type word after the name's first.
+        if afterName && fits, let full = words[packed] { found = (range, full) }
+      case .fr, .es, .it, .pt:
+        // The name's first word, when another follows.
+        if nameWords == 1 && fits, let full = words[packed] { found = (range, full) }
+        if nameWords == 2 { return found }
+      case .de, .nl:
+        // The last type word after the first, or a word ending in a type.
+        if afterName && fits, let full = words[packed] {
+          found = (range, full)
+        } else {
+          for e in endings where range.count > e.form.count + 1 {
+            if e.dot && (range.upperBound >= bytes.count || bytes[range.upperBound] != 0x2E) { continue }
+            let tail = range.upperBound - e.form.count
+            var same = true
+            for (k, f) in e.form.enumerated() {
+              let b = bytes[tail + k]
+              if (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) != f {
+                same = false
+                break
+              }
+            }
+            if same {
+              found = (tail..<range.upperBound, e.full)
+              break
+            }
+          }
+        }
+      }
+    }
+    // Romance languages: a type word alone is no street's type.
+    if kind == .fr || kind == .es || kind == .it || kind == .pt { return nil }
+    return found
   }
 }

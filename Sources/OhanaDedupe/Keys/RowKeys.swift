@@ -117,7 +117,8 @@ struct RowKeys: Sendable {
 
       for a in table.addressRange(of: r) {
         let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
-        let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0) }
+        let language = StreetTypes.language(region: countryRegions[countryCol[a].index])
+        let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0, language: language) }
         // An address without a postcode but with a locality (a table's
         // town column, a card's ADR without one) is compared and blocked
         // on its locality and street.

@@ -15,8 +15,9 @@ package struct LinkKeys: Sendable {
   /// before use. Raise it with any change to ``Blocking/blockKey(_:_:)``,
   /// ``Hash64``, the rule keys or the key functions behind them.
   /// 2: the rules `names-sound` and `birthday+initial`, and locality keys
-  /// for addresses without a postcode. 3: the rule `mailbox`.
-  package static let version = 3
+  /// for addresses without a postcode. 3: the rule `mailbox`. 4: street
+  /// types in their full form in the street key (``StreetTypes``).
+  package static let version = 4
 
   package init(table: ContactTable, configuration: DedupeConfiguration) {
     keys = ContactKeys(table: table, configuration: configuration)

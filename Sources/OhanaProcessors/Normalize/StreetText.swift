@@ -39,8 +39,8 @@ public enum StreetText {
 
   /// A street type: its full form and its standard abbreviation, as
   /// written in title case.
-  struct Kind: Sendable {
-    var full: String
+  package struct Kind: Sendable {
+    package var full: String
     var abbreviation: String
   }
 
@@ -181,7 +181,7 @@ public enum StreetText {
   /// Per language: each form (lower case, without a trailing `.`) to its
   /// type. English from USPS Publication 28, Appendix C1; the others from
   /// common usage in each country's postal addressing.
-  static let tables: [Language: [String: Kind]] = {
+  package static let tables: [Language: [String: Kind]] = {
     var out: [Language: [String: Kind]] = [:]
     for (language, rows) in sources {
       var table: [String: Kind] = [:]
@@ -200,7 +200,7 @@ public enum StreetText {
 
   /// German and Dutch types that end compound words, longest first (only
   /// forms too long to end an unrelated word: `Weg.` is no `Gasse`).
-  static let endings: [Language: [(String, Kind)]] = {
+  package static let endings: [Language: [(String, Kind)]] = {
     var out: [Language: [(String, Kind)]] = [:]
     for (language, rows) in compoundSources {
       var list: [(String, Kind)] = []
