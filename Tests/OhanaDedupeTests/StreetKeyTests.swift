@@ -13,8 +13,8 @@ import Testing
 @Suite struct StreetKeyTests {
   static func key(_ street: String, country: String?) -> UInt64 {
     let region = country.flatMap { RegionCode($0) }?.rawValue ?? 0
-    let language = StreetTypes.language(region: region)
-    return Array(street.utf8).withUnsafeBytes { KeyFunctions.streetKey($0, language: language) }
+    let language = StreetTypes.shared.language(region: region)
+    return Array(street.utf8).withUnsafeBytes { KeyFunctions.streetKey($0, language: language, types: StreetTypes.shared) }
   }
 
   /// Streets written with every form of their type, in each language's
@@ -63,6 +63,12 @@ import Testing
     for (t, keys) in byText { #expect(keys.count == 1, "\(t): \(keys.count) keys") }
     // And the types were read: fewer keys than streets.
     #expect(byKey.count < streets.count / 2, "\(byKey.count) keys for \(streets.count) streets")
+  }
+
+  @Test func theLanguagesAreInTheirCasesOrder() {
+    for (i, l) in StreetTypes.languages.enumerated() { #expect(StreetTypes.kind(i) == l) }
+    #expect(StreetTypes.kind(StreetTypes.englishIndex) == .en)
+    #expect(StreetTypes.kind(StreetTypes.languages.count) == nil)
   }
 
   @Test func examples() {

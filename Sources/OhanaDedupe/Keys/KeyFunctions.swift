@@ -446,80 +446,80 @@ enum KeyFunctions {
   /// one address are written in the same script), with the street type in
   /// its full form (``StreetTypes``: `12 Main St.` is `12 Main Street`) for
   /// `language` (an index into ``StreetTypes/languages``; nil: no types).
-  static func streetKey(_ bytes: UnsafeRawBufferPointer, language: Int? = nil) -> UInt64 {
-    let found = language.flatMap { streetType(bytes, language: $0) }
+  ///
+  /// One pass: the words are hashed as they are read, and where the type
+  /// is (the last type word in English, so known only at the end) the hash
+  /// as it stood before it is kept; at the end the hash is taken on from
+  /// there with the full form and the bytes after the type.
+  static func streetKey(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    streetKey(bytes, language: nil, types: StreetTypes.shared)
+  }
+
+  /// ``streetKey(_:)`` with the street types of `language`, read from
+  /// `types` (passed down, not copied: a copy per street would count
+  /// references to its tables on every core).
+  static func streetKey(_ bytes: UnsafeRawBufferPointer, language: Int?, types: borrowing StreetTypes) -> UInt64 {
+    let kind = language.flatMap { StreetTypes.kind($0) }
+    let romance = kind == .fr || kind == .es || kind == .it || kind == .pt
     var h: UInt64 = 0x57
     var n = 0
-    var i = 0
-    while i < bytes.count {
-      if let found, i == found.range.lowerBound {
-        for b in found.full { h = Hash64.combine(h, UInt64(b)) }
-        n += found.full.count
-        i = found.range.upperBound
-        continue
-      }
-      var b = bytes[i]
-      i += 1
-      if b >= 0x41 && b <= 0x5A { b |= 0x20 }
-      if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
-        h = Hash64.combine(h, UInt64(b))
-        n += 1
-      }
-    }
-    return n == 0 ? 0 : h | 1
-  }
-
-  @inline(__always) static func isTokenByte(_ b: UInt8) -> Bool {
-    let c = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-    return (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c >= 0x80
-  }
-
-  /// The street type of `bytes` (where ``StreetTypes`` says it is): the
-  /// byte range it takes and its full form; nil when there is none.
-  static func streetType(_ bytes: UnsafeRawBufferPointer, language: Int) -> (range: Range<Int>, full: [UInt8])? {
-    let types = StreetTypes.shared
-    guard language < types.words.count else { return nil }
-    let words = types.words[language], endings = types.endings[language]
-    let kind = StreetTypes.languages[language]
+    // The type found: where it starts and ends, its full form, and the
+    // hash and count before the word that holds it (`word`: its start).
+    var found = false, confirmed = !romance
+    var typeStart = 0, typeEnd = 0, word = 0, hBefore: UInt64 = 0, nBefore = 0
+    var full = StreetTypes.Packed()
     var seenName = false  // a word not starting with a digit came before
     var nameWords = 0
-    var found: (range: Range<Int>, full: [UInt8])? = nil
     var i = 0
     while i < bytes.count {
       guard isTokenByte(bytes[i]) else {
         i += 1
         continue
       }
-      let start = i
+      let start = i, h0 = h, n0 = n
       var packed = StreetTypes.Packed()
+      packed.tag = UInt8(truncatingIfNeeded: language ?? 0)
       var fits = true
-      while i < bytes.count && isTokenByte(bytes[i]) {
-        let b = bytes[i]
-        if fits { fits = packed.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+      while i < bytes.count {
+        var b = bytes[i]
+        if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+        guard (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 else { break }
+        h = Hash64.combine(h, UInt64(b))
+        n += 1
+        if fits { fits = packed.append(b) }
         i += 1
       }
-      let range = start..<i
+      guard let kind, let language else { continue }
       let isNumber = bytes[start] >= 0x30 && bytes[start] <= 0x39
       let afterName = seenName
       if !isNumber { seenName = true }
       guard seenName else { continue }
       nameWords += 1
+      func take(_ from: Int, _ f: StreetTypes.Packed) {
+        found = true
+        typeStart = from
+        typeEnd = i
+        word = start
+        hBefore = h0
+        nBefore = n0
+        full = f
+      }
       switch kind {
       case .en:
         // The last type word after the name's first.
-        if afterName && fits, let full = words[packed] { found = (range, full) }
+        if afterName && fits, let f = types.words[packed] { take(start, f) }
       case .fr, .es, .it, .pt:
         // The name's first word, when another follows.
-        if nameWords == 1 && fits, let full = words[packed] { found = (range, full) }
-        if nameWords == 2 { return found }
+        if nameWords == 1 && fits, let f = types.words[packed] { take(start, f) }
+        if nameWords == 2 && found { confirmed = true }
       case .de, .nl:
         // The last type word after the first, or a word ending in a type.
-        if afterName && fits, let full = words[packed] {
-          found = (range, full)
+        if afterName && fits, let f = types.words[packed] {
+          take(start, f)
         } else {
-          for e in endings where range.count > e.form.count + 1 {
-            if e.dot && (range.upperBound >= bytes.count || bytes[range.upperBound] != 0x2E) { continue }
-            let tail = range.upperBound - e.form.count
+          for e in types.endings[language] where i - start > e.form.count + 1 {  // German, Dutch only
+            if e.dot && (i >= bytes.count || bytes[i] != 0x2E) { continue }
+            let tail = i - e.form.count
             var same = true
             for (k, f) in e.form.enumerated() {
               let b = bytes[tail + k]
@@ -529,15 +529,40 @@ enum KeyFunctions {
               }
             }
             if same {
-              found = (tail..<range.upperBound, e.full)
+              take(tail, e.full)
               break
             }
           }
         }
       }
     }
-    // Romance languages: a type word alone is no street's type.
-    if kind == .fr || kind == .es || kind == .it || kind == .pt { return nil }
-    return found
+    if found && confirmed {
+      // From the hash before the type's word: its bytes before the type
+      // (a compound's head), the full form, then every byte after it.
+      h = hBefore
+      n = nBefore
+      var j = word
+      while j < bytes.count {
+        if j == typeStart {
+          for k in 0..<Int(full.count) { h = Hash64.combine(h, UInt64(full.byte(k))) }
+          n += Int(full.count)
+          j = typeEnd
+          continue
+        }
+        var b = bytes[j]
+        j += 1
+        if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+        if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 {
+          h = Hash64.combine(h, UInt64(b))
+          n += 1
+        }
+      }
+    }
+    return n == 0 ? 0 : h | 1
+  }
+
+  @inline(__always) static func isTokenByte(_ b: UInt8) -> Bool {
+    let c = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+    return (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c >= 0x80
   }
 }

@@ -45,6 +45,7 @@ struct RowKeys: Sendable {
     let extendeds = table.addresses[.extended], localities = table.addresses[.locality]
     let cols = table.addresses.columns
     let bdays = table[.birthday]
+    let streetTypes = StreetTypes.shared
     // The values' bytes are scattered over the pool: touch those of the
     // next rows first, so that their cache misses overlap instead of
     // coming one value at a time.
@@ -117,8 +118,10 @@ struct RowKeys: Sendable {
 
       for a in table.addressRange(of: r) {
         let pk = pcs[a].isAbsent ? 0 : pool.withBytes(of: pcs[a]) { KeyFunctions.postalKey($0) }
-        let language = StreetTypes.language(region: countryRegions[countryCol[a].index])
-        let sk = streets[a].isAbsent ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0, language: language) }
+        let language = streetTypes.language(region: countryRegions[countryCol[a].index])
+        let sk =
+          streets[a].isAbsent
+          ? 0 : pool.withBytes(of: streets[a]) { KeyFunctions.streetKey($0, language: language, types: streetTypes) }
         // An address without a postcode but with a locality (a table's
         // town column, a card's ADR without one) is compared and blocked
         // on its locality and street.
