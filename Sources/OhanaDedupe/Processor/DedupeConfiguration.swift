@@ -92,6 +92,18 @@ public struct DedupeConfiguration: Sendable, Hashable {
   /// `--blocking` sets it.
   public var columnRuleAlways = false
 
+  /// Worker threads for the column passes (0 = one per core).
+  public var threads: Int
+  /// A reviewer's decisions (``DedupeDecision``), obeyed whatever the
+  /// scores: `same` contacts are always in one cluster, `different` ones
+  /// never. A decision naming a uid no contact has, or contradicting an
+  /// earlier one, is skipped and reported
+  /// (``DedupeResult/Statistics/decisionsSkipped``).
+  public var decisions: [DedupeDecision] = []
+  /// Which member gives each attribute of a merged contact
+  /// (``Survivorship``); by default the most complete member, as before.
+  public var survivorship = Survivorship()
+
   /// The threshold a pair's weight under `model` is judged against:
   /// ``estimatedThreshold`` for weights EM fitted over the candidate pairs
   /// (a model other than the built-in one), ``threshold`` for the built-in
@@ -114,17 +126,6 @@ public struct DedupeConfiguration: Sendable, Hashable {
   public func usesColumnRule(contacts: Int, withPhoneOrEmail: Int) -> Bool {
     blockingRules.contains(.otherColumns) && (columnRuleAlways || 2 * withPhoneOrEmail < contacts)
   }
-  /// Worker threads for the column passes (0 = one per core).
-  public var threads: Int
-  /// A reviewer's decisions (``DedupeDecision``), obeyed whatever the
-  /// scores: `same` contacts are always in one cluster, `different` ones
-  /// never. A decision naming a uid no contact has, or contradicting an
-  /// earlier one, is skipped and reported
-  /// (``DedupeResult/Statistics/decisionsSkipped``).
-  public var decisions: [DedupeDecision] = []
-  /// Which member gives each attribute of a merged contact
-  /// (``Survivorship``); by default the most complete member, as before.
-  public var survivorship = Survivorship()
 
   public init(
     defaultRegion: String = "US",
