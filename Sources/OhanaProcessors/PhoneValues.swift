@@ -248,7 +248,7 @@ public struct PhoneValues: PostProcessor {
 
   /// A field's parameters; with none stored, its label as `TYPE` (what the
   /// vCard writer would have written for it).
-  package static func list(_ parameters: StringID, label: StringID, pool: StringPool) -> ParameterList {
+  static func list(_ parameters: StringID, label: StringID, pool: StringPool) -> ParameterList {
     if parameters.isPresent, let text = pool.string(parameters) { return ParameterList(encoded: text) }
     var list = ParameterList()
     if label.isPresent, let l = pool.string(label) { list.append("TYPE", [l]) }

@@ -97,9 +97,6 @@ public enum ValueOrigins {
   /// ``parameter`` set to `origin`.
   static func with(_ origin: StringID, parameters: StringID, label: StringID, pool: inout StringPool) -> StringID {
     guard let text = pool.string(origin) else { return parameters }
-    var list = PhoneValues.list(parameters, label: label, pool: pool)
-    list.parameters.removeAll { $0.name.uppercased() == parameter }
-    list.append(parameter, [text])
-    return pool.intern(list.encoded)
+    return ComparisonKeys.set(parameter: parameter, text, parameters: parameters, label: label, pool: &pool)
   }
 }
